@@ -1,0 +1,73 @@
+package adcamp
+
+import "time"
+
+// Environment separates production data and credentials from sandbox ones.
+type Environment string
+
+// The two environments.
+const (
+	Production Environment = "production"
+	Sandbox    Environment = "sandbox"
+)
+
+// ParseEnvironment accepts "production" or "sandbox" (and the key infixes
+// "live" and "test").
+func ParseEnvironment(s string) (Environment, bool) {
+	switch s {
+	case "production", "live":
+		return Production, true
+	case "sandbox", "test":
+		return Sandbox, true
+	}
+	return "", false
+}
+
+// KeyInfix is the part of a credential's prefix that names its environment:
+// "live" for production, "test" for sandbox.
+func (e Environment) KeyInfix() string {
+	if e == Production {
+		return "live"
+	}
+	return "test"
+}
+
+// Tenant scopes every resource: one account in one environment.
+type Tenant struct {
+	AccountID   string
+	Environment Environment
+}
+
+// Account is an account holder.
+type Account struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	Email     string    `json:"email,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// ChannelAccount is a seller account of the account holder on one
+// marketplace. A campaign may name one instead of a marketplace code.
+// Channel accounts belong to the account and are visible from both
+// environments.
+type ChannelAccount struct {
+	ID          int64     `json:"id"`
+	AccountID   string    `json:"account_id"`
+	Marketplace string    `json:"marketplace"`
+	Name        string    `json:"name"`
+	CreatedAt   time.Time `json:"created_at"`
+}
+
+// APIKey is a credential. Its secret is never part of this type: it is
+// shown once at creation and stored only encrypted.
+type APIKey struct {
+	ID          string      `json:"api_key"`
+	AccountID   string      `json:"account_id"`
+	Environment Environment `json:"environment"`
+	Disabled    bool        `json:"disabled"`
+	CreatedAt   time.Time   `json:"created_at"`
+	LastUsedAt  *time.Time  `json:"last_used_at"`
+	// PreviousExpiresAt is set after a roll while the previous secret
+	// still verifies.
+	PreviousExpiresAt *time.Time `json:"previous_secret_expires_at,omitempty"`
+}

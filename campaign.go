@@ -1,0 +1,91 @@
+package adcamp
+
+import "time"
+
+// Status values of a campaign (and of ad groups and keywords, which use
+// active and paused only).
+const (
+	StatusActive = "active"
+	StatusPaused = "paused"
+	StatusEnded  = "ended"
+)
+
+// Date layout of start_date and end_date.
+const DateLayout = "2006-01-02"
+
+// Campaign is the top-level entity of ad delivery.
+type Campaign struct {
+	ID               string
+	AccountID        string
+	Environment      Environment
+	Name             string
+	BudgetDaily      Money
+	Marketplace      string
+	ChannelAccountID *int64
+	StartDate        string // "" when unset
+	EndDate          string // "" when unset
+	Status           string // as stored; see EffectiveStatus
+	Version          int64
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+// EffectiveStatus is the status a client sees: a campaign whose end_date
+// has passed (in UTC) is ended whatever its stored status.
+func (c *Campaign) EffectiveStatus(today string) string {
+	if c.EndDate != "" && c.EndDate < today {
+		return StatusEnded
+	}
+	return c.Status
+}
+
+// CampaignInput carries the fields of a create or update request as the
+// client sent them; the service validates them all at once.
+type CampaignInput struct {
+	Name             Optional[string]
+	BudgetDaily      Optional[string] // the JSON number's text, parsed by ParseMoney
+	Marketplace      Optional[string]
+	ChannelAccountID Optional[int64]
+	StartDate        Optional[string]
+	EndDate          Optional[string]
+	Status           Optional[string]
+	// Version, when set, is a precondition like If-Match.
+	Version Optional[int64]
+}
+
+// CampaignFilter selects a page of campaigns.
+type CampaignFilter struct {
+	Status   string // "" for all
+	Page     int    // from 1
+	PageSize int    // 1..100
+}
+
+// Page is one page of a list.
+type Page[T any] struct {
+	Items      []T
+	Page       int
+	PageSize   int
+	TotalItems int64
+}
+
+// TotalPages is the number of pages of PageSize that hold TotalItems.
+func (p Page[T]) TotalPages() int64 {
+	if p.PageSize <= 0 {
+		return 0
+	}
+	return (p.TotalItems + int64(p.PageSize) - 1) / int64(p.PageSize)
+}
+
+// CanTransition reports whether a campaign may move from one status to
+// another: active and paused move freely between each other and to ended;
+// ended is final. Staying in the same status is allowed.
+func CanTransition(from, to string) bool {
+	if from == to {
+		return true
+	}
+	switch from {
+	case StatusActive, StatusPaused:
+		return to == StatusActive || to == StatusPaused || to == StatusEnded
+	}
+	return false
+}

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/signing"
+)
+
+// runCLI runs the program with args and a clean environment.
+func runCLI(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), args, noEnv, strings.NewReader(""), &out, &errOut)
+	if errOut.Len() > 0 {
+		t.Logf("stderr of %v:\n%s", args, errOut.String())
+	}
+	return out.String(), err
+}
+
+func noEnv(string) (string, bool) { return "", false }
+
+// mustJSON runs a command that must succeed and decodes its --json output.
+func mustJSON(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	out, err := runCLI(t, append(args, "--json")...)
+	if err != nil {
+		t.Fatalf("adcamp %v: %v", args, err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("adcamp %v printed %q: %v", args, out, err)
+	}
+	return v
+}
+
+func TestAdminCommands(t *testing.T) {
+	dir := t.TempDir()
+	dd := "--data-dir=" + dir
+	acc := mustJSON(t, "accounts", "create", "--name", "Acme", "--email", "ops@acme.test", dd)
+	id, _ := acc["id"].(string)
+	if !strings.HasPrefix(id, "acc_") || acc["name"] != "Acme" {
+		t.Fatalf("accounts create = %v", acc)
+	}
+	info, err := os.Stat(filepath.Join(dir, "master.key"))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("master.key: %v, mode %v; want a 0600 file", err, info.Mode())
+	}
+
+	ca := mustJSON(t, "channel-accounts", "create", "--account", id, "--marketplace", "jp", "--name", "Acme JP", dd)
+	if ca["id"] != float64(1) || ca["marketplace"] != "JP" {
+		t.Errorf("channel-accounts create = %v, want integer id 1 on JP", ca)
+	}
+
+	k := mustJSON(t, "keys", "create", "--account", id, "--env", "sandbox", dd)
+	key, _ := k["api_key"].(string)
+	secret, _ := k["api_secret"].(string)
+	if !strings.HasPrefix(key, "ak_test_") || !strings.HasPrefix(secret, "sk_test_") || k["environment"] != "sandbox" || k["account_id"] != id {
+		t.Errorf("keys create = %v", k)
+	}
+	live := mustJSON(t, "keys", "create", "--account", id, "--env", "production", dd)
+	if !strings.HasPrefix(live["api_key"].(string), "ak_live_") || !strings.HasPrefix(live["api_secret"].(string), "sk_live_") {
+		t.Errorf("production key = %v", live)
+	}
+
+	// The secret is stored encrypted: it is nowhere in the data files.
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		if bytes.Contains(b, []byte(secret)) || bytes.Contains(b, []byte(strings.TrimPrefix(secret, "sk_test_"))) {
+			t.Errorf("%s holds the secret in clear", f)
+		}
+	}
+
+	out, err := runCLI(t, "keys", "list", "--account", id, dd)
+	if err != nil || !strings.Contains(out, key) || !strings.Contains(out, "enabled") || strings.Contains(out, secret) {
+		t.Errorf("keys list = %q, %v", out, err)
+	}
+	if d := mustJSON(t, "keys", "disable", key, dd); d["disabled"] != true {
+		t.Errorf("keys disable = %v", d)
+	}
+	if d := mustJSON(t, "keys", "enable", key, dd); d["disabled"] != false {
+		t.Errorf("keys enable = %v", d)
+	}
+	rolled := mustJSON(t, "keys", "roll", key, "--grace", "1h", dd)
+	if rolled["api_key"] != key || rolled["api_secret"] == secret || rolled["previous_secret_expires_at"] == nil {
+		t.Errorf("keys roll = %v", rolled)
+	}
+	if _, err := runCLI(t, "keys", "delete", key, dd); err != nil {
+		t.Errorf("keys delete: %v", err)
+	}
+	if _, err := runCLI(t, "keys", "disable", key, dd); err == nil {
+		t.Error("disabling a deleted key succeeded")
+	}
+}
+
+func TestCommandLineErrors(t *testing.T) {
+	dd := "--data-dir=" + t.TempDir()
+	tests := []struct {
+		args []string
+		code int
+	}{
+		{nil, 2},
+		{[]string{"frobnicate"}, 2},
+		{[]string{"keys"}, 2},
+		{[]string{"keys", "create", "--env", "sandbox", dd}, 2},
+		{[]string{"keys", "create", "--account", "acc_x", "--env", "staging", dd}, 2},
+		{[]string{"keys", "disable", dd}, 2},
+		{[]string{"accounts", "create", dd}, 2},
+		{[]string{"serve", "--signing", "c", dd}, 2},
+		{[]string{"serve", "--rate-limit", "-1", dd}, 2},
+		{[]string{"serve", "--tls-cert", "x", dd}, 2},
+		{[]string{"keys", "create", "--account", "acc_missing", "--env", "sandbox", dd}, 1},
+		{[]string{"channel-accounts", "create", "--account", "acc_missing", "--marketplace", "US", "--name", "x", dd}, 1},
+	}
+	for _, tt := range tests {
+		_, err := runCLI(t, tt.args...)
+		if err == nil || exitCode(err) != tt.code {
+			t.Errorf("adcamp %v: error %v (exit %d), want exit %d", tt.args, err, exitCode(err), tt.code)
+		}
+	}
+}
+
+// TestMasterKeyNeverRegenerated: a data directory that has a database but
+// lost its master key is refused rather than given a new key.
+func TestMasterKeyNeverRegenerated(t *testing.T) {
+	dir := t.TempDir()
+	mustJSON(t, "accounts", "create", "--name", "Acme", "--data-dir", dir)
+	os.Remove(filepath.Join(dir, "master.key"))
+	if _, err := runCLI(t, "accounts", "create", "--name", "Acme", "--data-dir", dir); err == nil || !strings.Contains(err.Error(), "master key") {
+		t.Errorf("with the master key gone: %v, want a master key error", err)
+	}
+}
+
+// TestServe runs the real serve command: both environments, admin
+// commands while it runs, and a clean exit when its context ends.
+func TestServe(t *testing.T) {
+	dir := t.TempDir()
+	dd := "--data-dir=" + dir
+	acc := mustJSON(t, "accounts", "create", "--name", "Acme", dd)["id"].(string)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	addrs := make(chan map[adcamp.Environment]string, 1)
+	done := make(chan error, 1)
+	c := &cli{lookup: noEnv, stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
+		ready: func(m map[adcamp.Environment]string) { addrs <- m }}
+	go func() {
+		done <- c.run(ctx, []string{"serve", dd, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "127.0.0.1:0"})
+	}()
+	var bound map[adcamp.Environment]string
+	select {
+	case bound = <-addrs:
+	case err := <-done:
+		t.Fatalf("serve exited: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not start")
+	}
+
+	k := mustJSON(t, "keys", "create", "--account", acc, "--env", "sandbox", dd)
+	get := func(env adcamp.Environment) int {
+		req, _ := http.NewRequest("GET", "http://"+bound[env]+"/api/v1/open/campaigns", nil)
+		signing.SignRequest(req, signing.SchemeA, k["api_key"].(string), k["api_secret"].(string), nil, time.Now())
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := get(adcamp.Sandbox); got != 200 {
+		t.Errorf("sandbox request with a key made while serving = %d, want 200", got)
+	}
+	if got := get(adcamp.Production); got != 401 {
+		t.Errorf("sandbox key on the production listener = %d, want 401", got)
+	}
+	if _, err := runCLI(t, "keys", "disable", k["api_key"].(string), dd); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(adcamp.Sandbox); got != 401 {
+		t.Errorf("request after keys disable = %d, want 401", got)
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve returned %v on shutdown, want nil", err)
+		}
+	case <-time.After(35 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	if _, err := http.Get("http://" + bound[adcamp.Sandbox] + "/healthz"); err == nil {
+		t.Error("the sandbox listener still answers after shutdown")
+	}
+}
+
+func TestServeOneEnvironment(t *testing.T) {
+	_, err := runCLI(t, "serve", "--data-dir", t.TempDir(), "--production-addr", "", "--sandbox-addr", "")
+	if err == nil || !errors.Is(err, errUsage) {
+		t.Errorf("serve with both listeners off: %v, want a usage error", err)
+	}
+}
+
+func TestEnvironmentVariables(t *testing.T) {
+	dir := t.TempDir()
+	env := func(name string) (string, bool) {
+		switch name {
+		case "ADCAMP_DATA_DIR":
+			return dir, true
+		case "ADCAMP_SANDBOX_ADDR":
+			return "", true // set but empty: sandbox off
+		}
+		return "", false
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"accounts", "create", "--name", "Env"}, env, nil, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "adcamp.db")); err != nil {
+		t.Errorf("ADCAMP_DATA_DIR was not used: %v", err)
+	}
+	c := &cli{lookup: env, stderr: io.Discard}
+	cfg, err := c.serveFlags(nil)
+	if err != nil || cfg.sandboxAddr != "" || cfg.productionAddr != "127.0.0.1:8080" || cfg.store.dataDir != dir {
+		t.Errorf("serveFlags from the environment = %+v, %v", cfg, err)
+	}
+	cfg, _ = c.serveFlags([]string{"--sandbox-addr", "127.0.0.1:9"})
+	if cfg.sandboxAddr != "127.0.0.1:9" {
+		t.Errorf("a flag did not override the environment: %q", cfg.sandboxAddr)
+	}
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/adcamp/adcamp/internal/secrets"
+	"github.com/adcamp/adcamp/internal/service"
+	"github.com/adcamp/adcamp/internal/sqlite"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// storeFlags are the flags every command uses to find its data.
+type storeFlags struct {
+	dataDir       string
+	databaseURL   string
+	masterKeyFile string
+}
+
+func (c *cli) storeFlags(fs *flag.FlagSet) *storeFlags {
+	var sf storeFlags
+	fs.StringVar(&sf.dataDir, "data-dir", c.envDefault(envName("data-dir"), "./adcamp-data"),
+		"directory of the SQLite database and the generated master key")
+	fs.StringVar(&sf.databaseURL, "database-url", c.envDefault(envName("database-url"), ""),
+		"database URL; empty selects SQLite in --data-dir")
+	fs.StringVar(&sf.masterKeyFile, "master-key-file", c.envDefault(envName("master-key-file"), ""),
+		"file holding the 64-hex-digit master key (default DATA_DIR/master.key, generated on a new data directory)")
+	return &sf
+}
+
+// open opens the store and the secret box named by sf.
+func (c *cli) open(ctx context.Context, sf *storeFlags) (store.Store, *secrets.Box, error) {
+	if sf.databaseURL != "" {
+		return nil, nil, fmt.Errorf("--database-url is not supported by this build yet; use --data-dir (SQLite)")
+	}
+	_, err := os.Stat(filepath.Join(sf.dataDir, sqlite.FileName))
+	fresh := errors.Is(err, fs.ErrNotExist)
+	key, err := c.masterKey(sf, fresh)
+	if err != nil {
+		return nil, nil, err
+	}
+	box, err := secrets.New(key)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := sqlite.Open(ctx, sf.dataDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, box, nil
+}
+
+// masterKey finds the master key: ADCAMP_MASTER_KEY (hex), else the key
+// file. The default file is generated only for a brand-new data directory,
+// so that losing it never silently orphans stored secrets.
+func (c *cli) masterKey(sf *storeFlags, fresh bool) ([]byte, error) {
+	if text, ok := c.lookup("ADCAMP_MASTER_KEY"); ok && text != "" {
+		return secrets.ParseKey(text)
+	}
+	path, create := sf.masterKeyFile, false
+	if path == "" {
+		path = filepath.Join(sf.dataDir, "master.key")
+		create = fresh
+	}
+	key, err := secrets.LoadOrCreateKeyFile(path, create)
+	if err != nil && !create && path == filepath.Join(sf.dataDir, "master.key") {
+		return nil, fmt.Errorf("%w (the data directory holds a database but no master key: restore master.key or pass --master-key-file)", err)
+	}
+	return key, err
+}
+
+// newService builds the service over an opened store.
+func newService(db store.Store, box *secrets.Box, log *slog.Logger, cfg service.Config) *service.Service {
+	cfg.Store, cfg.Box, cfg.Logger = db, box, log
+	return service.New(cfg)
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/adcamp/adcamp"
+)
+
+const usage = `adcamp runs and administers the Campaign Advertising Open API.
+
+Usage:
+  adcamp serve [flags]                       run the API (production :8080, sandbox :8081)
+  adcamp accounts create --name NAME [--email EMAIL] [--json]
+  adcamp channel-accounts create --account ID --marketplace CODE --name NAME [--json]
+  adcamp keys create --account ID --env sandbox|production [--json]
+  adcamp keys list --account ID [--json]
+  adcamp keys disable|enable|delete KEY
+  adcamp keys roll KEY [--grace 24h] [--json]
+
+Every command takes --data-dir, --database-url and --master-key-file (or
+ADCAMP_DATA_DIR, ADCAMP_DATABASE_URL, ADCAMP_MASTER_KEY_FILE). Run
+"adcamp COMMAND -h" for the flags of one command.
+`
+
+// env gives the program its environment variables; a variable that is set
+// but empty is different from one that is not set.
+type env func(string) (string, bool)
+
+// run is the whole program; main only wires it to the process.
+func run(ctx context.Context, args []string, lookup env, stdin io.Reader, stdout, stderr io.Writer) error {
+	return (&cli{lookup: lookup, stdin: stdin, stdout: stdout, stderr: stderr}).run(ctx, args)
+}
+
+func (c *cli) run(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(c.stderr, usage)
+		return usageError("no command given")
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "serve":
+		return c.serve(ctx, rest)
+	case "accounts", "channel-accounts", "keys":
+		if len(rest) == 0 {
+			return usageError("%s needs a subcommand; see adcamp help", cmd)
+		}
+		return c.admin(ctx, cmd+" "+rest[0], rest[1:])
+	case "help", "-h", "--help":
+		fmt.Fprint(c.stdout, usage)
+		return nil
+	}
+	fmt.Fprint(c.stderr, usage)
+	return usageError("unknown command %q", cmd)
+}
+
+// cli carries the program's standard streams and environment.
+type cli struct {
+	lookup         env
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// ready, if set, receives serve's bound addresses once it listens.
+	ready func(map[adcamp.Environment]string)
+}
+
+// errUsage marks mistakes on the command line (exit status 2).
+var errUsage = errors.New("usage")
+
+func usageError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+}
+
+func exitCode(err error) int {
+	if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
+		return 2
+	}
+	return 1
+}
+
+// newFlags returns a flag set that reports to stderr and does not exit.
+func (c *cli) newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	return fs
+}
+
+// parse parses args, allowing flags after positional arguments
+// ("keys disable KEY --json"), and returns the positional ones.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError("%v", err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// envDefault returns the value of an environment variable, or def.
+func (c *cli) envDefault(name, def string) string {
+	if v, ok := c.lookup(name); ok {
+		return v
+	}
+	return def
+}
+
+// envName is the variable that mirrors a flag: --data-dir ↔ ADCAMP_DATA_DIR.
+func envName(flagName string) string {
+	return "ADCAMP_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/httpapi"
+	"github.com/adcamp/adcamp/internal/service"
+	"github.com/adcamp/adcamp/signing"
+)
+
+// serveConfig is the configuration of adcamp serve (CONTRACT §7).
+type serveConfig struct {
+	store          *storeFlags
+	productionAddr string
+	sandboxAddr    string
+	signing        string
+	rateLimit      int
+	tlsCert        string
+	tlsKey         string
+	marketplaces   string
+	logLevel       string
+}
+
+func (c *cli) serveFlags(args []string) (*serveConfig, error) {
+	fs := c.newFlags("serve")
+	cfg := &serveConfig{store: c.storeFlags(fs)}
+	str := func(p *string, name, def, help string) { fs.StringVar(p, name, c.envDefault(envName(name), def), help) }
+	str(&cfg.productionAddr, "production-addr", "127.0.0.1:8080", "listen address of the production API; empty turns it off")
+	str(&cfg.sandboxAddr, "sandbox-addr", "127.0.0.1:8081", "listen address of the sandbox API; empty turns it off")
+	str(&cfg.signing, "signing", "auto", "signing schemes accepted: auto (A and B), a or b")
+	str(&cfg.tlsCert, "tls-cert", "", "TLS certificate file (PEM); with --tls-key serves HTTPS, TLS 1.2+")
+	str(&cfg.tlsKey, "tls-key", "", "TLS private key file (PEM)")
+	str(&cfg.marketplaces, "marketplaces", strings.Join(service.DefaultMarketplaces, ","), "accepted marketplace site codes, comma-separated")
+	str(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	rate := c.envDefault(envName("rate-limit"), "100")
+	fs.Func("rate-limit", "requests per second per credential, burst 2N; 0 turns it off (default 100)", func(s string) error {
+		rate = s
+		return nil
+	})
+	if _, err := parse(fs, args); err != nil {
+		return nil, err
+	}
+	n, err := strconv.Atoi(rate)
+	if err != nil || n < 0 {
+		return nil, usageError("--rate-limit must be a whole number ≥ 0, got %q", rate)
+	}
+	cfg.rateLimit = n
+	switch cfg.signing {
+	case "auto", "a", "b":
+	default:
+		return nil, usageError("--signing must be auto, a or b, got %q", cfg.signing)
+	}
+	if (cfg.tlsCert == "") != (cfg.tlsKey == "") {
+		return nil, usageError("--tls-cert and --tls-key go together")
+	}
+	if cfg.productionAddr == "" && cfg.sandboxAddr == "" {
+		return nil, usageError("both --production-addr and --sandbox-addr are empty: nothing to serve")
+	}
+	return cfg, nil
+}
+
+func (c *cli) serve(ctx context.Context, args []string) error {
+	cfg, err := c.serveFlags(args)
+	if err != nil {
+		return err
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.logLevel)); err != nil {
+		return usageError("--log-level: %v", err)
+	}
+	log := slog.New(slog.NewJSONHandler(c.stderr, &slog.HandlerOptions{Level: level}))
+
+	db, box, err := c.open(ctx, cfg.store)
+	if err != nil {
+		if ctx.Err() != nil { // stopped while starting: not a failure
+			return nil
+		}
+		return err
+	}
+	defer db.Close()
+	svc := newService(db, box, log, service.Config{
+		Signing:      service.SigningMode(cfg.signing),
+		Marketplaces: strings.Split(cfg.marketplaces, ","),
+	})
+
+	var tlsConfig *tls.Config
+	if cfg.tlsCert != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
+		if err != nil {
+			return fmt.Errorf("load TLS certificate: %w", err)
+		}
+		tlsConfig = &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{cert}}
+	}
+
+	type listener struct {
+		srv *http.Server
+		l   net.Listener
+	}
+	var listeners []listener
+	bound := map[adcamp.Environment]string{}
+	defer func() {
+		for _, l := range listeners {
+			l.l.Close()
+		}
+	}()
+	for _, e := range []struct {
+		env  adcamp.Environment
+		addr string
+	}{{adcamp.Production, cfg.productionAddr}, {adcamp.Sandbox, cfg.sandboxAddr}} {
+		env, addr := e.env, e.addr
+		if addr == "" {
+			continue
+		}
+		h, err := httpapi.New(svc, env, log.With("env", string(env)))
+		if err != nil {
+			return err
+		}
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			return fmt.Errorf("%s API: %w", env, err)
+		}
+		if tlsConfig != nil {
+			l = tls.NewListener(l, tlsConfig)
+		}
+		listeners = append(listeners, listener{newHTTPServer(h, log), l})
+		bound[env] = l.Addr().String()
+		scheme := "http"
+		if tlsConfig != nil {
+			scheme = "https"
+		}
+		log.Info("listening", "env", string(env), "url", scheme+"://"+bound[env]+signing.PrefixCanonical)
+	}
+
+	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
+	var wg sync.WaitGroup
+	wg.Go(func() { svc.Run(runCtx, 5*time.Second) })
+
+	errc := make(chan error, len(listeners))
+	for _, l := range listeners {
+		go func() { errc <- l.srv.Serve(l.l) }()
+	}
+	if c.ready != nil {
+		c.ready(bound)
+	}
+
+	var serveErr error
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down")
+	case serveErr = <-errc:
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	for _, l := range listeners {
+		if err := l.srv.Shutdown(shutdownCtx); err != nil {
+			log.Error("shutdown", "err", err)
+		}
+	}
+	stopRun()
+	wg.Wait()
+	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		return serveErr
+	}
+	return nil
+}
+
+// newHTTPServer sets the timeouts that keep slow or idle clients from
+// holding connections forever.
+func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}

@@ -1,0 +1,97 @@
+package adcamp
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes. The set is small and stable; internal/httpapi maps each to
+// one HTTP status in exactly one table, and the SDK maps them back.
+const (
+	CodeValidation             = "VALIDATION_ERROR"
+	CodeInvalidJSON            = "INVALID_JSON"
+	CodeUnsupportedMediaType   = "UNSUPPORTED_MEDIA_TYPE"
+	CodePayloadTooLarge        = "PAYLOAD_TOO_LARGE"
+	CodeNotFound               = "NOT_FOUND"
+	CodeMethodNotAllowed       = "METHOD_NOT_ALLOWED"
+	CodeInvalidStateTransition = "INVALID_STATE_TRANSITION"
+	CodeDuplicateKeyword       = "DUPLICATE_KEYWORD"
+	CodeIdempotencyKeyReused   = "IDEMPOTENCY_KEY_REUSED"
+	CodeConflict               = "CONFLICT"
+	CodePreconditionFailed     = "PRECONDITION_FAILED"
+	CodeRateLimited            = "RATE_LIMITED"
+	CodeInternal               = "INTERNAL_ERROR"
+	CodeUnavailable            = "SERVICE_UNAVAILABLE"
+
+	// Authentication codes (CONTRACT §2).
+	CodeUnauthorized     = "UNAUTHORIZED"
+	CodeTimestampExpired = "TIMESTAMP_EXPIRED"
+	CodeInvalidSignature = "INVALID_SIGNATURE" // Scheme A wording, and --signing auto
+	CodeSignatureInvalid = "SIGNATURE_INVALID" // Scheme B wording, with --signing b
+	CodeAPIKeyDisabled   = "API_KEY_DISABLED"
+)
+
+// FieldIssue names one invalid field or parameter and what is wrong with it.
+type FieldIssue struct {
+	Field string `json:"field"`
+	Issue string `json:"issue"`
+}
+
+// Error is an error the API reports to its caller: a code from the list
+// above, a human-readable message and optional details. Any other error
+// is internal and is reported as INTERNAL_ERROR without its text.
+type Error struct {
+	Code    string
+	Message string
+	// Details is []FieldIssue for VALIDATION_ERROR and a small object
+	// (map[string]any) for authentication errors; nil otherwise.
+	Details any
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Errorf returns an *Error with the given code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of err if it is (or wraps) an *Error, and
+// INTERNAL_ERROR otherwise.
+func ErrorCode(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return CodeInternal
+}
+
+// NotFound returns the error for a resource that does not exist for the
+// caller, which is also the answer for another tenant's resource.
+func NotFound(kind, id string) *Error {
+	return Errorf(CodeNotFound, "%s %q not found", kind, id)
+}
+
+// Issues collects field problems so that validation can report every bad
+// field at once. The zero value is ready to use.
+type Issues []FieldIssue
+
+// Add records a problem with field.
+func (is *Issues) Add(field, format string, args ...any) {
+	*is = append(*is, FieldIssue{Field: field, Issue: fmt.Sprintf(format, args...)})
+}
+
+// Err returns a VALIDATION_ERROR listing every issue, or nil if there is none.
+func (is Issues) Err() error {
+	if len(is) == 0 {
+		return nil
+	}
+	msg := "1 field is invalid"
+	if len(is) > 1 {
+		msg = fmt.Sprintf("%d fields are invalid", len(is))
+	}
+	msg += ": " + is[0].Field + " " + is[0].Issue
+	if len(is) > 1 {
+		msg += " (see details for the rest)"
+	}
+	return &Error{Code: CodeValidation, Message: msg, Details: []FieldIssue(is)}
+}

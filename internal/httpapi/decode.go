@@ -1,0 +1,265 @@
+package httpapi
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/service"
+)
+
+// maxBody is the largest request body accepted (CONTRACT §6).
+const maxBody = 1 << 20
+
+// readBody reads the whole body, refusing more than maxBody bytes.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if r.ContentLength > maxBody {
+		return nil, errorf(adcamp.CodePayloadTooLarge, "request body is %d bytes; at most %d are accepted", r.ContentLength, maxBody)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return nil, errorf(adcamp.CodePayloadTooLarge, "request body is over %d bytes", maxBody)
+	}
+	if err != nil {
+		return nil, errorf(adcamp.CodeInvalidJSON, "request body could not be read")
+	}
+	return body, nil
+}
+
+// member is one name and raw value of a JSON object, in request order.
+type member struct {
+	name  string
+	value jsontext.Value
+}
+
+// object is a decoded request body: the members of one JSON object, and
+// what was wrong with the shapes of their values.
+type object struct {
+	members []member
+	types   adcamp.Issues // wrong JSON types, reported as INVALID_JSON
+	fields  adcamp.Issues // unknown or read-only names, reported as VALIDATION_ERROR
+}
+
+// decodeObject checks the media type and parses body strictly: exactly one
+// JSON object, valid UTF-8, no duplicate names at any depth, nothing after.
+func decodeObject(r *http.Request, body []byte) (*object, error) {
+	if len(body) > 0 || r.Header.Get("Content-Type") != "" {
+		if err := checkMediaType(r.Header.Get("Content-Type")); err != nil {
+			return nil, err
+		}
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(body))
+	if dec.PeekKind() != '{' {
+		return nil, errorf(adcamp.CodeInvalidJSON, "request body must be one JSON object")
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, invalidJSON(err)
+	}
+	obj := &object{}
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, invalidJSON(err)
+		}
+		name := tok.String() // before ReadValue, which voids tok
+		value, err := dec.ReadValue()
+		if err != nil {
+			return nil, invalidJSON(err)
+		}
+		obj.members = append(obj.members, member{name, value.Clone()})
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, invalidJSON(err)
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return nil, errorf(adcamp.CodeInvalidJSON, "request body has data after the JSON object")
+	}
+	return obj, nil
+}
+
+func invalidJSON(err error) error {
+	msg := err.Error()
+	msg = strings.TrimPrefix(strings.TrimPrefix(msg, "jsontext: "), "invalid jsontext: ")
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		msg = "unexpected end of JSON"
+	}
+	return errorf(adcamp.CodeInvalidJSON, "request body is not valid JSON: %s", msg)
+}
+
+func checkMediaType(ct string) error {
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		return errorf(adcamp.CodeUnsupportedMediaType, "send the body with Content-Type: application/json")
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		return errorf(adcamp.CodeUnsupportedMediaType, "the body must be UTF-8 JSON (charset=%s given)", cs)
+	}
+	return nil
+}
+
+// err returns the decoding error to answer before validation, if any.
+func (o *object) err() error {
+	if len(o.types) == 0 {
+		return nil
+	}
+	parts := make([]string, len(o.types))
+	for i, t := range o.types {
+		parts[i] = t.Field + " " + t.Issue
+	}
+	return &adcamp.Error{Code: adcamp.CodeInvalidJSON, Message: "request body has values of the wrong type: " +
+		strings.Join(parts, "; "), Details: []adcamp.FieldIssue(o.types)}
+}
+
+func (o *object) unknown(name string) { o.fields.Add(name, "is not a known field") }
+
+func (o *object) readOnly(name string) { o.fields.Add(name, "is read-only") }
+
+// mergeIssues puts the decoder's field issues in front of a service
+// validation error, so one answer lists every bad field.
+func (o *object) mergeIssues(err error) error {
+	if len(o.fields) == 0 {
+		return err
+	}
+	all := append(adcamp.Issues{}, o.fields...)
+	var e *adcamp.Error
+	if errors.As(err, &e) && e.Code == adcamp.CodeValidation {
+		all = append(all, e.Details.([]adcamp.FieldIssue)...)
+	} else if err != nil {
+		return err
+	}
+	return all.Err()
+}
+
+func (o *object) str(name string, v jsontext.Value, dst *adcamp.Optional[string]) {
+	dst.Set = true
+	switch v.Kind() {
+	case 'n':
+		dst.Null = true
+	case '"':
+		t, _ := jsontext.AppendUnquote(nil, v)
+		dst.Value = string(t)
+	default:
+		o.types.Add(name, "must be a string")
+	}
+}
+
+// number keeps the text of a JSON number (for money, parsed exactly later).
+func (o *object) number(name string, v jsontext.Value, dst *adcamp.Optional[string]) {
+	dst.Set = true
+	switch v.Kind() {
+	case 'n':
+		dst.Null = true
+	case '0':
+		dst.Value = string(v)
+	default:
+		o.types.Add(name, "must be a number")
+	}
+}
+
+func (o *object) integer(name string, v jsontext.Value, dst *adcamp.Optional[int64]) {
+	dst.Set = true
+	switch v.Kind() {
+	case 'n':
+		dst.Null = true
+	case '0':
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			o.types.Add(name, "must be an integer")
+		}
+		dst.Value = n
+	default:
+		o.types.Add(name, "must be an integer")
+	}
+}
+
+// query checks a query string against the parameters a route accepts.
+type query struct {
+	values url.Values
+	issues adcamp.Issues
+}
+
+func parseQuery(r *http.Request, allowed ...string) *query {
+	q := &query{}
+	var err error
+	q.values, err = url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		q.issues.Add("query", "is not a valid query string")
+	}
+	for name, vs := range q.values {
+		switch {
+		case !contains(allowed, name):
+			q.issues.Add(name, "is not a known query parameter (accepted: %s)", strings.Join(allowed, ", "))
+		case len(vs) > 1:
+			q.issues.Add(name, "must be given once")
+		}
+	}
+	return q
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// int reads an integer parameter, def if absent.
+func (q *query) int(name string, def int) int {
+	s, ok := q.values[name]
+	if !ok {
+		return def
+	}
+	n, err := strconv.Atoi(s[0])
+	if err != nil || len(s[0]) > 10 {
+		q.issues.Add(name, "must be an integer")
+		return def
+	}
+	return n
+}
+
+// bool reads a true/false parameter, false if absent.
+func (q *query) bool(name string) bool {
+	s, ok := q.values[name]
+	if !ok {
+		return false
+	}
+	switch s[0] {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	q.issues.Add(name, "must be true or false")
+	return false
+}
+
+func (q *query) str(name string) string { return q.values.Get(name) }
+
+// parseIfMatch reads the If-Match header: absent or "*" matches any
+// version; otherwise a list of entity tags such as "3" or W/"3".
+func parseIfMatch(r *http.Request) service.IfMatch {
+	h := strings.TrimSpace(r.Header.Get("If-Match"))
+	if h == "" || h == "*" {
+		return service.IfMatch{}
+	}
+	im := service.IfMatch{Set: true}
+	for _, tag := range strings.Split(h, ",") {
+		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+		tag = strings.Trim(tag, `"`)
+		if n, err := strconv.ParseInt(tag, 10, 64); err == nil {
+			im.Versions = append(im.Versions, n)
+		}
+	}
+	return im
+}

@@ -1,0 +1,159 @@
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/base64"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// NewCredential is a freshly created or rolled credential. Secret is
+// shown to the caller once and never again.
+type NewCredential struct {
+	adcamp.APIKey
+	Secret string
+}
+
+// CreateAccount creates an account holder.
+func (s *Service) CreateAccount(ctx context.Context, name, email string) (*adcamp.Account, error) {
+	var issues adcamp.Issues
+	name = strings.TrimSpace(name)
+	checkText(&issues, "name", name, 200)
+	if email != "" && (!strings.Contains(email, "@") || utf8.RuneCountInString(email) > 254) {
+		issues.Add("email", "must be an email address")
+	}
+	if err := issues.Err(); err != nil {
+		return nil, err
+	}
+	now := s.Now()
+	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, now), Name: name, Email: email, CreatedAt: now}
+	err := s.store.Write(ctx, func(tx store.Tx) error { return tx.CreateAccount(ctx, a) })
+	return a, err
+}
+
+// CreateChannelAccount records a seller account of accountID on a marketplace.
+func (s *Service) CreateChannelAccount(ctx context.Context, accountID, marketplace, name string) (*adcamp.ChannelAccount, error) {
+	var issues adcamp.Issues
+	name = strings.TrimSpace(name)
+	checkText(&issues, "name", name, 200)
+	marketplace = s.checkMarketplace(&issues, "marketplace", marketplace)
+	if err := issues.Err(); err != nil {
+		return nil, err
+	}
+	c := &adcamp.ChannelAccount{AccountID: accountID, Marketplace: marketplace, Name: name, CreatedAt: s.Now()}
+	err := s.store.Write(ctx, func(tx store.Tx) error {
+		if _, err := tx.GetAccount(ctx, accountID); err != nil {
+			return err
+		}
+		return tx.CreateChannelAccount(ctx, c)
+	})
+	return c, err
+}
+
+// CreateKey issues a credential for an account in one environment.
+func (s *Service) CreateKey(ctx context.Context, accountID string, env adcamp.Environment) (*NewCredential, error) {
+	now := s.Now()
+	id := "ak_" + env.KeyInfix() + "_" + randomToken(15, false)
+	secret := "sk_" + env.KeyInfix() + "_" + randomToken(32, true)
+	k := &store.Key{
+		APIKey: adcamp.APIKey{ID: id, AccountID: accountID, Environment: env, CreatedAt: now},
+		Secret: s.box.Seal([]byte(secret), []byte(id)),
+	}
+	err := s.store.Write(ctx, func(tx store.Tx) error {
+		if _, err := tx.GetAccount(ctx, accountID); err != nil {
+			return err
+		}
+		return tx.CreateKey(ctx, k)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &NewCredential{APIKey: k.APIKey, Secret: secret}, nil
+}
+
+// ListKeys returns an account's credentials, oldest first, without secrets.
+func (s *Service) ListKeys(ctx context.Context, accountID string) ([]adcamp.APIKey, error) {
+	var out []adcamp.APIKey
+	err := s.store.Read(ctx, func(tx store.Tx) error {
+		if _, err := tx.GetAccount(ctx, accountID); err != nil {
+			return err
+		}
+		keys, err := tx.ListKeys(ctx, accountID)
+		for _, k := range keys {
+			out = append(out, s.publicKey(k))
+		}
+		return err
+	})
+	return out, err
+}
+
+// SetKeyDisabled disables or re-enables a credential.
+func (s *Service) SetKeyDisabled(ctx context.Context, id string, disabled bool) (*adcamp.APIKey, error) {
+	var out adcamp.APIKey
+	err := s.store.Write(ctx, func(tx store.Tx) error {
+		k, err := tx.GetKey(ctx, id)
+		if err != nil {
+			return err
+		}
+		k.Disabled = disabled
+		out = s.publicKey(k)
+		return tx.UpdateKey(ctx, k)
+	})
+	return &out, err
+}
+
+// DeleteKey removes a credential for good.
+func (s *Service) DeleteKey(ctx context.Context, id string) error {
+	return s.store.Write(ctx, func(tx store.Tx) error { return tx.DeleteKey(ctx, id) })
+}
+
+// RollKey issues a new secret for an existing credential. The old secret
+// keeps verifying for grace (the configured default if zero), then stops.
+func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (*NewCredential, error) {
+	if grace <= 0 {
+		grace = s.rollGrace
+	}
+	var out *NewCredential
+	err := s.store.Write(ctx, func(tx store.Tx) error {
+		k, err := tx.GetKey(ctx, id)
+		if err != nil {
+			return err
+		}
+		secret := "sk_" + k.Environment.KeyInfix() + "_" + randomToken(32, true)
+		expires := s.Now().Add(grace)
+		k.PreviousSecret, k.PreviousExpiresAt = k.Secret, &expires
+		k.Secret = s.box.Seal([]byte(secret), []byte(k.ID))
+		out = &NewCredential{APIKey: s.publicKey(k), Secret: secret}
+		return tx.UpdateKey(ctx, k)
+	})
+	return out, err
+}
+
+// publicKey is the record shown to operators: a previous-secret expiry
+// that has passed is no longer worth showing.
+func (s *Service) publicKey(k *store.Key) adcamp.APIKey {
+	pub := k.APIKey
+	if pub.PreviousExpiresAt != nil && !pub.PreviousExpiresAt.After(s.Now()) {
+		pub.PreviousExpiresAt = nil
+	}
+	return pub
+}
+
+// randomToken returns n random bytes as URL-safe text: base64url for
+// secrets, lower-case base32 for key ids (easier to read aloud).
+func randomToken(n int, b64 bool) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	if b64 {
+		return base64.RawURLEncoding.EncodeToString(b)
+	}
+	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b))
+}

@@ -1,0 +1,194 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+	"github.com/adcamp/adcamp/signing"
+)
+
+// AuthRequest is what authentication needs from an HTTP request.
+type AuthRequest struct {
+	Environment adcamp.Environment // of the listener that received it
+	APIKey      string             // X-API-Key
+	Timestamp   string             // X-Timestamp
+	Signature   string             // X-Signature
+	Method      string
+	Path        string // escaped path as sent, without the query
+	Body        []byte // exact bytes received
+}
+
+// maxEchoBody caps how much of a body a sandbox signature mismatch echoes.
+const maxEchoBody = 4096
+
+// Authenticate checks a signed request in the order of CONTRACT §2 and
+// returns the credential it was signed with.
+func (s *Service) Authenticate(ctx context.Context, r AuthRequest) (*adcamp.APIKey, error) {
+	now := s.Now()
+	for _, h := range [...]struct{ name, value string }{
+		{signing.HeaderAPIKey, r.APIKey}, {signing.HeaderTimestamp, r.Timestamp}, {signing.HeaderSignature, r.Signature},
+	} {
+		if h.value == "" {
+			return nil, authError(adcamp.CodeUnauthorized, now, nil, "missing %s header", h.name)
+		}
+	}
+	if err := s.checkTimestamp(r.Timestamp, now); err != nil {
+		return nil, err
+	}
+	ts, _ := strconv.ParseInt(r.Timestamp, 10, 64)
+	skew := &[]int64{ts - now.Unix()}[0]
+
+	k, err := s.lookupKey(ctx, r.APIKey, r.Environment)
+	if err != nil {
+		return nil, err
+	}
+	if k == nil {
+		return nil, authError(adcamp.CodeUnauthorized, now, skew, "unknown API key for the %s environment", r.Environment)
+	}
+	scheme, err := s.verify(k, r, now)
+	if err != nil {
+		return nil, err
+	}
+	if scheme == "" {
+		code := adcamp.CodeInvalidSignature
+		if s.signing == SigningB {
+			code = adcamp.CodeSignatureInvalid
+		}
+		e := authError(code, now, skew, "signature does not match")
+		if r.Environment == adcamp.Sandbox {
+			expected := s.candidates(r)
+			texts := make([]string, len(expected))
+			for i, c := range expected {
+				texts[i] = echo(c.msg)
+			}
+			e.Message += fmt.Sprintf("; the server expected the HMAC-SHA256 of one of these strings to sign: %q", texts)
+			e.Details.(map[string]any)["expected_strings_to_sign"] = texts
+		}
+		return nil, e
+	}
+	if k.Disabled {
+		if scheme == signing.SchemeB {
+			return nil, authError(adcamp.CodeAPIKeyDisabled, now, skew, "API key is disabled")
+		}
+		return nil, authError(adcamp.CodeUnauthorized, now, skew, "API key is disabled")
+	}
+	s.recordUse(k.ID, now)
+	pub := k.APIKey
+	return &pub, nil
+}
+
+func (s *Service) checkTimestamp(text string, now time.Time) error {
+	if len(text) > 19 || strings.TrimLeft(text, "0123456789") != "" {
+		return authError(adcamp.CodeTimestampExpired, now, nil,
+			"X-Timestamp must be Unix time in whole seconds, as a decimal integer")
+	}
+	ts, _ := strconv.ParseInt(text, 10, 64)
+	if ts >= 100_000_000_000 { // 12 or more digits: year 5138 in seconds, 1973 in ms
+		return authError(adcamp.CodeTimestampExpired, now, nil,
+			"X-Timestamp looks like milliseconds; send whole seconds")
+	}
+	skew := ts - now.Unix()
+	if max(skew, -skew) > int64(s.maxSkew/time.Second) {
+		dir := "behind"
+		if skew > 0 {
+			dir = "ahead of"
+		}
+		return authError(adcamp.CodeTimestampExpired, now, &skew,
+			"X-Timestamp is %d seconds %s server time %d; at most %d are allowed",
+			max(skew, -skew), dir, now.Unix(), int64(s.maxSkew/time.Second))
+	}
+	return nil
+}
+
+// lookupKey returns the credential with id in env, or nil if there is none.
+func (s *Service) lookupKey(ctx context.Context, id string, env adcamp.Environment) (*store.Key, error) {
+	if !strings.HasPrefix(id, "ak_"+env.KeyInfix()+"_") || len(id) > 64 {
+		return nil, nil
+	}
+	var k *store.Key
+	err := s.store.Read(ctx, func(tx store.Tx) error {
+		var err error
+		k, err = tx.GetKey(ctx, id)
+		return err
+	})
+	if adcamp.ErrorCode(err) == adcamp.CodeNotFound || (err == nil && k.Environment != env) {
+		return nil, nil
+	}
+	return k, err
+}
+
+type candidate struct {
+	scheme signing.Scheme
+	msg    []byte
+}
+
+// candidates lists the strings to sign that the deployment accepts for r.
+func (s *Service) candidates(r AuthRequest) []candidate {
+	var out []candidate
+	if s.signing != SigningB {
+		out = append(out, candidate{signing.SchemeA, signing.StringToSign(signing.SchemeA, r.Timestamp, r.Method, r.Path, r.Body)})
+		if rel, ok := signing.RelativePath(r.Path); ok {
+			out = append(out, candidate{signing.SchemeA, signing.StringToSign(signing.SchemeA, r.Timestamp, r.Method, rel, r.Body)})
+		}
+	}
+	if s.signing != SigningA {
+		out = append(out, candidate{signing.SchemeB, signing.StringToSign(signing.SchemeB, r.Timestamp, r.Method, r.Path, r.Body)})
+	}
+	return out
+}
+
+// verify returns the scheme whose string to sign matches the signature
+// under one of the key's live secrets, or "" if none does.
+func (s *Service) verify(k *store.Key, r AuthRequest, now time.Time) (signing.Scheme, error) {
+	sig, ok := signing.DecodeSignature(r.Signature)
+	if !ok {
+		return "", nil
+	}
+	secrets := make([]string, 0, 2)
+	cur, err := s.box.Open(k.Secret, []byte(k.ID))
+	if err != nil {
+		return "", fmt.Errorf("open secret of %s: %w", k.ID, err)
+	}
+	secrets = append(secrets, string(cur))
+	if k.PreviousSecret != nil && k.PreviousExpiresAt != nil && now.Before(*k.PreviousExpiresAt) {
+		prev, err := s.box.Open(k.PreviousSecret, []byte(k.ID))
+		if err != nil {
+			return "", fmt.Errorf("open previous secret of %s: %w", k.ID, err)
+		}
+		secrets = append(secrets, string(prev))
+	}
+	for _, c := range s.candidates(r) {
+		for _, secret := range secrets {
+			if signing.Verify(secret, c.msg, sig) {
+				return c.scheme, nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// authError builds an authentication error whose details carry the
+// server's time and, when the timestamp parsed, the measured skew.
+func authError(code string, now time.Time, skew *int64, format string, args ...any) *adcamp.Error {
+	details := map[string]any{
+		"server_time":     now.Unix(),
+		"server_time_iso": now.Format(time.RFC3339),
+	}
+	if skew != nil {
+		details["skew_seconds"] = *skew
+	}
+	return &adcamp.Error{Code: code, Message: fmt.Sprintf(format, args...), Details: details}
+}
+
+// echo renders a string to sign for a sandbox error, shortening a long body.
+func echo(msg []byte) string {
+	if len(msg) <= maxEchoBody {
+		return string(msg)
+	}
+	return string(msg[:maxEchoBody]) + fmt.Sprintf("…[%d more bytes]", len(msg)-maxEchoBody)
+}

@@ -1,0 +1,293 @@
+package service
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// MaxPageSize bounds page_size on every list.
+const MaxPageSize = 100
+
+// CampaignView is a campaign as a client sees it: the stored record with
+// its effective status.
+func (s *Service) view(c *adcamp.Campaign) *adcamp.Campaign {
+	c.Status = c.EffectiveStatus(s.today())
+	return c
+}
+
+// CreateCampaign validates in and stores a new active campaign. With
+// dryRun it validates fully and returns the campaign it would create,
+// storing nothing.
+func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp.CampaignInput, dryRun bool) (*adcamp.Campaign, error) {
+	now := s.Now()
+	c := &adcamp.Campaign{
+		ID: adcamp.NewID(adcamp.PrefixCampaign, now), AccountID: t.AccountID, Environment: t.Environment,
+		Status: adcamp.StatusActive, Version: 1, CreatedAt: now, UpdatedAt: now,
+	}
+	var issues adcamp.Issues
+	if in.Status.Set {
+		issues.Add("status", "is read-only: a new campaign is always active")
+	}
+	if in.Version.Set {
+		issues.Add("version", "is read-only")
+	}
+	if requireValue(&issues, "name", in.Name) {
+		c.Name = strings.TrimSpace(in.Name.Value)
+		checkText(&issues, "name", c.Name, 200)
+	}
+	if requireValue(&issues, "budget_daily", in.BudgetDaily) {
+		c.BudgetDaily = checkMoney(&issues, "budget_daily", in.BudgetDaily.Value)
+	}
+	if in.Marketplace.Has() {
+		c.Marketplace = s.checkMarketplace(&issues, "marketplace", in.Marketplace.Value)
+	} else if !in.ChannelAccountID.Has() {
+		issues.Add("marketplace", "is required unless channel_account_id is given")
+	}
+	if in.StartDate.Has() {
+		c.StartDate = checkDate(&issues, "start_date", in.StartDate.Value)
+	}
+	if in.EndDate.Has() {
+		c.EndDate = checkDate(&issues, "end_date", in.EndDate.Value)
+		if c.EndDate != "" && c.EndDate < s.today() {
+			issues.Add("end_date", "must not be before today (%s, UTC)", s.today())
+		}
+	}
+	checkDateOrder(&issues, c)
+
+	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
+		if in.ChannelAccountID.Has() {
+			s.resolveChannelAccount(ctx, tx, &issues, c, in.ChannelAccountID.Value)
+		}
+		if err := issues.Err(); err != nil {
+			return err
+		}
+		if dryRun {
+			return nil
+		}
+		return tx.CreateCampaign(ctx, c)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.view(c), nil
+}
+
+// resolveChannelAccount sets c's channel account and, from it, its
+// marketplace, which must agree with a marketplace given alongside.
+func (s *Service) resolveChannelAccount(ctx context.Context, tx store.Tx, issues *adcamp.Issues, c *adcamp.Campaign, id int64) {
+	ca, err := tx.GetChannelAccount(ctx, c.AccountID, id)
+	if err != nil {
+		issues.Add("channel_account_id", "no such channel account")
+		return
+	}
+	c.ChannelAccountID = &ca.ID
+	switch c.Marketplace {
+	case "":
+		c.Marketplace = ca.Marketplace
+	case ca.Marketplace:
+	default:
+		issues.Add("marketplace", "is %s but channel account %d is on %s", c.Marketplace, id, ca.Marketplace)
+	}
+}
+
+func checkDateOrder(issues *adcamp.Issues, c *adcamp.Campaign) {
+	if c.StartDate != "" && c.EndDate != "" && c.EndDate < c.StartDate {
+		issues.Add("end_date", "must not be before start_date (%s)", c.StartDate)
+	}
+}
+
+// GetCampaign returns one of the tenant's campaigns.
+func (s *Service) GetCampaign(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Campaign, error) {
+	if !adcamp.ValidID(adcamp.PrefixCampaign, id) {
+		return nil, adcamp.NotFound("campaign", id)
+	}
+	var c *adcamp.Campaign
+	err := s.store.Read(ctx, func(tx store.Tx) error {
+		var err error
+		c, err = tx.GetCampaign(ctx, t, id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.view(c), nil
+}
+
+// ListCampaigns returns one page of the tenant's campaigns, newest first.
+func (s *Service) ListCampaigns(ctx context.Context, t adcamp.Tenant, f adcamp.CampaignFilter) (*adcamp.Page[*adcamp.Campaign], error) {
+	var issues adcamp.Issues
+	checkPaging(&issues, f.Page, f.PageSize)
+	switch f.Status {
+	case "", adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded:
+	default:
+		issues.Add("status", "must be one of active, paused, ended")
+	}
+	if err := issues.Err(); err != nil {
+		return nil, err
+	}
+	p := &adcamp.Page[*adcamp.Campaign]{Page: f.Page, PageSize: f.PageSize}
+	err := s.store.Read(ctx, func(tx store.Tx) error {
+		var err error
+		p.Items, p.TotalItems, err = tx.ListCampaigns(ctx, t, store.CampaignQuery{
+			Status: f.Status, Today: s.today(), Limit: f.PageSize, Offset: (f.Page - 1) * f.PageSize,
+		})
+		return err
+	})
+	for _, c := range p.Items {
+		s.view(c)
+	}
+	return p, err
+}
+
+// checkPaging checks page ≥ 1 and 1 ≤ page_size ≤ MaxPageSize.
+func checkPaging(issues *adcamp.Issues, page, size int) {
+	if page < 1 {
+		issues.Add("page", "must be an integer ≥ 1")
+	}
+	if size < 1 || size > MaxPageSize {
+		issues.Add("page_size", "must be an integer from 1 to %d", MaxPageSize)
+	}
+	if page > 1 && size > 0 && page > (1<<31)/size {
+		issues.Add("page", "is too large")
+	}
+}
+
+// IfMatch is a client's precondition on the version of an entity: when Set,
+// the current version must be one of Versions.
+type IfMatch struct {
+	Set      bool
+	Versions []int64
+}
+
+// UpdateCampaign merges in into a campaign. A failed precondition (ifMatch,
+// or a version field in the body) changes nothing.
+func (s *Service) UpdateCampaign(ctx context.Context, t adcamp.Tenant, id string, in adcamp.CampaignInput, ifMatch IfMatch, dryRun bool) (*adcamp.Campaign, error) {
+	if !adcamp.ValidID(adcamp.PrefixCampaign, id) {
+		return nil, adcamp.NotFound("campaign", id)
+	}
+	var c *adcamp.Campaign
+	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
+		var err error
+		if c, err = tx.GetCampaign(ctx, t, id); err != nil {
+			return err
+		}
+		if err := checkVersion("campaign", c.ID, c.Version, ifMatch, in.Version); err != nil {
+			return err
+		}
+		if c.EffectiveStatus(s.today()) == adcamp.StatusEnded {
+			return adcamp.Errorf(adcamp.CodeInvalidStateTransition,
+				"campaign %q has ended; an ended campaign accepts no change but delete", c.ID)
+		}
+		if err := s.mergeCampaign(c, in); err != nil {
+			return err
+		}
+		c.Version++
+		c.UpdatedAt = s.Now()
+		if dryRun {
+			return nil
+		}
+		return tx.UpdateCampaign(ctx, c)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.view(c), nil
+}
+
+// mergeCampaign applies the fields present in in to c, after checking all.
+func (s *Service) mergeCampaign(c *adcamp.Campaign, in adcamp.CampaignInput) error {
+	var issues adcamp.Issues
+	if !(in.Name.Set || in.BudgetDaily.Set || in.StartDate.Set || in.EndDate.Set || in.Status.Set ||
+		in.Marketplace.Set || in.ChannelAccountID.Set) {
+		issues.Add("body", "must contain at least one of name, budget_daily, start_date, end_date, status")
+	}
+	if in.Marketplace.Set {
+		issues.Add("marketplace", "is read-only after create")
+	}
+	if in.ChannelAccountID.Set {
+		issues.Add("channel_account_id", "is read-only after create")
+	}
+	if notNull(&issues, "name", in.Name) {
+		c.Name = strings.TrimSpace(in.Name.Value)
+		checkText(&issues, "name", c.Name, 200)
+	}
+	if notNull(&issues, "budget_daily", in.BudgetDaily) {
+		c.BudgetDaily = checkMoney(&issues, "budget_daily", in.BudgetDaily.Value)
+	}
+	if in.StartDate.Set {
+		c.StartDate = ""
+		if !in.StartDate.Null {
+			c.StartDate = checkDate(&issues, "start_date", in.StartDate.Value)
+		}
+	}
+	if in.EndDate.Set {
+		c.EndDate = ""
+		if !in.EndDate.Null {
+			c.EndDate = checkDate(&issues, "end_date", in.EndDate.Value)
+			if c.EndDate != "" && c.EndDate < s.today() {
+				issues.Add("end_date", "must not be before today (%s, UTC); to end a campaign now, set status to ended", s.today())
+			}
+		}
+	}
+	checkDateOrder(&issues, c)
+	from := c.Status
+	if notNull(&issues, "status", in.Status) {
+		switch in.Status.Value {
+		case adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded:
+			c.Status = in.Status.Value
+		default:
+			issues.Add("status", "must be one of active, paused, ended")
+		}
+	}
+	if err := issues.Err(); err != nil {
+		return err
+	}
+	if !adcamp.CanTransition(from, c.Status) {
+		return adcamp.Errorf(adcamp.CodeInvalidStateTransition, "a campaign cannot go from %s to %s", from, c.Status)
+	}
+	return nil
+}
+
+// DeleteCampaign removes a campaign and everything under it.
+func (s *Service) DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) error {
+	if !adcamp.ValidID(adcamp.PrefixCampaign, id) {
+		return adcamp.NotFound("campaign", id)
+	}
+	return s.store.Write(ctx, func(tx store.Tx) error {
+		c, err := tx.GetCampaign(ctx, t, id)
+		if err != nil {
+			return err
+		}
+		if err := checkVersion("campaign", c.ID, c.Version, ifMatch, adcamp.Optional[int64]{}); err != nil {
+			return err
+		}
+		return tx.DeleteCampaign(ctx, t, id)
+	})
+}
+
+// checkVersion enforces the client's preconditions: If-Match and a
+// version field in the body must both name the current version.
+func checkVersion(kind, id string, current int64, ifMatch IfMatch, body adcamp.Optional[int64]) error {
+	if ifMatch.Set && !slices.Contains(ifMatch.Versions, current) {
+		return adcamp.Errorf(adcamp.CodePreconditionFailed,
+			"%s %q is at version %d, which If-Match does not name; fetch it again and retry", kind, id, current)
+	}
+	if body.Has() && body.Value != current {
+		return adcamp.Errorf(adcamp.CodePreconditionFailed,
+			"%s %q is at version %d, not %d (version); fetch it again and retry", kind, id, current, body.Value)
+	}
+	return nil
+}
+
+// transact runs fn in a write transaction, or in a read transaction when
+// it is a dry run that stores nothing.
+func (s *Service) transact(ctx context.Context, dryRun bool, fn func(store.Tx) error) error {
+	if dryRun {
+		return s.store.Read(ctx, fn)
+	}
+	return s.store.Write(ctx, fn)
+}

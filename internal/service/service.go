@@ -1,0 +1,152 @@
+// Package service holds the business rules of adcamp: validation, tenancy,
+// state transitions, identifiers, credentials and authentication. It sits
+// above a store.Store and below the HTTP and CLI adapters, so each rule is
+// written once whatever the database or the caller.
+package service
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/adcamp/adcamp/internal/secrets"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// SigningMode restricts which signing schemes a deployment accepts.
+type SigningMode string
+
+// Signing modes (CONTRACT §1).
+const (
+	SigningAuto SigningMode = "auto" // Scheme A or B
+	SigningA    SigningMode = "a"
+	SigningB    SigningMode = "b"
+)
+
+// DefaultMarketplaces are the site codes accepted when none are configured.
+var DefaultMarketplaces = []string{
+	"US", "CA", "MX", "BR", "UK", "DE", "FR", "IT", "ES", "NL", "SE", "PL", "BE", "TR",
+	"AE", "SA", "EG", "IN", "JP", "KR", "SG", "AU",
+}
+
+// Config configures a Service. The zero value of each optional field
+// selects a sensible default.
+type Config struct {
+	Store  store.Store
+	Box    *secrets.Box
+	Logger *slog.Logger
+	// Now is the clock (time.Now if nil); tests inject their own.
+	Now          func() time.Time
+	Signing      SigningMode // SigningAuto if empty
+	Marketplaces []string    // DefaultMarketplaces if empty
+	// MaxSkew is the accepted distance between X-Timestamp and the
+	// server's clock (5 minutes if zero).
+	MaxSkew time.Duration
+	// RollGrace is how long a rolled key's old secret keeps verifying by
+	// default (24 hours if zero).
+	RollGrace time.Duration
+}
+
+// Service implements the API's operations over a store.
+type Service struct {
+	store        store.Store
+	box          *secrets.Box
+	log          *slog.Logger
+	now          func() time.Time
+	signing      SigningMode
+	marketplaces []string
+	maxSkew      time.Duration
+	rollGrace    time.Duration
+
+	usageMu sync.Mutex
+	usage   map[string]time.Time // key id -> last use not yet written
+}
+
+// New returns a Service for cfg.
+func New(cfg Config) *Service {
+	s := &Service{
+		store: cfg.Store, box: cfg.Box, log: cfg.Logger, now: cfg.Now,
+		signing: cfg.Signing, maxSkew: cfg.MaxSkew, rollGrace: cfg.RollGrace,
+		usage: make(map[string]time.Time),
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.signing == "" {
+		s.signing = SigningAuto
+	}
+	if s.maxSkew == 0 {
+		s.maxSkew = 5 * time.Minute
+	}
+	if s.rollGrace == 0 {
+		s.rollGrace = 24 * time.Hour
+	}
+	for _, m := range cmpOr(cfg.Marketplaces, DefaultMarketplaces) {
+		s.marketplaces = append(s.marketplaces, strings.ToUpper(strings.TrimSpace(m)))
+	}
+	slices.Sort(s.marketplaces)
+	return s
+}
+
+func cmpOr[T any](a, b []T) []T {
+	if len(a) > 0 {
+		return a
+	}
+	return b
+}
+
+// Now returns the service's current time in UTC.
+func (s *Service) Now() time.Time { return s.now().UTC() }
+
+// Marketplaces returns the accepted site codes, sorted.
+func (s *Service) Marketplaces() []string { return slices.Clone(s.marketplaces) }
+
+// Ping checks that the database answers.
+func (s *Service) Ping(ctx context.Context) error { return s.store.Ping(ctx) }
+
+// Run performs background duties until ctx ends: it writes the last-use
+// times of credentials every interval, and once more on the way out.
+func (s *Service) Run(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			flushCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			s.FlushUsage(flushCtx)
+			cancel()
+			return
+		case <-t.C:
+			s.FlushUsage(ctx)
+		}
+	}
+}
+
+// FlushUsage writes the pending last-use times of credentials in one
+// transaction, so that authentication costs no write per request.
+func (s *Service) FlushUsage(ctx context.Context) {
+	s.usageMu.Lock()
+	pending := s.usage
+	if len(pending) == 0 {
+		s.usageMu.Unlock()
+		return
+	}
+	s.usage = make(map[string]time.Time, len(pending))
+	s.usageMu.Unlock()
+	err := s.store.Write(ctx, func(tx store.Tx) error { return tx.TouchKeys(ctx, pending) })
+	if err != nil {
+		s.log.Error("record credential use", "err", err, "keys", len(pending))
+	}
+}
+
+func (s *Service) recordUse(keyID string, at time.Time) {
+	s.usageMu.Lock()
+	s.usage[keyID] = at
+	s.usageMu.Unlock()
+}

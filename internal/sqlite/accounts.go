@@ -1,0 +1,170 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+func micros(t time.Time) int64 { return t.UnixMicro() }
+
+func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+func nullMicros(t *time.Time) sql.NullInt64 {
+	if t == nil {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: t.UnixMicro(), Valid: true}
+}
+
+func fromNullMicros(n sql.NullInt64) *time.Time {
+	if !n.Valid {
+		return nil
+	}
+	t := fromMicros(n.Int64)
+	return &t
+}
+
+// notFound turns sql.ErrNoRows into the domain's NOT_FOUND.
+func notFound(err error, kind, id string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return adcamp.NotFound(kind, id)
+	}
+	return err
+}
+
+func (t *tx) CreateAccount(ctx context.Context, a *adcamp.Account) error {
+	_, err := t.tx.ExecContext(ctx,
+		`INSERT INTO accounts (id, name, email, created_at) VALUES ($1, $2, $3, $4)`,
+		a.ID, a.Name, a.Email, micros(a.CreatedAt))
+	return err
+}
+
+func (t *tx) GetAccount(ctx context.Context, id string) (*adcamp.Account, error) {
+	var a adcamp.Account
+	var created int64
+	err := t.tx.QueryRowContext(ctx,
+		`SELECT id, name, email, created_at FROM accounts WHERE id = $1`, id).
+		Scan(&a.ID, &a.Name, &a.Email, &created)
+	if err != nil {
+		return nil, notFound(err, "account", id)
+	}
+	a.CreatedAt = fromMicros(created)
+	return &a, nil
+}
+
+func (t *tx) CreateChannelAccount(ctx context.Context, c *adcamp.ChannelAccount) error {
+	return t.tx.QueryRowContext(ctx,
+		`INSERT INTO channel_accounts (account_id, marketplace, name, created_at)
+		 VALUES ($1, $2, $3, $4) RETURNING id`,
+		c.AccountID, c.Marketplace, c.Name, micros(c.CreatedAt)).Scan(&c.ID)
+}
+
+func (t *tx) GetChannelAccount(ctx context.Context, accountID string, id int64) (*adcamp.ChannelAccount, error) {
+	c := adcamp.ChannelAccount{ID: id, AccountID: accountID}
+	var created int64
+	err := t.tx.QueryRowContext(ctx,
+		`SELECT marketplace, name, created_at FROM channel_accounts WHERE account_id = $1 AND id = $2`,
+		accountID, id).Scan(&c.Marketplace, &c.Name, &created)
+	if err != nil {
+		return nil, notFound(err, "channel account", strconv.FormatInt(id, 10))
+	}
+	c.CreatedAt = fromMicros(created)
+	return &c, nil
+}
+
+const keyColumns = `id, account_id, environment, secret, previous_secret, previous_expires_at, disabled, created_at, last_used_at`
+
+func scanKey(row interface{ Scan(...any) error }) (*store.Key, error) {
+	var k store.Key
+	var created int64
+	var prevExp, lastUsed sql.NullInt64
+	err := row.Scan(&k.ID, &k.AccountID, &k.Environment, &k.Secret, &k.PreviousSecret,
+		&prevExp, &k.Disabled, &created, &lastUsed)
+	if err != nil {
+		return nil, err
+	}
+	k.CreatedAt = fromMicros(created)
+	k.PreviousExpiresAt = fromNullMicros(prevExp)
+	k.LastUsedAt = fromNullMicros(lastUsed)
+	return &k, nil
+}
+
+func (t *tx) CreateKey(ctx context.Context, k *store.Key) error {
+	_, err := t.tx.ExecContext(ctx,
+		`INSERT INTO api_keys (`+keyColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		k.ID, k.AccountID, k.Environment, k.Secret, k.PreviousSecret,
+		nullMicros(k.PreviousExpiresAt), k.Disabled, micros(k.CreatedAt), nullMicros(k.LastUsedAt))
+	return err
+}
+
+func (t *tx) GetKey(ctx context.Context, id string) (*store.Key, error) {
+	k, err := scanKey(t.tx.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE id = $1`, id))
+	if err != nil {
+		return nil, notFound(err, "API key", id)
+	}
+	return k, nil
+}
+
+func (t *tx) ListKeys(ctx context.Context, accountID string) ([]*store.Key, error) {
+	rows, err := t.tx.QueryContext(ctx,
+		`SELECT `+keyColumns+` FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`, accountID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var keys []*store.Key
+	for rows.Next() {
+		k, err := scanKey(rows)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+	}
+	return keys, rows.Err()
+}
+
+func (t *tx) UpdateKey(ctx context.Context, k *store.Key) error {
+	res, err := t.tx.ExecContext(ctx,
+		`UPDATE api_keys SET secret = $2, previous_secret = $3, previous_expires_at = $4, disabled = $5
+		 WHERE id = $1`,
+		k.ID, k.Secret, k.PreviousSecret, nullMicros(k.PreviousExpiresAt), k.Disabled)
+	return affectedOne(res, err, "API key", k.ID)
+}
+
+func (t *tx) DeleteKey(ctx context.Context, id string) error {
+	res, err := t.tx.ExecContext(ctx, `DELETE FROM api_keys WHERE id = $1`, id)
+	return affectedOne(res, err, "API key", id)
+}
+
+func (t *tx) TouchKeys(ctx context.Context, used map[string]time.Time) error {
+	for id, at := range used {
+		_, err := t.tx.ExecContext(ctx,
+			`UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)`,
+			id, micros(at))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// affectedOne turns an UPDATE or DELETE that touched no row into NOT_FOUND.
+func affectedOne(res sql.Result, err error, kind, id string) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return adcamp.NotFound(kind, id)
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+const campaignColumns = `id, account_id, environment, name, budget_daily, marketplace, channel_account_id,
+	start_date, end_date, status, version, created_at, updated_at`
+
+func scanCampaign(row interface{ Scan(...any) error }) (*adcamp.Campaign, error) {
+	var c adcamp.Campaign
+	var channel sql.NullInt64
+	var start, end sql.NullString
+	var created, updated int64
+	err := row.Scan(&c.ID, &c.AccountID, &c.Environment, &c.Name, &c.BudgetDaily, &c.Marketplace,
+		&channel, &start, &end, &c.Status, &c.Version, &created, &updated)
+	if err != nil {
+		return nil, err
+	}
+	if channel.Valid {
+		c.ChannelAccountID = &channel.Int64
+	}
+	c.StartDate, c.EndDate = start.String, end.String
+	c.CreatedAt, c.UpdatedAt = fromMicros(created), fromMicros(updated)
+	return &c, nil
+}
+
+func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
+	_, err := t.tx.ExecContext(ctx,
+		`INSERT INTO campaigns (`+campaignColumns+`)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		c.ID, c.AccountID, c.Environment, c.Name, c.BudgetDaily, c.Marketplace, c.ChannelAccountID,
+		nullString(c.StartDate), nullString(c.EndDate), c.Status, c.Version,
+		micros(c.CreatedAt), micros(c.UpdatedAt))
+	return err
+}
+
+func (t *tx) GetCampaign(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Campaign, error) {
+	c, err := scanCampaign(t.tx.QueryRowContext(ctx,
+		`SELECT `+campaignColumns+` FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		id, tn.AccountID, tn.Environment))
+	if err != nil {
+		return nil, notFound(err, "campaign", id)
+	}
+	return c, nil
+}
+
+// statusClause selects campaigns by effective status ($3 is status, $4 today).
+func statusClause(status string) string {
+	switch status {
+	case "":
+		return ""
+	case adcamp.StatusEnded:
+		return ` AND (status = $3 OR end_date < $4)`
+	default:
+		return ` AND status = $3 AND (end_date IS NULL OR end_date >= $4)`
+	}
+}
+
+func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.CampaignQuery) ([]*adcamp.Campaign, int64, error) {
+	where := ` WHERE account_id = $1 AND environment = $2` + statusClause(q.Status)
+	args := []any{tn.AccountID, tn.Environment}
+	if q.Status != "" {
+		args = append(args, q.Status, q.Today)
+	}
+	var total int64
+	if err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM campaigns`+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if total <= int64(q.Offset) {
+		return nil, total, nil
+	}
+	rows, err := t.tx.QueryContext(ctx,
+		`SELECT `+campaignColumns+` FROM campaigns`+where+
+			` ORDER BY created_at DESC, id DESC LIMIT `+itoa(q.Limit)+` OFFSET `+itoa(q.Offset), args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	items := make([]*adcamp.Campaign, 0, q.Limit)
+	for rows.Next() {
+		c, err := scanCampaign(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		items = append(items, c)
+	}
+	return items, total, rows.Err()
+}
+
+func (t *tx) UpdateCampaign(ctx context.Context, c *adcamp.Campaign) error {
+	res, err := t.tx.ExecContext(ctx,
+		`UPDATE campaigns SET name = $4, budget_daily = $5, start_date = $6, end_date = $7, status = $8,
+		 version = $9, updated_at = $10
+		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
+		c.ID, c.AccountID, c.Environment, c.Name, c.BudgetDaily, nullString(c.StartDate),
+		nullString(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt))
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
+	return adcamp.Errorf(adcamp.CodePreconditionFailed, "campaign %q was changed by another request", c.ID)
+}
+
+func (t *tx) DeleteCampaign(ctx context.Context, tn adcamp.Tenant, id string) error {
+	res, err := t.tx.ExecContext(ctx,
+		`DELETE FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		id, tn.AccountID, tn.Environment)
+	return affectedOne(res, err, "campaign", id)
+}
