@@ -51,6 +51,9 @@ type CampaignInput struct {
 	Status           Optional[string]
 	// Version, when set, is a precondition like If-Match.
 	Version Optional[int64]
+	// Invalid lists problems found while reading the request (unknown or
+	// read-only fields), reported with the service's own findings.
+	Invalid Issues
 }
 
 // CampaignFilter selects a page of campaigns.

@@ -80,11 +80,22 @@ func (is *Issues) Add(field, format string, args ...any) {
 	*is = append(*is, FieldIssue{Field: field, Issue: fmt.Sprintf(format, args...)})
 }
 
-// Err returns a VALIDATION_ERROR listing every issue, or nil if there is none.
+// Err returns a VALIDATION_ERROR listing every issue, or nil if there is
+// none. A field is named once, with its first issue: a value of the wrong
+// type is not also reported as, say, empty.
 func (is Issues) Err() error {
 	if len(is) == 0 {
 		return nil
 	}
+	seen := make(map[string]bool, len(is))
+	kept := is[:0:0]
+	for _, i := range is {
+		if !seen[i.Field] {
+			seen[i.Field] = true
+			kept = append(kept, i)
+		}
+	}
+	is = kept
 	msg := "1 field is invalid"
 	if len(is) > 1 {
 		msg = fmt.Sprintf("%d fields are invalid", len(is))

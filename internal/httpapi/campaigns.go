@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/adcamp/adcamp"
-	"github.com/adcamp/adcamp/signing"
 )
 
 // campaignJSON is a campaign as the API shows it.
@@ -37,83 +36,46 @@ func optDate(s string) *string {
 	return &s
 }
 
-// listJSON is the data of every list response.
-type listJSON[T any] struct {
-	Items      []T   `json:"items"`
-	Page       int   `json:"page"`
-	PageSize   int   `json:"page_size"`
-	TotalItems int64 `json:"total_items"`
-	TotalPages int64 `json:"total_pages"`
-}
-
-func toListJSON[E, T any](p *adcamp.Page[E], conv func(E) T) listJSON[T] {
-	items := make([]T, len(p.Items))
-	for i, e := range p.Items {
-		items[i] = conv(e)
-	}
-	return listJSON[T]{items, p.Page, p.PageSize, p.TotalItems, p.TotalPages()}
-}
-
-// decodeCampaign reads a campaign create or update body.
-func decodeCampaign(r *http.Request, body []byte) (*object, adcamp.CampaignInput, error) {
-	var in adcamp.CampaignInput
-	obj, err := decodeObject(r, body)
-	if err != nil {
-		return nil, in, err
-	}
-	for _, m := range obj.members {
+// campaignInput reads a campaign create or update body.
+func campaignInput(o *object) (in adcamp.CampaignInput) {
+	for _, m := range o.members {
 		switch m.name {
 		case "name":
-			obj.str(m.name, m.value, &in.Name)
+			o.str(m.name, m.value, &in.Name)
 		case "budget_daily":
-			obj.number(m.name, m.value, &in.BudgetDaily)
+			o.number(m.name, m.value, &in.BudgetDaily)
 		case "marketplace":
-			obj.str(m.name, m.value, &in.Marketplace)
+			o.str(m.name, m.value, &in.Marketplace)
 		case "channel_account_id":
-			obj.integer(m.name, m.value, &in.ChannelAccountID)
+			o.integer(m.name, m.value, &in.ChannelAccountID)
 		case "start_date":
-			obj.str(m.name, m.value, &in.StartDate)
+			o.str(m.name, m.value, &in.StartDate)
 		case "end_date":
-			obj.str(m.name, m.value, &in.EndDate)
+			o.str(m.name, m.value, &in.EndDate)
 		case "status":
-			obj.str(m.name, m.value, &in.Status)
+			o.str(m.name, m.value, &in.Status)
 		case "version":
-			obj.integer(m.name, m.value, &in.Version)
+			o.integer(m.name, m.value, &in.Version)
 		case "id", "created_at", "updated_at":
-			obj.readOnly(m.name)
+			o.readOnly(m.name)
 		default:
-			obj.unknown(m.name)
+			o.unknown(m.name)
 		}
 	}
-	return obj, in, obj.err()
-}
-
-// writeCampaign answers with one campaign and its ETag.
-func writeCampaign(w http.ResponseWriter, status int, c *adcamp.Campaign) {
-	w.Header().Set("ETag", etag(c.Version))
-	writeData(w, status, toCampaignJSON(c))
+	in.Invalid = o.fields
+	return in
 }
 
 func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request, c *call) error {
-	q := parseQuery(r, "validate_only")
-	dryRun := q.bool("validate_only")
-	if err := q.issues.Err(); err != nil {
-		return err
-	}
-	obj, in, err := decodeCampaign(r, c.body)
+	dryRun, in, err := decodeMutation(r, c, campaignInput)
 	if err != nil {
 		return err
 	}
-	camp, err := s.svc.CreateCampaign(r.Context(), c.tenant, in, dryRun || len(obj.fields) > 0)
-	if err := obj.mergeIssues(err); err != nil {
+	camp, err := s.svc.CreateCampaign(r.Context(), c.tenant, in, dryRun)
+	if err != nil {
 		return err
 	}
-	if dryRun {
-		writeCampaign(w, http.StatusOK, camp)
-		return nil
-	}
-	w.Header().Set("Location", signing.PrefixCanonical+"/campaigns/"+camp.ID)
-	writeCampaign(w, http.StatusCreated, camp)
+	writeCreated(w, dryRun, "/campaigns/"+camp.ID, camp.Version, toCampaignJSON(camp))
 	return nil
 }
 
@@ -125,13 +87,14 @@ func (s *Server) getCampaign(w http.ResponseWriter, r *http.Request, c *call) er
 	if err != nil {
 		return err
 	}
-	writeCampaign(w, http.StatusOK, camp)
+	writeEntity(w, http.StatusOK, camp.Version, toCampaignJSON(camp))
 	return nil
 }
 
 func (s *Server) listCampaigns(w http.ResponseWriter, r *http.Request, c *call) error {
 	q := parseQuery(r, "page", "page_size", "status")
-	f := adcamp.CampaignFilter{Page: q.int("page", 1), PageSize: q.int("page_size", 20), Status: q.str("status")}
+	page, size := q.paging()
+	f := adcamp.CampaignFilter{Page: page, PageSize: size, Status: q.str("status")}
 	if err := q.issues.Err(); err != nil {
 		return err
 	}
@@ -144,21 +107,15 @@ func (s *Server) listCampaigns(w http.ResponseWriter, r *http.Request, c *call) 
 }
 
 func (s *Server) updateCampaign(w http.ResponseWriter, r *http.Request, c *call) error {
-	q := parseQuery(r, "validate_only")
-	dryRun := q.bool("validate_only")
-	if err := q.issues.Err(); err != nil {
-		return err
-	}
-	obj, in, err := decodeCampaign(r, c.body)
+	dryRun, in, err := decodeMutation(r, c, campaignInput)
 	if err != nil {
 		return err
 	}
-	camp, err := s.svc.UpdateCampaign(r.Context(), c.tenant, r.PathValue("campaign_id"), in, parseIfMatch(r),
-		dryRun || len(obj.fields) > 0)
-	if err := obj.mergeIssues(err); err != nil {
+	camp, err := s.svc.UpdateCampaign(r.Context(), c.tenant, r.PathValue("campaign_id"), in, parseIfMatch(r), dryRun)
+	if err != nil {
 		return err
 	}
-	writeCampaign(w, http.StatusOK, camp)
+	writeEntity(w, http.StatusOK, camp.Version, toCampaignJSON(camp))
 	return nil
 }
 
@@ -167,9 +124,10 @@ func (s *Server) deleteCampaign(w http.ResponseWriter, r *http.Request, c *call)
 		return err
 	}
 	id := r.PathValue("campaign_id")
-	if err := s.svc.DeleteCampaign(r.Context(), c.tenant, id, parseIfMatch(r)); err != nil {
+	d, err := s.svc.DeleteCampaign(r.Context(), c.tenant, id, parseIfMatch(r))
+	if err != nil {
 		return err
 	}
-	writeData(w, http.StatusOK, map[string]any{"id": id, "deleted": true})
+	writeData(w, http.StatusOK, deletedJSON{ID: id, Deleted: true, AdGroups: &d.AdGroups, Keywords: &d.Keywords})
 	return nil
 }

@@ -49,15 +49,20 @@ type object struct {
 	fields  adcamp.Issues // unknown or read-only names, reported as VALIDATION_ERROR
 }
 
-// decodeObject checks the media type and parses body strictly: exactly one
-// JSON object, valid UTF-8, no duplicate names at any depth, nothing after.
-func decodeObject(r *http.Request, body []byte) (*object, error) {
+// decodeBody checks the media type and parses the body as one object.
+func decodeBody(r *http.Request, body []byte) (*object, error) {
 	if len(body) > 0 || r.Header.Get("Content-Type") != "" {
 		if err := checkMediaType(r.Header.Get("Content-Type")); err != nil {
 			return nil, err
 		}
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(body))
+	return parseObject(body)
+}
+
+// parseObject parses data strictly: exactly one JSON object, valid UTF-8,
+// no duplicate names at any depth, nothing after it.
+func parseObject(data []byte) (*object, error) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
 	if dec.PeekKind() != '{' {
 		return nil, errorf(adcamp.CodeInvalidJSON, "request body must be one JSON object")
 	}
@@ -122,22 +127,6 @@ func (o *object) err() error {
 func (o *object) unknown(name string) { o.fields.Add(name, "is not a known field") }
 
 func (o *object) readOnly(name string) { o.fields.Add(name, "is read-only") }
-
-// mergeIssues puts the decoder's field issues in front of a service
-// validation error, so one answer lists every bad field.
-func (o *object) mergeIssues(err error) error {
-	if len(o.fields) == 0 {
-		return err
-	}
-	all := append(adcamp.Issues{}, o.fields...)
-	var e *adcamp.Error
-	if errors.As(err, &e) && e.Code == adcamp.CodeValidation {
-		all = append(all, e.Details.([]adcamp.FieldIssue)...)
-	} else if err != nil {
-		return err
-	}
-	return all.Err()
-}
 
 func (o *object) str(name string, v jsontext.Value, dst *adcamp.Optional[string]) {
 	dst.Set = true
@@ -262,4 +251,47 @@ func parseIfMatch(r *http.Request) service.IfMatch {
 		}
 	}
 	return im
+}
+
+// paging reads page (default 1) and page_size (default 20).
+func (q *query) paging() (page, size int) {
+	return q.int("page", 1), q.int("page_size", 20)
+}
+
+// decodeMutation reads a create or update request: the validate_only
+// parameter and a body of one object, turned into an input by read.
+// Values of the wrong JSON type fail the request here (INVALID_JSON);
+// unknown fields travel in the input to be reported with the rest.
+func decodeMutation[T any](r *http.Request, c *call, read func(*object) T) (dryRun bool, in T, err error) {
+	q := parseQuery(r, "validate_only")
+	dryRun = q.bool("validate_only")
+	if err := q.issues.Err(); err != nil {
+		return false, in, err
+	}
+	obj, err := decodeBody(r, c.body)
+	if err != nil {
+		return false, in, err
+	}
+	in = read(obj)
+	return dryRun, in, obj.err()
+}
+
+// arrayElements splits a JSON array into its elements.
+func arrayElements(v jsontext.Value) ([]jsontext.Value, error) {
+	if v.Kind() != '[' {
+		return nil, errorf(adcamp.CodeInvalidJSON, "items must be an array of keyword objects")
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(v))
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, invalidJSON(err)
+	}
+	var out []jsontext.Value
+	for dec.PeekKind() != ']' {
+		el, err := dec.ReadValue()
+		if err != nil {
+			return nil, invalidJSON(err)
+		}
+		out = append(out, el.Clone())
+	}
+	return out, nil
 }

@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"encoding/json"
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/signing"
 	"net/http"
 	"strconv"
 	"time"
@@ -36,3 +38,45 @@ func timeJSON(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z"
 
 // etag is the entity tag of a version: its decimal form in quotes.
 func etag(version int64) string { return `"` + strconv.FormatInt(version, 10) + `"` }
+
+// writeEntity answers with one entity and its ETag.
+func writeEntity(w http.ResponseWriter, status int, version int64, v any) {
+	w.Header().Set("ETag", etag(version))
+	writeData(w, status, v)
+}
+
+// writeCreated answers a create: 201 with Location, or 200 for a dry run,
+// which created nothing. path is relative to the canonical prefix.
+func writeCreated(w http.ResponseWriter, dryRun bool, path string, version int64, v any) {
+	if dryRun {
+		writeEntity(w, http.StatusOK, version, v)
+		return
+	}
+	w.Header().Set("Location", signing.PrefixCanonical+path)
+	writeEntity(w, http.StatusCreated, version, v)
+}
+
+// deletedJSON is the data of a delete; the counts say what went with it.
+type deletedJSON struct {
+	ID       string `json:"id"`
+	Deleted  bool   `json:"deleted"`
+	AdGroups *int64 `json:"deleted_ad_groups,omitempty"`
+	Keywords *int64 `json:"deleted_keywords,omitempty"`
+}
+
+// listJSON is the data of every list response.
+type listJSON[T any] struct {
+	Items      []T   `json:"items"`
+	Page       int   `json:"page"`
+	PageSize   int   `json:"page_size"`
+	TotalItems int64 `json:"total_items"`
+	TotalPages int64 `json:"total_pages"`
+}
+
+func toListJSON[E, T any](p *adcamp.Page[E], conv func(E) T) listJSON[T] {
+	items := make([]T, len(p.Items))
+	for i, e := range p.Items {
+		items[i] = conv(e)
+	}
+	return listJSON[T]{items, p.Page, p.PageSize, p.TotalItems, p.TotalPages()}
+}

@@ -63,6 +63,20 @@ func (s *Server) routes() {
 		s.mux.Handle("GET "+p+"/campaigns/{campaign_id}", s.signed(s.getCampaign))
 		s.mux.Handle("PUT "+p+"/campaigns/{campaign_id}", s.signed(s.updateCampaign))
 		s.mux.Handle("DELETE "+p+"/campaigns/{campaign_id}", s.signed(s.deleteCampaign))
+
+		s.mux.Handle("POST "+p+"/campaigns/{campaign_id}/ad-groups", s.signed(s.createAdGroup))
+		s.mux.Handle("GET "+p+"/campaigns/{campaign_id}/ad-groups", s.signed(s.listAdGroups))
+		s.mux.Handle("GET "+p+"/ad-groups/{ad_group_id}", s.signed(s.getAdGroup))
+		s.mux.Handle("PUT "+p+"/ad-groups/{ad_group_id}", s.signed(s.updateAdGroup))
+		s.mux.Handle("DELETE "+p+"/ad-groups/{ad_group_id}", s.signed(s.deleteAdGroup))
+
+		s.mux.Handle("POST "+p+"/ad-groups/{ad_group_id}/keywords", s.signed(s.createKeywords))
+		s.mux.Handle("GET "+p+"/ad-groups/{ad_group_id}/keywords", s.signed(s.listKeywords))
+		s.mux.Handle("GET "+p+"/keywords/{keyword_id}", s.signed(s.getKeyword))
+		s.mux.Handle("PUT "+p+"/keywords/{keyword_id}", s.signed(s.updateKeyword))
+		s.mux.Handle("DELETE "+p+"/keywords/{keyword_id}", s.signed(s.deleteKeyword))
+
+		s.mux.Handle("GET "+p+"/channel-accounts", s.signed(s.listChannelAccounts))
 	}
 }
 

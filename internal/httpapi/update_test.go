@@ -182,7 +182,7 @@ func TestDeleteCampaign(t *testing.T) {
 	id := prod.createCampaign(validCampaign)["id"].(string)
 	r := prod.do("DELETE", "/campaigns/"+id, "")
 	want(t, r, 200, "")
-	if !reflect.DeepEqual(r.Data(), map[string]any{"id": id, "deleted": true}) {
+	if !reflect.DeepEqual(r.Data(), map[string]any{"id": id, "deleted": true, "deleted_ad_groups": 0.0, "deleted_keywords": 0.0}) {
 		t.Errorf("delete = %v", r.Data())
 	}
 	want(t, prod.do("GET", "/campaigns/"+id, ""), 404, "NOT_FOUND")

@@ -28,7 +28,7 @@ func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp
 		ID: adcamp.NewID(adcamp.PrefixCampaign, now), AccountID: t.AccountID, Environment: t.Environment,
 		Status: adcamp.StatusActive, Version: 1, CreatedAt: now, UpdatedAt: now,
 	}
-	var issues adcamp.Issues
+	issues := append(adcamp.Issues{}, in.Invalid...)
 	if in.Status.Set {
 		issues.Add("status", "is read-only: a new campaign is always active")
 	}
@@ -121,20 +121,16 @@ func (s *Service) GetCampaign(ctx context.Context, t adcamp.Tenant, id string) (
 func (s *Service) ListCampaigns(ctx context.Context, t adcamp.Tenant, f adcamp.CampaignFilter) (*adcamp.Page[*adcamp.Campaign], error) {
 	var issues adcamp.Issues
 	checkPaging(&issues, f.Page, f.PageSize)
-	switch f.Status {
-	case "", adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded:
-	default:
-		issues.Add("status", "must be one of active, paused, ended")
-	}
+	checkFilter(&issues, "status", f.Status, adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded)
 	if err := issues.Err(); err != nil {
 		return nil, err
 	}
 	p := &adcamp.Page[*adcamp.Campaign]{Page: f.Page, PageSize: f.PageSize}
 	err := s.store.Read(ctx, func(tx store.Tx) error {
 		var err error
-		p.Items, p.TotalItems, err = tx.ListCampaigns(ctx, t, store.CampaignQuery{
-			Status: f.Status, Today: s.today(), Limit: f.PageSize, Offset: (f.Page - 1) * f.PageSize,
-		})
+		q := pageQuery(f.Page, f.PageSize, f.Status)
+		q.Today = s.today()
+		p.Items, p.TotalItems, err = tx.ListCampaigns(ctx, t, q)
 		return err
 	})
 	for _, c := range p.Items {
@@ -200,7 +196,7 @@ func (s *Service) UpdateCampaign(ctx context.Context, t adcamp.Tenant, id string
 
 // mergeCampaign applies the fields present in in to c, after checking all.
 func (s *Service) mergeCampaign(c *adcamp.Campaign, in adcamp.CampaignInput) error {
-	var issues adcamp.Issues
+	issues := append(adcamp.Issues{}, in.Invalid...)
 	if !(in.Name.Set || in.BudgetDaily.Set || in.StartDate.Set || in.EndDate.Set || in.Status.Set ||
 		in.Marketplace.Set || in.ChannelAccountID.Set) {
 		issues.Add("body", "must contain at least one of name, budget_daily, start_date, end_date, status")
@@ -252,12 +248,14 @@ func (s *Service) mergeCampaign(c *adcamp.Campaign, in adcamp.CampaignInput) err
 	return nil
 }
 
-// DeleteCampaign removes a campaign and everything under it.
-func (s *Service) DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) error {
+// DeleteCampaign removes a campaign and everything under it, in one
+// transaction, and reports how much went with it.
+func (s *Service) DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) (*Deleted, error) {
 	if !adcamp.ValidID(adcamp.PrefixCampaign, id) {
-		return adcamp.NotFound("campaign", id)
+		return nil, adcamp.NotFound("campaign", id)
 	}
-	return s.store.Write(ctx, func(tx store.Tx) error {
+	var d Deleted
+	err := s.store.Write(ctx, func(tx store.Tx) error {
 		c, err := tx.GetCampaign(ctx, t, id)
 		if err != nil {
 			return err
@@ -265,8 +263,12 @@ func (s *Service) DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string
 		if err := checkVersion("campaign", c.ID, c.Version, ifMatch, adcamp.Optional[int64]{}); err != nil {
 			return err
 		}
+		if d.AdGroups, d.Keywords, err = tx.CountChildren(ctx, t, id, ""); err != nil {
+			return err
+		}
 		return tx.DeleteCampaign(ctx, t, id)
 	})
+	return &d, err
 }
 
 // checkVersion enforces the client's preconditions: If-Match and a

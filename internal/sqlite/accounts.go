@@ -168,3 +168,28 @@ func affectedOne(res sql.Result, err error, kind, id string) error {
 	}
 	return nil
 }
+
+// affectedVersion turns a versioned UPDATE that touched no row into
+// PRECONDITION_FAILED: another request changed the row since it was read.
+func affectedVersion(res sql.Result, err error, kind, id string) error {
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
+	return adcamp.Errorf(adcamp.CodePreconditionFailed, "%s %q was changed by another request", kind, id)
+}
+
+func (t *tx) ListChannelAccounts(ctx context.Context, accountID string, q store.ListQuery) ([]*adcamp.ChannelAccount, int64, error) {
+	return listPage(ctx, t, "channel_accounts", `id, account_id, marketplace, name, created_at`,
+		`account_id = $1`, []any{accountID}, q, func(row interface{ Scan(...any) error }) (*adcamp.ChannelAccount, error) {
+			var c adcamp.ChannelAccount
+			var created int64
+			if err := row.Scan(&c.ID, &c.AccountID, &c.Marketplace, &c.Name, &created); err != nil {
+				return nil, err
+			}
+			c.CreatedAt = fromMicros(created)
+			return &c, nil
+		})
+}

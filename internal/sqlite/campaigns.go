@@ -63,35 +63,13 @@ func statusClause(status string) string {
 	}
 }
 
-func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.CampaignQuery) ([]*adcamp.Campaign, int64, error) {
-	where := ` WHERE account_id = $1 AND environment = $2` + statusClause(q.Status)
+func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQuery) ([]*adcamp.Campaign, int64, error) {
+	where := `account_id = $1 AND environment = $2` + statusClause(q.Status)
 	args := []any{tn.AccountID, tn.Environment}
 	if q.Status != "" {
 		args = append(args, q.Status, q.Today)
 	}
-	var total int64
-	if err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM campaigns`+where, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	if total <= int64(q.Offset) {
-		return nil, total, nil
-	}
-	rows, err := t.tx.QueryContext(ctx,
-		`SELECT `+campaignColumns+` FROM campaigns`+where+
-			` ORDER BY created_at DESC, id DESC LIMIT `+itoa(q.Limit)+` OFFSET `+itoa(q.Offset), args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	items := make([]*adcamp.Campaign, 0, q.Limit)
-	for rows.Next() {
-		c, err := scanCampaign(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		items = append(items, c)
-	}
-	return items, total, rows.Err()
+	return listPage(ctx, t, "campaigns", campaignColumns, where, args, q, scanCampaign)
 }
 
 func (t *tx) UpdateCampaign(ctx context.Context, c *adcamp.Campaign) error {
@@ -101,13 +79,7 @@ func (t *tx) UpdateCampaign(ctx context.Context, c *adcamp.Campaign) error {
 		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
 		c.ID, c.AccountID, c.Environment, c.Name, c.BudgetDaily, nullString(c.StartDate),
 		nullString(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt))
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 1 {
-		return err
-	}
-	return adcamp.Errorf(adcamp.CodePreconditionFailed, "campaign %q was changed by another request", c.ID)
+	return affectedVersion(res, err, "campaign", c.ID)
 }
 
 func (t *tx) DeleteCampaign(ctx context.Context, tn adcamp.Tenant, id string) error {

@@ -44,11 +44,45 @@ type Tx interface {
 
 	CreateCampaign(ctx context.Context, c *adcamp.Campaign) error
 	GetCampaign(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Campaign, error)
-	ListCampaigns(ctx context.Context, t adcamp.Tenant, q CampaignQuery) ([]*adcamp.Campaign, int64, error)
+	ListCampaigns(ctx context.Context, t adcamp.Tenant, q ListQuery) ([]*adcamp.Campaign, int64, error)
 	// UpdateCampaign writes the mutable fields of c if its stored version
 	// is c.Version-1; otherwise it returns PRECONDITION_FAILED.
 	UpdateCampaign(ctx context.Context, c *adcamp.Campaign) error
+	// DeleteCampaign removes a campaign with its ad groups and keywords.
 	DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string) error
+
+	CreateAdGroup(ctx context.Context, g *adcamp.AdGroup) error
+	GetAdGroup(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.AdGroup, error)
+	ListAdGroups(ctx context.Context, t adcamp.Tenant, campaignID string, q ListQuery) ([]*adcamp.AdGroup, int64, error)
+	// UpdateAdGroup is UpdateCampaign for ad groups.
+	UpdateAdGroup(ctx context.Context, g *adcamp.AdGroup) error
+	// DeleteAdGroup removes an ad group with its keywords.
+	DeleteAdGroup(ctx context.Context, t adcamp.Tenant, id string) error
+
+	// CreateKeywords stores a batch of keywords with few statements. A
+	// keyword whose text key is taken in its ad group and match type
+	// fails the whole call with DUPLICATE_KEYWORD.
+	CreateKeywords(ctx context.Context, ks []*adcamp.Keyword) error
+	// TakenKeywordKeys returns which of keys (match type and text key) are
+	// already used in an ad group, other than by keyword exceptID.
+	TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, keys []KeywordKey) (map[KeywordKey]bool, error)
+	GetKeyword(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Keyword, error)
+	ListKeywords(ctx context.Context, t adcamp.Tenant, adGroupID string, q ListQuery) ([]*adcamp.Keyword, int64, error)
+	// UpdateKeyword is UpdateCampaign for keywords, and fails like
+	// CreateKeywords on a duplicate.
+	UpdateKeyword(ctx context.Context, k *adcamp.Keyword) error
+	DeleteKeyword(ctx context.Context, t adcamp.Tenant, id string) error
+	// CountChildren counts what lies under a campaign or an ad group (the
+	// other id empty): ad groups and keywords.
+	CountChildren(ctx context.Context, t adcamp.Tenant, campaignID, adGroupID string) (adGroups, keywords int64, err error)
+
+	ListChannelAccounts(ctx context.Context, accountID string, q ListQuery) ([]*adcamp.ChannelAccount, int64, error)
+}
+
+// KeywordKey is what keyword uniqueness is decided on within an ad group.
+type KeywordKey struct {
+	MatchType string
+	TextKey   string // adcamp.KeywordKey of the text
 }
 
 // Key is a stored credential: its public record and its encrypted secrets.
@@ -58,12 +92,14 @@ type Key struct {
 	PreviousSecret []byte // ciphertext of the secret before the last roll, or nil
 }
 
-// CampaignQuery selects one page of a tenant's campaigns, newest first.
-type CampaignQuery struct {
-	// Status filters by effective status ("" for all). A campaign whose
-	// end_date is before Today counts as ended.
-	Status string
-	Today  string // YYYY-MM-DD, UTC
-	Limit  int
-	Offset int
+// ListQuery selects one page of a list, newest first (created_at, then
+// id, descending).
+type ListQuery struct {
+	// Status filters by status ("" for all). For campaigns it is the
+	// effective status: one whose end_date is before Today counts as ended.
+	Status    string
+	Today     string // YYYY-MM-DD, UTC; campaigns only
+	MatchType string // keywords only; "" for all
+	Limit     int
+	Offset    int
 }

@@ -1,0 +1,33 @@
+package adcamp
+
+import "time"
+
+// AdGroup belongs to a campaign and holds keywords.
+type AdGroup struct {
+	ID          string
+	CampaignID  string
+	AccountID   string
+	Environment Environment
+	Name        string
+	DefaultBid  Money
+	Status      string // active or paused
+	Version     int64
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+// AdGroupInput carries the fields of an ad group create or update request.
+type AdGroupInput struct {
+	Name       Optional[string]
+	DefaultBid Optional[string] // JSON number text
+	Status     Optional[string]
+	Version    Optional[int64] // precondition, like If-Match
+	Invalid    Issues          // problems found while reading the request
+}
+
+// AdGroupFilter selects a page of a campaign's ad groups.
+type AdGroupFilter struct {
+	Status   string // "" for all
+	Page     int
+	PageSize int
+}

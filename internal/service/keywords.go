@@ -1,0 +1,290 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// BatchOptions say how CreateKeywords treats its items.
+type BatchOptions struct {
+	// Batch: the items came as a list, so problems are named items[i].field.
+	Batch bool
+	// Partial stores the valid items and reports each item's outcome,
+	// instead of storing nothing unless every item is valid.
+	Partial bool
+	DryRun  bool
+}
+
+// checkKeyword validates one keyword's fields into k.
+func checkKeyword(issues *adcamp.Issues, k *adcamp.Keyword, in adcamp.KeywordInput, create bool) {
+	if in.Version.Set && create {
+		issues.Add("version", "is read-only")
+	}
+	if (create && requireValue(issues, "text", in.Text)) || (!create && notNull(issues, "text", in.Text)) {
+		k.Text = strings.TrimSpace(in.Text.Value)
+		checkText(issues, "text", k.Text, 80)
+	}
+	if (create && requireValue(issues, "match_type", in.MatchType)) || (!create && notNull(issues, "match_type", in.MatchType)) {
+		switch in.MatchType.Value {
+		case adcamp.MatchExact, adcamp.MatchPhrase, adcamp.MatchBroad:
+			k.MatchType = in.MatchType.Value
+		default:
+			issues.Add("match_type", "must be exact, phrase or broad")
+		}
+	}
+	if in.Bid.Set {
+		k.Bid = nil
+		if !in.Bid.Null {
+			m := checkMoney(issues, "bid", in.Bid.Value)
+			k.Bid = &m
+		}
+	}
+	if st, ok := checkChildStatus(issues, "status", in.Status); ok {
+		k.Status = st
+	}
+}
+
+// CreateKeywords validates and stores keywords under an ad group: one, or
+// a batch of up to adcamp.MaxKeywordBatch in one transaction. Text must be
+// unique per ad group and match type, case-insensitively, also within the
+// batch. Without opts.Partial, any bad item stores nothing: every invalid
+// item is reported at once (VALIDATION_ERROR), then any duplicate
+// (DUPLICATE_KEYWORD). With it, the valid items are stored and each item's
+// outcome is returned in request order.
+func (s *Service) CreateKeywords(ctx context.Context, t adcamp.Tenant, adGroupID string, items []adcamp.KeywordInput, opts BatchOptions) ([]adcamp.BatchResult, error) {
+	if len(items) == 0 || len(items) > adcamp.MaxKeywordBatch {
+		var issues adcamp.Issues
+		issues.Add("items", "must hold 1 to %d keywords (got %d)", adcamp.MaxKeywordBatch, len(items))
+		return nil, issues.Err()
+	}
+	now := s.Now()
+	results := make([]adcamp.BatchResult, len(items))
+	err := s.transact(ctx, opts.DryRun, func(tx store.Tx) error {
+		if _, err := s.openAdGroup(ctx, tx, t, adGroupID); err != nil {
+			return err
+		}
+		var all adcamp.Issues // every item's problems, prefixed
+		keys := make([]store.KeywordKey, 0, len(items))
+		for i, in := range items {
+			k := &adcamp.Keyword{
+				ID: adcamp.NewID(adcamp.PrefixKeyword, now), AdGroupID: adGroupID, AccountID: t.AccountID,
+				Environment: t.Environment, Status: adcamp.StatusActive, Version: 1, CreatedAt: now, UpdatedAt: now,
+			}
+			issues := append(adcamp.Issues{}, in.Invalid...)
+			if !slices.ContainsFunc(issues, func(is adcamp.FieldIssue) bool { return is.Field == "item" }) {
+				checkKeyword(&issues, k, in, true)
+			}
+			if err := issues.Err(); err != nil {
+				results[i].Err = err
+				all = append(all, prefixIssues(err.(*adcamp.Error).Details.([]adcamp.FieldIssue), opts.Batch, i)...)
+				continue
+			}
+			results[i].Keyword = k
+			keys = append(keys, store.KeywordKey{MatchType: k.MatchType, TextKey: k.TextKey()})
+		}
+		if len(all) > 0 && !opts.Partial {
+			return all.Err()
+		}
+		taken, err := tx.TakenKeywordKeys(ctx, adGroupID, "", keys)
+		if err != nil {
+			return err
+		}
+		if err := markDuplicates(results, taken, opts); err != nil {
+			return err
+		}
+		if opts.DryRun {
+			return nil
+		}
+		var create []*adcamp.Keyword
+		for _, r := range results {
+			if r.Keyword != nil {
+				create = append(create, r.Keyword)
+			}
+		}
+		if len(create) == 0 {
+			return nil
+		}
+		return tx.CreateKeywords(ctx, create)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// markDuplicates fails each item whose text is taken in the ad group or by
+// an earlier item of the batch. Without opts.Partial, any duplicate fails
+// the whole request.
+func markDuplicates(results []adcamp.BatchResult, taken map[store.KeywordKey]bool, opts BatchOptions) error {
+	first := make(map[store.KeywordKey]int, len(results))
+	var dups adcamp.Issues
+	for i := range results {
+		k := results[i].Keyword
+		if k == nil {
+			continue
+		}
+		key := store.KeywordKey{MatchType: k.MatchType, TextKey: k.TextKey()}
+		field := prefixField("text", opts.Batch, i)
+		var issue string
+		if taken[key] {
+			issue = fmt.Sprintf("%q (%s) already exists in this ad group", k.Text, k.MatchType)
+		} else if j, seen := first[key]; seen {
+			issue = fmt.Sprintf("%q (%s) repeats %s", k.Text, k.MatchType, prefixField("text", true, j))
+		} else {
+			first[key] = i
+			continue
+		}
+		dups = append(dups, adcamp.FieldIssue{Field: field, Issue: issue})
+		results[i] = adcamp.BatchResult{Err: &adcamp.Error{Code: adcamp.CodeDuplicateKeyword, Message: "keyword " + issue,
+			Details: []adcamp.FieldIssue{{Field: "text", Issue: issue}}}}
+	}
+	if len(dups) == 0 || opts.Partial {
+		return nil
+	}
+	msg := "keyword " + dups[0].Issue
+	if len(dups) > 1 {
+		msg = fmt.Sprintf("%d keywords are duplicates: %s %s (see details for the rest)", len(dups), dups[0].Field, dups[0].Issue)
+	}
+	return &adcamp.Error{Code: adcamp.CodeDuplicateKeyword, Message: msg, Details: []adcamp.FieldIssue(dups)}
+}
+
+func prefixField(field string, batch bool, i int) string {
+	if !batch {
+		return field
+	}
+	return fmt.Sprintf("items[%d].%s", i, field)
+}
+
+func prefixIssues(issues []adcamp.FieldIssue, batch bool, i int) adcamp.Issues {
+	out := make(adcamp.Issues, len(issues))
+	for j, is := range issues {
+		out[j] = adcamp.FieldIssue{Field: prefixField(is.Field, batch, i), Issue: is.Issue}
+	}
+	return out
+}
+
+// GetKeyword returns one of the tenant's keywords.
+func (s *Service) GetKeyword(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Keyword, error) {
+	if !adcamp.ValidID(adcamp.PrefixKeyword, id) {
+		return nil, adcamp.NotFound("keyword", id)
+	}
+	var k *adcamp.Keyword
+	err := s.store.Read(ctx, func(tx store.Tx) error {
+		var err error
+		k, err = tx.GetKeyword(ctx, t, id)
+		return err
+	})
+	return k, err
+}
+
+// ListKeywords returns one page of an ad group's keywords, newest first.
+func (s *Service) ListKeywords(ctx context.Context, t adcamp.Tenant, adGroupID string, f adcamp.KeywordFilter) (*adcamp.Page[*adcamp.Keyword], error) {
+	var issues adcamp.Issues
+	checkPaging(&issues, f.Page, f.PageSize)
+	checkFilter(&issues, "status", f.Status, adcamp.StatusActive, adcamp.StatusPaused)
+	checkFilter(&issues, "match_type", f.MatchType, adcamp.MatchExact, adcamp.MatchPhrase, adcamp.MatchBroad)
+	if err := issues.Err(); err != nil {
+		return nil, err
+	}
+	p := &adcamp.Page[*adcamp.Keyword]{Page: f.Page, PageSize: f.PageSize}
+	err := s.store.Read(ctx, func(tx store.Tx) error {
+		if _, err := s.getForChange(ctx, tx, t, adGroupID); err != nil {
+			return err
+		}
+		q := pageQuery(f.Page, f.PageSize, f.Status)
+		q.MatchType = f.MatchType
+		var err error
+		p.Items, p.TotalItems, err = tx.ListKeywords(ctx, t, adGroupID, q)
+		return err
+	})
+	return p, err
+}
+
+// UpdateKeyword merges in into a keyword, as UpdateCampaign does.
+func (s *Service) UpdateKeyword(ctx context.Context, t adcamp.Tenant, id string, in adcamp.KeywordInput, ifMatch IfMatch, dryRun bool) (*adcamp.Keyword, error) {
+	var k *adcamp.Keyword
+	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
+		var err error
+		if k, err = s.keywordForChange(ctx, tx, t, id, ifMatch, in.Version); err != nil {
+			return err
+		}
+		issues := append(adcamp.Issues{}, in.Invalid...)
+		if !(in.Text.Set || in.MatchType.Set || in.Bid.Set || in.Status.Set) {
+			issues.Add("body", "must contain at least one of text, match_type, bid, status")
+		}
+		before := store.KeywordKey{MatchType: k.MatchType, TextKey: k.TextKey()}
+		checkKeyword(&issues, k, in, false)
+		if err := issues.Err(); err != nil {
+			return err
+		}
+		if after := (store.KeywordKey{MatchType: k.MatchType, TextKey: k.TextKey()}); after != before {
+			taken, err := tx.TakenKeywordKeys(ctx, k.AdGroupID, k.ID, []store.KeywordKey{after})
+			if err != nil {
+				return err
+			}
+			if taken[after] {
+				return adcamp.Errorf(adcamp.CodeDuplicateKeyword, "keyword %q (%s) already exists in this ad group", k.Text, k.MatchType)
+			}
+		}
+		k.Version++
+		k.UpdatedAt = s.Now()
+		if dryRun {
+			return nil
+		}
+		return tx.UpdateKeyword(ctx, k)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// keywordForChange loads a keyword that is about to change: it must
+// exist, meet the client's preconditions and sit under an open campaign.
+func (s *Service) keywordForChange(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string, ifMatch IfMatch, version adcamp.Optional[int64]) (*adcamp.Keyword, error) {
+	if !adcamp.ValidID(adcamp.PrefixKeyword, id) {
+		return nil, adcamp.NotFound("keyword", id)
+	}
+	k, err := tx.GetKeyword(ctx, t, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkVersion("keyword", k.ID, k.Version, ifMatch, version); err != nil {
+		return nil, err
+	}
+	if _, err := s.openAdGroup(ctx, tx, t, k.AdGroupID); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// DeleteKeyword removes a keyword.
+func (s *Service) DeleteKeyword(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) error {
+	return s.store.Write(ctx, func(tx store.Tx) error {
+		if _, err := s.keywordForChange(ctx, tx, t, id, ifMatch, adcamp.Optional[int64]{}); err != nil {
+			return err
+		}
+		return tx.DeleteKeyword(ctx, t, id)
+	})
+}
+
+// ListChannelAccounts returns one page of the account's channel accounts.
+func (s *Service) ListChannelAccounts(ctx context.Context, accountID string, page, size int) (*adcamp.Page[*adcamp.ChannelAccount], error) {
+	var issues adcamp.Issues
+	checkPaging(&issues, page, size)
+	if err := issues.Err(); err != nil {
+		return nil, err
+	}
+	p := &adcamp.Page[*adcamp.ChannelAccount]{Page: page, PageSize: size}
+	err := s.store.Read(ctx, func(tx store.Tx) error {
+		var err error
+		p.Items, p.TotalItems, err = tx.ListChannelAccounts(ctx, accountID, pageQuery(page, size, ""))
+		return err
+	})
+	return p, err
+}

@@ -1,0 +1,153 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+const keywordColumns = `id, ad_group_id, account_id, environment, text, text_key, match_type, bid, status, version, created_at, updated_at`
+
+// keywordsPerInsert bounds the rows of one multi-row INSERT (12 variables
+// each, far below SQLite's limit of 32,766).
+const keywordsPerInsert = 200
+
+func scanKeyword(row interface{ Scan(...any) error }) (*adcamp.Keyword, error) {
+	var k adcamp.Keyword
+	var textKey string
+	var bid sql.NullInt64
+	var created, updated int64
+	err := row.Scan(&k.ID, &k.AdGroupID, &k.AccountID, &k.Environment, &k.Text, &textKey, &k.MatchType, &bid,
+		&k.Status, &k.Version, &created, &updated)
+	if err != nil {
+		return nil, err
+	}
+	if bid.Valid {
+		m := adcamp.Money(bid.Int64)
+		k.Bid = &m
+	}
+	k.CreatedAt, k.UpdatedAt = fromMicros(created), fromMicros(updated)
+	return &k, nil
+}
+
+func nullMoney(m *adcamp.Money) sql.NullInt64 {
+	if m == nil {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: int64(*m), Valid: true}
+}
+
+func duplicateKeyword() error {
+	return adcamp.Errorf(adcamp.CodeDuplicateKeyword, "a keyword with this text and match type already exists in the ad group")
+}
+
+func (t *tx) CreateKeywords(ctx context.Context, ks []*adcamp.Keyword) error {
+	for len(ks) > 0 {
+		n := min(len(ks), keywordsPerInsert)
+		var b strings.Builder
+		b.WriteString(`INSERT INTO keywords (` + keywordColumns + `) VALUES `)
+		args := make([]any, 0, n*12)
+		for i, k := range ks[:n] {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('(')
+			for j := range 12 {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString("$" + itoa(len(args)+j+1))
+			}
+			b.WriteByte(')')
+			args = append(args, k.ID, k.AdGroupID, k.AccountID, k.Environment, k.Text, k.TextKey(), k.MatchType,
+				nullMoney(k.Bid), k.Status, k.Version, micros(k.CreatedAt), micros(k.UpdatedAt))
+		}
+		if _, err := t.tx.ExecContext(ctx, b.String(), args...); err != nil {
+			if isUniqueViolation(err) {
+				return duplicateKeyword()
+			}
+			return err
+		}
+		ks = ks[n:]
+	}
+	return nil
+}
+
+func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, keys []store.KeywordKey) (map[store.KeywordKey]bool, error) {
+	taken := make(map[store.KeywordKey]bool)
+	for len(keys) > 0 {
+		n := min(len(keys), 500)
+		args := []any{adGroupID, exceptID}
+		var in strings.Builder
+		for i, k := range keys[:n] {
+			if i > 0 {
+				in.WriteByte(',')
+			}
+			args = append(args, k.TextKey)
+			in.WriteString("$" + itoa(len(args)))
+		}
+		rows, err := t.tx.QueryContext(ctx, `SELECT match_type, text_key FROM keywords
+			WHERE ad_group_id = $1 AND id <> $2 AND text_key IN (`+in.String()+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var k store.KeywordKey
+			if err := rows.Scan(&k.MatchType, &k.TextKey); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			taken[k] = true
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+		keys = keys[n:]
+	}
+	return taken, nil
+}
+
+func (t *tx) GetKeyword(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Keyword, error) {
+	k, err := scanKeyword(t.tx.QueryRowContext(ctx,
+		`SELECT `+keywordColumns+` FROM keywords WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		id, tn.AccountID, tn.Environment))
+	if err != nil {
+		return nil, notFound(err, "keyword", id)
+	}
+	return k, nil
+}
+
+func (t *tx) ListKeywords(ctx context.Context, tn adcamp.Tenant, adGroupID string, q store.ListQuery) ([]*adcamp.Keyword, int64, error) {
+	where := `ad_group_id = $1 AND account_id = $2 AND environment = $3`
+	args := []any{adGroupID, tn.AccountID, tn.Environment}
+	if q.Status != "" {
+		args = append(args, q.Status)
+		where += ` AND status = $` + itoa(len(args))
+	}
+	if q.MatchType != "" {
+		args = append(args, q.MatchType)
+		where += ` AND match_type = $` + itoa(len(args))
+	}
+	return listPage(ctx, t, "keywords", keywordColumns, where, args, q, scanKeyword)
+}
+
+func (t *tx) UpdateKeyword(ctx context.Context, k *adcamp.Keyword) error {
+	res, err := t.tx.ExecContext(ctx,
+		`UPDATE keywords SET text = $4, text_key = $5, match_type = $6, bid = $7, status = $8, version = $9, updated_at = $10
+		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
+		k.ID, k.AccountID, k.Environment, k.Text, k.TextKey(), k.MatchType, nullMoney(k.Bid), k.Status, k.Version,
+		micros(k.UpdatedAt))
+	if isUniqueViolation(err) {
+		return duplicateKeyword()
+	}
+	return affectedVersion(res, err, "keyword", k.ID)
+}
+
+func (t *tx) DeleteKeyword(ctx context.Context, tn adcamp.Tenant, id string) error {
+	res, err := t.tx.ExecContext(ctx,
+		`DELETE FROM keywords WHERE id = $1 AND account_id = $2 AND environment = $3`, id, tn.AccountID, tn.Environment)
+	return affectedOne(res, err, "keyword", id)
+}
