@@ -29,7 +29,7 @@ func (c *cli) admin(ctx context.Context, cmd string, args []string) error {
 	case "keys create":
 		fs.StringVar(&account, "account", "", "account id (required)")
 		fs.StringVar(&envName, "env", "", "sandbox or production (required)")
-	case "keys list":
+	case "keys list", "channel-accounts list":
 		fs.StringVar(&account, "account", "", "account id (required)")
 	case "keys roll":
 		fs.DurationVar(&grace, "grace", 24*time.Hour, "how long the old secret keeps verifying")
@@ -92,6 +92,8 @@ func (c *cli) admin(ctx context.Context, cmd string, args []string) error {
 			return explain(err)
 		}
 		return out.credential(k)
+	case "channel-accounts list":
+		return out.channelAccounts(ctx, svc, account)
 	case "keys list":
 		keys, err := svc.ListKeys(ctx, account)
 		if err != nil {
@@ -165,6 +167,31 @@ func (p *printer) credential(k *service.NewCredential) error {
 		fmt.Fprintf(w, "Old secret valid until:\t%s\n", k.PreviousExpiresAt.Format(time.RFC3339))
 	}
 	fmt.Fprintln(w, "\nThe secret is shown only this once: store it now.")
+	return w.Flush()
+}
+
+// channelAccounts prints every channel account of an account, walking
+// the pages.
+func (p *printer) channelAccounts(ctx context.Context, svc *service.Service, accountID string) error {
+	all := []*adcamp.ChannelAccount{}
+	for page := 1; ; page++ {
+		pg, err := svc.ListChannelAccounts(ctx, accountID, page, service.MaxPageSize)
+		if err != nil {
+			return explain(err)
+		}
+		all = append(all, pg.Items...)
+		if int64(page) >= pg.TotalPages() {
+			break
+		}
+	}
+	if p.json {
+		return p.object(all, "")
+	}
+	w := tabwriter.NewWriter(p.c.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tMARKETPLACE\tNAME\tCREATED")
+	for _, ca := range all {
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\n", ca.ID, ca.Marketplace, ca.Name, ca.CreatedAt.Format(time.RFC3339))
+	}
 	return w.Flush()
 }
 

@@ -62,6 +62,17 @@ func TestAdminCommands(t *testing.T) {
 		t.Errorf("channel-accounts create = %v, want integer id 1 on JP", ca)
 	}
 
+	mustJSON(t, "channel-accounts", "create", "--account", id, "--marketplace", "US", "--name", "Acme US", dd)
+	out, err := runCLI(t, "channel-accounts", "list", "--account", id, dd)
+	if err != nil || !strings.Contains(out, "Acme JP") || !strings.Contains(out, "Acme US") {
+		t.Errorf("channel-accounts list = %q, %v", out, err)
+	}
+	out, _ = runCLI(t, "channel-accounts", "list", "--account", id, "--json", dd)
+	var cas []map[string]any
+	if err := json.Unmarshal([]byte(out), &cas); err != nil || len(cas) != 2 || cas[0]["name"] != "Acme US" {
+		t.Errorf("channel-accounts list --json = %s (%v), want both, newest first", out, err)
+	}
+
 	k := mustJSON(t, "keys", "create", "--account", id, "--env", "sandbox", dd)
 	key, _ := k["api_key"].(string)
 	secret, _ := k["api_secret"].(string)
@@ -82,7 +93,7 @@ func TestAdminCommands(t *testing.T) {
 		}
 	}
 
-	out, err := runCLI(t, "keys", "list", "--account", id, dd)
+	out, err = runCLI(t, "keys", "list", "--account", id, dd)
 	if err != nil || !strings.Contains(out, key) || !strings.Contains(out, "enabled") || strings.Contains(out, secret) {
 		t.Errorf("keys list = %q, %v", out, err)
 	}

@@ -17,6 +17,7 @@ Usage:
   adcamp serve [flags]                       run the API (production :8080, sandbox :8081)
   adcamp accounts create --name NAME [--email EMAIL] [--json]
   adcamp channel-accounts create --account ID --marketplace CODE --name NAME [--json]
+  adcamp channel-accounts list --account ID [--json]
   adcamp keys create --account ID --env sandbox|production [--json]
   adcamp keys list --account ID [--json]
   adcamp keys disable|enable|delete KEY

@@ -76,7 +76,8 @@ func ParseKey(text string) ([]byte, error) {
 
 // LoadOrCreateKeyFile reads the master key from path. If the file does not
 // exist and create is true, a new random key is written there with mode
-// 0600 (never overwriting a file that appears meanwhile).
+// 0600. The file appears whole or not at all (written aside, then linked
+// into place), and one that another process created meanwhile wins.
 func LoadOrCreateKeyFile(path string, create bool) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err == nil {
@@ -96,16 +97,22 @@ func LoadOrCreateKeyFile(path string, create bool) ([]byte, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrExist) { // another process created it first
-		return LoadOrCreateKeyFile(path, false)
-	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".master.key-*")
 	if err != nil {
 		return nil, fmt.Errorf("create master key: %w", err)
 	}
+	defer os.Remove(f.Name())
 	if _, err := f.WriteString(hex.EncodeToString(key) + "\n"); err != nil {
 		f.Close()
 		return nil, err
 	}
-	return key, f.Close()
+	if err := errors.Join(f.Chmod(0o600), f.Sync(), f.Close()); err != nil {
+		return nil, err
+	}
+	if err := os.Link(f.Name(), path); errors.Is(err, fs.ErrExist) {
+		return LoadOrCreateKeyFile(path, false) // another process was first
+	} else if err != nil {
+		return nil, fmt.Errorf("create master key: %w", err)
+	}
+	return key, nil
 }

@@ -31,7 +31,7 @@ func (s *Service) CreateAccount(ctx context.Context, name, email string) (*adcam
 	if err := issues.Err(); err != nil {
 		return nil, err
 	}
-	now := s.Now()
+	now := s.Now().Truncate(time.Second)
 	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, now), Name: name, Email: email, CreatedAt: now}
 	err := s.store.Write(ctx, func(tx store.Tx) error { return tx.CreateAccount(ctx, a) })
 	return a, err
@@ -46,7 +46,7 @@ func (s *Service) CreateChannelAccount(ctx context.Context, accountID, marketpla
 	if err := issues.Err(); err != nil {
 		return nil, err
 	}
-	c := &adcamp.ChannelAccount{AccountID: accountID, Marketplace: marketplace, Name: name, CreatedAt: s.Now()}
+	c := &adcamp.ChannelAccount{AccountID: accountID, Marketplace: marketplace, Name: name, CreatedAt: s.Now().Truncate(time.Second)}
 	err := s.store.Write(ctx, func(tx store.Tx) error {
 		if _, err := tx.GetAccount(ctx, accountID); err != nil {
 			return err
@@ -58,7 +58,7 @@ func (s *Service) CreateChannelAccount(ctx context.Context, accountID, marketpla
 
 // CreateKey issues a credential for an account in one environment.
 func (s *Service) CreateKey(ctx context.Context, accountID string, env adcamp.Environment) (*NewCredential, error) {
-	now := s.Now()
+	now := s.Now().Truncate(time.Second)
 	id := "ak_" + env.KeyInfix() + "_" + randomToken(15, false)
 	secret := "sk_" + env.KeyInfix() + "_" + randomToken(32, true)
 	k := &store.Key{
@@ -126,7 +126,7 @@ func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (
 			return err
 		}
 		secret := "sk_" + k.Environment.KeyInfix() + "_" + randomToken(32, true)
-		expires := s.Now().Add(grace)
+		expires := s.Now().Add(grace).Truncate(time.Second)
 		k.PreviousSecret, k.PreviousExpiresAt = k.Secret, &expires
 		k.Secret = s.box.Seal([]byte(secret), []byte(k.ID))
 		out = &NewCredential{APIKey: s.publicKey(k), Secret: secret}

@@ -85,12 +85,12 @@ func (s *Service) Authenticate(ctx context.Context, r AuthRequest) (*adcamp.APIK
 func (s *Service) checkTimestamp(text string, now time.Time) error {
 	if len(text) > 19 || strings.TrimLeft(text, "0123456789") != "" {
 		return authError(adcamp.CodeTimestampExpired, now, nil,
-			"X-Timestamp must be Unix time in whole seconds, as a decimal integer")
+			"X-Timestamp must be Unix time in whole seconds, as a decimal integer; server time is %d", now.Unix())
 	}
 	ts, _ := strconv.ParseInt(text, 10, 64)
 	if ts >= 100_000_000_000 { // 12 or more digits: year 5138 in seconds, 1973 in ms
 		return authError(adcamp.CodeTimestampExpired, now, nil,
-			"X-Timestamp looks like milliseconds; send whole seconds")
+			"X-Timestamp looks like milliseconds; send whole seconds (server time is %d)", now.Unix())
 	}
 	skew := ts - now.Unix()
 	if max(skew, -skew) > int64(s.maxSkew/time.Second) {

@@ -60,7 +60,9 @@ func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp
 
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
 		if in.ChannelAccountID.Has() {
-			s.resolveChannelAccount(ctx, tx, &issues, c, in.ChannelAccountID.Value)
+			if err := s.resolveChannelAccount(ctx, tx, &issues, c, in.ChannelAccountID.Value); err != nil {
+				return err
+			}
 		}
 		if err := issues.Err(); err != nil {
 			return err
@@ -78,11 +80,14 @@ func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp
 
 // resolveChannelAccount sets c's channel account and, from it, its
 // marketplace, which must agree with a marketplace given alongside.
-func (s *Service) resolveChannelAccount(ctx context.Context, tx store.Tx, issues *adcamp.Issues, c *adcamp.Campaign, id int64) {
+func (s *Service) resolveChannelAccount(ctx context.Context, tx store.Tx, issues *adcamp.Issues, c *adcamp.Campaign, id int64) error {
 	ca, err := tx.GetChannelAccount(ctx, c.AccountID, id)
-	if err != nil {
+	if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
 		issues.Add("channel_account_id", "no such channel account")
-		return
+		return nil
+	}
+	if err != nil {
+		return err
 	}
 	c.ChannelAccountID = &ca.ID
 	switch c.Marketplace {
@@ -92,6 +97,7 @@ func (s *Service) resolveChannelAccount(ctx context.Context, tx store.Tx, issues
 	default:
 		issues.Add("marketplace", "is %s but channel account %d is on %s", c.Marketplace, id, ca.Marketplace)
 	}
+	return nil
 }
 
 func checkDateOrder(issues *adcamp.Issues, c *adcamp.Campaign) {
