@@ -185,6 +185,8 @@ func parseQuery(r *http.Request, allowed ...string) *query {
 	}
 	for name, vs := range q.values {
 		switch {
+		case name == "":
+			q.issues.Add("query", "has a parameter without a name")
 		case !contains(allowed, name):
 			q.issues.Add(name, "is not a known query parameter (accepted: %s)", strings.Join(allowed, ", "))
 		case len(vs) > 1:
