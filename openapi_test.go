@@ -3,9 +3,11 @@ package adcamp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"net/http"
 	"slices"
 	"sort"
 	"strconv"
@@ -172,28 +174,9 @@ func normalizeJSON(t *testing.T, v any) any {
 // TestOpenAPIErrorCodes checks that the ErrorCode enum lists exactly the
 // Code* constants of error.go, which internal/httpapi maps to statuses.
 func TestOpenAPIErrorCodes(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), "error.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var want []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		vs, ok := n.(*ast.ValueSpec)
-		if !ok {
-			return true
-		}
-		for i, name := range vs.Names {
-			if strings.HasPrefix(name.Name, "Code") && i < len(vs.Values) {
-				if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-					s, _ := strconv.Unquote(lit.Value)
-					want = append(want, s)
-				}
-			}
-		}
-		return true
-	})
-	if len(want) == 0 {
-		t.Fatal("found no Code* constants in error.go")
+	for _, code := range errorCodeConstants(t) {
+		want = append(want, code)
 	}
 
 	doc := loadOpenAPI(t, OpenAPI)
@@ -223,6 +206,11 @@ func TestOpenAPIOperations(t *testing.T) {
 		"GET /time": true, "GET /openapi.json": true, "GET /healthz": true, "GET /readyz": true,
 		"POST /campaigns": true, "GET /campaigns": true,
 		"GET /campaigns/{campaign_id}": true, "PUT /campaigns/{campaign_id}": true, "DELETE /campaigns/{campaign_id}": true,
+		"POST /campaigns/{campaign_id}/ad-groups": true, "GET /campaigns/{campaign_id}/ad-groups": true,
+		"GET /ad-groups/{ad_group_id}": true, "PUT /ad-groups/{ad_group_id}": true, "DELETE /ad-groups/{ad_group_id}": true,
+		"POST /ad-groups/{ad_group_id}/keywords": true, "GET /ad-groups/{ad_group_id}/keywords": true,
+		"GET /keywords/{keyword_id}": true, "PUT /keywords/{keyword_id}": true, "DELETE /keywords/{keyword_id}": true,
+		"GET /channel-accounts": true,
 	}
 	if len(doc.Security) != 1 || len(doc.Security[0]) != 3 {
 		t.Errorf("global security = %v, want one requirement of the three headers", doc.Security)
@@ -252,6 +240,239 @@ func TestOpenAPIOperations(t *testing.T) {
 	for _, path := range []string{"/healthz", "/readyz"} {
 		if s := doc.Paths.Value(path).Servers; len(s) == 0 || s[0].URL != "http://127.0.0.1:8080" {
 			t.Errorf("%s: want a path-level server http://127.0.0.1:8080 (root, outside the prefix)", path)
+		}
+	}
+}
+
+// errorCodeConstants returns the Code* constants of error.go, by name.
+func errorCodeConstants(t *testing.T) map[string]string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "error.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := map[string]string{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		vs, ok := n.(*ast.ValueSpec)
+		if !ok {
+			return true
+		}
+		for i, name := range vs.Names {
+			if strings.HasPrefix(name.Name, "Code") && i < len(vs.Values) {
+				if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					s, _ := strconv.Unquote(lit.Value)
+					codes[name.Name] = s
+				}
+			}
+		}
+		return true
+	})
+	if len(codes) == 0 {
+		t.Fatal("found no Code* constants in error.go")
+	}
+	return codes
+}
+
+// servedRoutes reads the routes internal/httpapi/server.go registers, as
+// "METHOD /path" relative to the API prefix (or at the root for the
+// routes registered outside the prefix loop).
+func servedRoutes(t *testing.T) map[string]bool {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "internal/httpapi/server.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	routes := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || (sel.Sel.Name != "Handle" && sel.Sel.Name != "HandleFunc") {
+			return true
+		}
+		// Either "GET /healthz", or "GET "+p+"/time": the literals around the prefix.
+		var pattern string
+		var lits func(e ast.Expr)
+		lits = func(e ast.Expr) {
+			switch e := e.(type) {
+			case *ast.BasicLit:
+				s, _ := strconv.Unquote(e.Value)
+				pattern += s
+			case *ast.BinaryExpr:
+				lits(e.X)
+				lits(e.Y)
+			}
+		}
+		lits(call.Args[0])
+		if method, path, ok := strings.Cut(pattern, " "); ok {
+			routes[method+" "+path] = true
+		}
+		return true
+	})
+	if len(routes) == 0 {
+		t.Fatal("found no routes in internal/httpapi/server.go")
+	}
+	return routes
+}
+
+// TestOpenAPIRoutesMatchServer checks the document against the routes the
+// server registers: every served route is described, and every described
+// operation is served.
+func TestOpenAPIRoutesMatchServer(t *testing.T) {
+	doc := loadOpenAPI(t, OpenAPI)
+	served := servedRoutes(t)
+	described := map[string]bool{}
+	for _, path := range doc.Paths.InMatchingOrder() {
+		for method := range doc.Paths.Value(path).Operations() {
+			described[method+" "+path] = true
+		}
+	}
+	for _, r := range sortedKeys(served) {
+		if !described[r] {
+			t.Errorf("%s is served (internal/httpapi/server.go) but not described in openapi.yaml", r)
+		}
+	}
+	for _, r := range sortedKeys(described) {
+		if !served[r] {
+			t.Errorf("%s is described in openapi.yaml but not served (internal/httpapi/server.go)", r)
+		}
+	}
+}
+
+// errorStatusTable reads the code → HTTP status table in the description
+// of components.schemas.ErrorCode.
+func errorStatusTable(t *testing.T, doc *openapi3.T) map[string]int {
+	t.Helper()
+	s := doc.Components.Schemas["ErrorCode"]
+	if s == nil || s.Value == nil {
+		t.Fatal("components.schemas.ErrorCode is missing")
+	}
+	table := map[string]int{}
+	for _, line := range strings.Split(s.Value.Description, "\n") {
+		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+		if len(cells) != 2 {
+			continue
+		}
+		status, err := strconv.Atoi(strings.TrimSpace(cells[1]))
+		if err != nil {
+			continue
+		}
+		for _, code := range strings.Split(cells[0], ",") {
+			table[strings.Trim(strings.TrimSpace(code), "`")] = status
+		}
+	}
+	return table
+}
+
+// TestOpenAPIErrorStatuses checks the ErrorCode table against the one
+// table the server answers from (statusOf in internal/httpapi/errors.go).
+func TestOpenAPIErrorStatuses(t *testing.T) {
+	httpStatus := map[string]int{ // the net/http names statusOf may use
+		"StatusBadRequest": http.StatusBadRequest, "StatusUnauthorized": http.StatusUnauthorized,
+		"StatusForbidden": http.StatusForbidden, "StatusNotFound": http.StatusNotFound,
+		"StatusMethodNotAllowed": http.StatusMethodNotAllowed, "StatusConflict": http.StatusConflict,
+		"StatusPreconditionFailed": http.StatusPreconditionFailed, "StatusRequestEntityTooLarge": http.StatusRequestEntityTooLarge,
+		"StatusUnsupportedMediaType": http.StatusUnsupportedMediaType, "StatusTooManyRequests": http.StatusTooManyRequests,
+		"StatusInternalServerError": http.StatusInternalServerError, "StatusServiceUnavailable": http.StatusServiceUnavailable,
+	}
+	codes := errorCodeConstants(t)
+	f, err := parser.ParseFile(token.NewFileSet(), "internal/httpapi/errors.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := map[string]int{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		kv, ok := n.(*ast.KeyValueExpr)
+		if !ok {
+			return true
+		}
+		k, kok := kv.Key.(*ast.SelectorExpr)
+		v, vok := kv.Value.(*ast.SelectorExpr)
+		if !kok || !vok || !strings.HasPrefix(k.Sel.Name, "Code") {
+			return true
+		}
+		status, ok := httpStatus[v.Sel.Name]
+		if !ok {
+			t.Errorf("internal/httpapi/errors.go: %s maps to http.%s, which this test does not know", k.Sel.Name, v.Sel.Name)
+		}
+		served[codes[k.Sel.Name]] = status
+		return true
+	})
+	if len(served) == 0 {
+		t.Fatal("found no statusOf entries in internal/httpapi/errors.go")
+	}
+	documented := errorStatusTable(t, loadOpenAPI(t, OpenAPI))
+	for _, code := range sortedKeys(served) {
+		if documented[code] != served[code] {
+			t.Errorf("%s: the ErrorCode table says %d, the server answers %d", code, documented[code], served[code])
+		}
+	}
+	for _, code := range sortedKeys(documented) {
+		if _, ok := served[code]; !ok {
+			t.Errorf("%s: in the ErrorCode table but not in statusOf", code)
+		}
+	}
+}
+
+// TestOpenAPIExampleStatuses checks that every example of an operation's
+// response fits that response's status: success envelopes under 2xx, and
+// an error code under the status the ErrorCode table gives it; in a 207,
+// each item's status agrees with its outcome in the same way.
+func TestOpenAPIExampleStatuses(t *testing.T) {
+	doc := loadOpenAPI(t, OpenAPI)
+	table := errorStatusTable(t, doc)
+	checkError := func(where string, status int, e any) {
+		m, _ := e.(map[string]any)
+		code, _ := m["code"].(string)
+		if want, ok := table[code]; !ok || want != status {
+			t.Errorf("%s: error code %q under status %d; the ErrorCode table gives %d", where, code, status, want)
+		}
+	}
+	for _, path := range doc.Paths.InMatchingOrder() {
+		for method, op := range doc.Paths.Value(path).Operations() {
+			for codeText, r := range op.Responses.Map() {
+				status, err := strconv.Atoi(codeText)
+				if err != nil || r.Value == nil {
+					continue
+				}
+				for mt, media := range r.Value.Content {
+					for name, ex := range media.Examples {
+						if ex.Value == nil {
+							continue
+						}
+						where := fmt.Sprintf("%s %s %d %s example %s", method, path, status, mt, name)
+						body, _ := normalizeJSON(t, ex.Value.Value).(map[string]any)
+						success, isEnvelope := body["success"].(bool)
+						switch {
+						case !isEnvelope:
+							if path != "/openapi.json" {
+								t.Errorf("%s: not in the envelope", where)
+							}
+						case success != (status < 300):
+							t.Errorf("%s: success %v under status %d", where, success, status)
+						case !success:
+							checkError(where, status, body["error"])
+						case status == http.StatusMultiStatus:
+							data, _ := body["data"].(map[string]any)
+							items, _ := data["items"].([]any)
+							for i, it := range items {
+								item, _ := it.(map[string]any)
+								itemStatus, _ := item["status"].(float64)
+								iw := fmt.Sprintf("%s item %d", where, i)
+								if item["success"] == true {
+									if itemStatus != 200 && itemStatus != 201 {
+										t.Errorf("%s: success with status %v", iw, itemStatus)
+									}
+								} else {
+									checkError(iw, int(itemStatus), item["error"])
+								}
+							}
+						}
+					}
+				}
+			}
 		}
 	}
 }

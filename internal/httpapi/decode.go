@@ -187,6 +187,8 @@ func parseQuery(r *http.Request, allowed ...string) *query {
 		switch {
 		case name == "":
 			q.issues.Add("query", "has a parameter without a name")
+		case !contains(allowed, name) && len(allowed) == 0:
+			q.issues.Add(name, "is not a known query parameter (this route takes none)")
 		case !contains(allowed, name):
 			q.issues.Add(name, "is not a known query parameter (accepted: %s)", strings.Join(allowed, ", "))
 		case len(vs) > 1:

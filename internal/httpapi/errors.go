@@ -35,7 +35,7 @@ type errorBody struct {
 	Code      string `json:"code"`
 	Message   string `json:"message"`
 	Details   any    `json:"details,omitempty"`
-	RequestID string `json:"request_id"`
+	RequestID string `json:"request_id,omitempty"` // always set, but on the items of a 207
 }
 
 // writeError is the one place that turns an error into a response. An

@@ -25,10 +25,7 @@ func (s *Service) openCampaign(ctx context.Context, tx store.Tx, t adcamp.Tenant
 
 // openAdGroup returns the tenant's ad group if its campaign is open.
 func (s *Service) openAdGroup(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
-	if !adcamp.ValidID(adcamp.PrefixAdGroup, id) {
-		return nil, adcamp.NotFound("ad group", id)
-	}
-	g, err := tx.GetAdGroup(ctx, t, id)
+	g, err := s.lookupAdGroup(ctx, tx, t, id)
 	if err != nil {
 		return nil, err
 	}
@@ -92,13 +89,10 @@ func (s *Service) CreateAdGroup(ctx context.Context, t adcamp.Tenant, campaignID
 
 // GetAdGroup returns one of the tenant's ad groups.
 func (s *Service) GetAdGroup(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
-	if !adcamp.ValidID(adcamp.PrefixAdGroup, id) {
-		return nil, adcamp.NotFound("ad group", id)
-	}
 	var g *adcamp.AdGroup
 	err := s.store.Read(ctx, func(tx store.Tx) error {
 		var err error
-		g, err = tx.GetAdGroup(ctx, t, id)
+		g, err = s.lookupAdGroup(ctx, tx, t, id)
 		return err
 	})
 	return g, err
@@ -132,7 +126,7 @@ func (s *Service) UpdateAdGroup(ctx context.Context, t adcamp.Tenant, id string,
 	var g *adcamp.AdGroup
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
 		var err error
-		if g, err = s.getForChange(ctx, tx, t, id); err != nil {
+		if g, err = s.lookupAdGroup(ctx, tx, t, id); err != nil {
 			return err
 		}
 		if err := checkVersion("ad group", g.ID, g.Version, ifMatch, in.Version); err != nil {
@@ -171,7 +165,9 @@ func (s *Service) UpdateAdGroup(ctx context.Context, t adcamp.Tenant, id string,
 	return g, nil
 }
 
-func (s *Service) getForChange(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
+// lookupAdGroup finds the tenant's ad group; a malformed id is simply
+// not found, without a query.
+func (s *Service) lookupAdGroup(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
 	if !adcamp.ValidID(adcamp.PrefixAdGroup, id) {
 		return nil, adcamp.NotFound("ad group", id)
 	}
@@ -188,7 +184,7 @@ type Deleted struct {
 func (s *Service) DeleteAdGroup(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) (*Deleted, error) {
 	var d Deleted
 	err := s.store.Write(ctx, func(tx store.Tx) error {
-		g, err := s.getForChange(ctx, tx, t, id)
+		g, err := s.lookupAdGroup(ctx, tx, t, id)
 		if err != nil {
 			return err
 		}

@@ -193,7 +193,7 @@ func (s *Service) ListKeywords(ctx context.Context, t adcamp.Tenant, adGroupID s
 	}
 	p := &adcamp.Page[*adcamp.Keyword]{Page: f.Page, PageSize: f.PageSize}
 	err := s.store.Read(ctx, func(tx store.Tx) error {
-		if _, err := s.getForChange(ctx, tx, t, adGroupID); err != nil {
+		if _, err := s.lookupAdGroup(ctx, tx, t, adGroupID); err != nil {
 			return err
 		}
 		q := pageQuery(f.Page, f.PageSize, f.Status)
@@ -228,7 +228,9 @@ func (s *Service) UpdateKeyword(ctx context.Context, t adcamp.Tenant, id string,
 				return err
 			}
 			if taken[after] {
-				return adcamp.Errorf(adcamp.CodeDuplicateKeyword, "keyword %q (%s) already exists in this ad group", k.Text, k.MatchType)
+				issue := fmt.Sprintf("%q (%s) already exists in this ad group", k.Text, k.MatchType)
+				return &adcamp.Error{Code: adcamp.CodeDuplicateKeyword, Message: "keyword " + issue,
+					Details: []adcamp.FieldIssue{{Field: "text", Issue: issue}}}
 			}
 		}
 		k.Version++
