@@ -219,6 +219,7 @@ func (c *apiClient) send(req *http.Request) *response {
 		}
 	}
 	checkEnvelope(c.t, req, r)
+	checkAgainstSpec(c.t, req, r)
 	return r
 }
 
