@@ -15,9 +15,16 @@ import (
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/httpapi"
+	"github.com/adcamp/adcamp/internal/metrics"
 	"github.com/adcamp/adcamp/internal/service"
+	"github.com/adcamp/adcamp/internal/store"
 	"github.com/adcamp/adcamp/signing"
 )
+
+// defaultRateLimit is generous on purpose: above what one SQLite process
+// can serve, so that it never limits a well-behaved client, while a
+// runaway one on a larger deployment still meets a ceiling.
+const defaultRateLimit = 20000
 
 // serveConfig is the configuration of adcamp serve (CONTRACT §7).
 type serveConfig struct {
@@ -43,8 +50,8 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	str(&cfg.tlsKey, "tls-key", "", "TLS private key file (PEM)")
 	str(&cfg.marketplaces, "marketplaces", strings.Join(service.DefaultMarketplaces, ","), "accepted marketplace site codes, comma-separated")
 	str(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
-	rate := c.envDefault(envName("rate-limit"), "100")
-	fs.Func("rate-limit", "requests per second per credential, burst 2N; 0 turns it off (default 100)", func(s string) error {
+	rate := c.envDefault(envName("rate-limit"), strconv.Itoa(defaultRateLimit))
+	fs.Func("rate-limit", fmt.Sprintf("requests per second per credential and process, burst 2N; 0 turns it off (default %d)", defaultRateLimit), func(s string) error {
 		rate = s
 		return nil
 	})
@@ -109,6 +116,8 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 	}
 	var listeners []listener
 	bound := map[adcamp.Environment]string{}
+	pools, _ := db.(store.StatsReporter)
+	m := metrics.New(pools)
 	defer func() {
 		for _, l := range listeners {
 			l.l.Close()
@@ -122,7 +131,7 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 		if addr == "" {
 			continue
 		}
-		h, err := httpapi.New(svc, env, log.With("env", string(env)))
+		h, err := httpapi.New(svc, env, log.With("env", string(env)), httpapi.WithMetrics(m), httpapi.WithRateLimit(cfg.rateLimit))
 		if err != nil {
 			return err
 		}

@@ -9,11 +9,13 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"sigs.k8s.io/yaml"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/metrics"
 	"github.com/adcamp/adcamp/internal/service"
 	"github.com/adcamp/adcamp/signing"
 )
@@ -25,15 +27,36 @@ type Server struct {
 	log     *slog.Logger
 	mux     *http.ServeMux
 	openapi []byte // openapi.yaml as JSON
+	metrics *metrics.Metrics
+	limiter *limiter // nil: no rate limit
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithMetrics records requests in m and serves it at GET /metrics.
+func WithMetrics(m *metrics.Metrics) Option { return func(s *Server) { s.metrics = m } }
+
+// WithRateLimit limits each credential to perSecond requests a second
+// with a burst of twice that; 0 turns the limit off.
+func WithRateLimit(perSecond int) Option {
+	return func(s *Server) {
+		if perSecond > 0 {
+			s.limiter = newLimiter(perSecond)
+		}
+	}
 }
 
 // New returns the HTTP handler of environment env.
-func New(svc *service.Service, env adcamp.Environment, log *slog.Logger) (*Server, error) {
+func New(svc *service.Service, env adcamp.Environment, log *slog.Logger, opts ...Option) (*Server, error) {
 	spec, err := yaml.YAMLToJSON(adcamp.OpenAPI)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{svc: svc, env: env, log: log, mux: http.NewServeMux(), openapi: spec}
+	for _, o := range opts {
+		o(s)
+	}
 	s.routes()
 	return s, nil
 }
@@ -54,6 +77,9 @@ type call struct {
 func (s *Server) routes() {
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("GET /readyz", s.readyz)
+	if s.metrics != nil {
+		s.mux.Handle("GET /metrics", s.metrics.Handler())
+	}
 	for _, p := range []string{signing.PrefixCanonical, signing.PrefixShort} {
 		s.mux.HandleFunc("GET "+p+"/time", s.time)
 		s.mux.HandleFunc("GET "+p+"/openapi.json", s.openAPI)
@@ -99,9 +125,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				s.writeError(rec, r, errorf(adcamp.CodeInternal, "panic"))
 			}
 		}
+		elapsed := time.Since(start)
 		s.log.Info("request", "request_id", id, "method", r.Method, "route", rec.route,
-			"status", rec.status, "bytes", rec.bytes, "latency_ms", float64(time.Since(start).Microseconds())/1000,
+			"status", rec.status, "bytes", rec.bytes, "latency_ms", float64(elapsed.Microseconds())/1000,
 			"key_id", rec.keyID)
+		if s.metrics != nil {
+			s.metrics.Request(string(s.env), routeLabel(rec.route), r.Method, rec.status, elapsed)
+		}
 	}()
 	h, pattern := s.mux.Handler(r)
 	rec.route = pattern
@@ -148,10 +178,21 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 		Body:        body,
 	})
 	if err != nil {
+		if s.metrics != nil {
+			s.metrics.AuthFailure(string(s.env), adcamp.ErrorCode(err))
+		}
 		return err
 	}
 	if rec, ok := w.(*recorder); ok {
 		rec.keyID = key.ID
+	}
+	if s.limiter != nil {
+		if err := s.limiter.allow(w, key.ID, time.Now()); err != nil {
+			if s.metrics != nil {
+				s.metrics.RateLimited(string(s.env))
+			}
+			return err
+		}
 	}
 	return h(w, r, &call{tenant: adcamp.Tenant{AccountID: key.AccountID, Environment: s.env}, key: key, body: body})
 }
@@ -177,6 +218,14 @@ func (s *Server) time(w http.ResponseWriter, r *http.Request) {
 func (s *Server) openAPI(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(s.openapi)
+}
+
+// routeLabel is a route pattern without its method ("GET /v1/x" → "/v1/x").
+func routeLabel(pattern string) string {
+	if i := strings.IndexByte(pattern, ' '); i >= 0 {
+		return pattern[i+1:]
+	}
+	return pattern
 }
 
 // recorder notes what was written, for the access log.

@@ -150,3 +150,13 @@ func transact(ctx context.Context, db *sql.DB, fn func(store.Tx) error) (err err
 type tx struct{ tx *sql.Tx }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// PoolStats describes the writer connection and the reader pool.
+func (db *DB) PoolStats() []store.PoolStats {
+	return []store.PoolStats{poolStats("write", db.write.Stats()), poolStats("read", db.read.Stats())}
+}
+
+func poolStats(name string, s sql.DBStats) store.PoolStats {
+	return store.PoolStats{Name: name, MaxOpen: s.MaxOpenConnections, Open: s.OpenConnections, InUse: s.InUse,
+		Idle: s.Idle, WaitCount: s.WaitCount, WaitDuration: s.WaitDuration}
+}
