@@ -142,7 +142,7 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 		if tlsConfig != nil {
 			l = tls.NewListener(l, tlsConfig)
 		}
-		listeners = append(listeners, listener{newHTTPServer(h, log), l})
+		listeners = append(listeners, listener{newHTTPServer(h, log, serverTimeouts), l})
 		bound[env] = l.Addr().String()
 		scheme := "http"
 		if tlsConfig != nil {
@@ -184,16 +184,27 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 	return nil
 }
 
-// newHTTPServer sets the timeouts that keep slow or idle clients from
-// holding connections forever.
-func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
+// timeouts keep slow or idle clients from holding connections forever.
+type timeouts struct {
+	header, read, write, idle time.Duration
+}
+
+// serverTimeouts are the limits of adcamp serve: a client has 5 s to send
+// its headers and 30 s for the whole request (a 1 MiB body at 35 KB/s).
+var serverTimeouts = timeouts{header: 5 * time.Second, read: 30 * time.Second, write: 30 * time.Second, idle: 120 * time.Second}
+
+// maxHeaderBytes bounds the request line and headers; more is refused
+// with 431 by net/http.
+const maxHeaderBytes = 64 << 10
+
+func newHTTPServer(h http.Handler, log *slog.Logger, t timeouts) *http.Server {
 	return &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
+		ReadHeaderTimeout: t.header,
+		ReadTimeout:       t.read,
+		WriteTimeout:      t.write,
+		IdleTimeout:       t.idle,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 }

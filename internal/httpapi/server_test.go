@@ -1,0 +1,45 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/adcamp/adcamp"
+)
+
+// TestPanicBecomes500: a panicking handler is answered 500 INTERNAL_ERROR
+// in the envelope, and the server goes on serving.
+func TestPanicBecomes500(t *testing.T) {
+	s, err := New(nil, adcamp.Production, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.mux.HandleFunc("GET /boom", func(http.ResponseWriter, *http.Request) { panic("boom") })
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+
+	resp, err := http.Get(srv.URL + "/boom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body struct {
+		Success bool
+		Error   struct{ Code, Message, RequestID string }
+	}
+	err = json.NewDecoder(resp.Body).Decode(&body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 500 || body.Success || body.Error.Code != "INTERNAL_ERROR" {
+		t.Fatalf("GET /boom = %d %+v (%v), want 500 INTERNAL_ERROR", resp.StatusCode, body, err)
+	}
+	if body.Error.Message == "boom" || resp.Header.Get("X-Request-Id") == "" {
+		t.Errorf("the 500 shows the panic or lacks a request id: %+v", body)
+	}
+	resp, err = http.Get(srv.URL + "/healthz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("after a panic, /healthz = %v, %v; want 200", resp, err)
+	}
+	resp.Body.Close()
+}
