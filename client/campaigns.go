@@ -1,0 +1,133 @@
+package client
+
+import (
+	"context"
+	"iter"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// Campaign is an advertising campaign on one marketplace.
+type Campaign struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	BudgetDaily Money  `json:"budget_daily"`
+	Marketplace string `json:"marketplace"`
+	// ChannelAccountID is the channel account the campaign was created
+	// with, or zero if it was created with a marketplace code.
+	ChannelAccountID int64 `json:"channel_account_id,omitzero"`
+	// StartDate and EndDate are zero when the campaign has none. Once the
+	// end date has passed (UTC) the campaign is ended.
+	StartDate Date           `json:"start_date"`
+	EndDate   Date           `json:"end_date"`
+	Status    CampaignStatus `json:"status"`
+	// Version starts at 1 and grows with every update; pass it as
+	// UpdateOptions.IfMatch or DeleteOptions.IfMatch to act only on
+	// the version you read.
+	Version   int64     `json:"version"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// CampaignCreate is a new campaign. It takes one of two shapes: with a
+// Marketplace code ("US"), or with the ChannelAccountID of one of the
+// account's channel accounts (the campaign takes its marketplace). Both
+// may be given if they agree. Zero dates are not sent.
+type CampaignCreate struct {
+	Name             string `json:"name"`
+	BudgetDaily      Money  `json:"budget_daily"`
+	Marketplace      string `json:"marketplace,omitzero"`
+	ChannelAccountID int64  `json:"channel_account_id,omitzero"`
+	StartDate        Date   `json:"start_date,omitzero"`
+	EndDate          Date   `json:"end_date,omitzero"`
+}
+
+// CampaignUpdate changes some fields of a campaign; nil and left-out
+// fields stay as they are. StartDate and EndDate may also be cleared
+// with [Null]: client.CampaignUpdate{EndDate: client.Null[client.Date]()}.
+type CampaignUpdate struct {
+	Name        *string         `json:"name,omitempty"`
+	BudgetDaily *Money          `json:"budget_daily,omitempty"`
+	StartDate   Nullable[Date]  `json:"start_date,omitzero"`
+	EndDate     Nullable[Date]  `json:"end_date,omitzero"`
+	Status      *CampaignStatus `json:"status,omitempty"`
+}
+
+// CampaignListOptions selects a page of campaigns.
+type CampaignListOptions struct {
+	ListOptions
+	// Status, if set, keeps only campaigns with this effective status.
+	Status CampaignStatus
+}
+
+func (o *CampaignListOptions) values() url.Values {
+	if o == nil {
+		return nil
+	}
+	q := o.ListOptions.values()
+	if o.Status != "" {
+		q.Set("status", string(o.Status))
+	}
+	return q
+}
+
+// CreateCampaign creates a campaign, active.
+// With opts.ValidateOnly it only validates, and returns the campaign as
+// it would be, storing nothing.
+func (c *Client) CreateCampaign(ctx context.Context, in CampaignCreate, opts *CreateOptions) (*Campaign, error) {
+	return call[Campaign](ctx, c, op{method: http.MethodPost, path: "campaigns", query: opts.values(), body: in})
+}
+
+// GetCampaign returns a campaign.
+func (c *Client) GetCampaign(ctx context.Context, id string) (*Campaign, error) {
+	return call[Campaign](ctx, c, op{method: http.MethodGet, path: "campaigns/" + esc(id)})
+}
+
+// ListCampaigns returns one page of the account's campaigns, newest first.
+func (c *Client) ListCampaigns(ctx context.Context, opts *CampaignListOptions) (*Page[Campaign], error) {
+	return call[Page[Campaign]](ctx, c, op{method: http.MethodGet, path: "campaigns", query: opts.values()})
+}
+
+// AllCampaigns iterates over every campaign matching opts.Status, newest
+// first, fetching pages of 100 as it goes (opts.Page and opts.PageSize
+// are ignored). An error ends the iteration. Campaigns created while it
+// runs may shift the pages, so it may yield one twice.
+func (c *Client) AllCampaigns(ctx context.Context, opts *CampaignListOptions) iter.Seq2[Campaign, error] {
+	o := CampaignListOptions{}
+	if opts != nil {
+		o.Status = opts.Status
+	}
+	return all(func(page int) (*Page[Campaign], error) {
+		o.ListOptions = ListOptions{Page: page, PageSize: allPageSize}
+		return c.ListCampaigns(ctx, &o)
+	})
+}
+
+// UpdateCampaign changes a campaign and returns it as it now is.
+func (c *Client) UpdateCampaign(ctx context.Context, id string, in CampaignUpdate, opts *UpdateOptions) (*Campaign, error) {
+	return call[Campaign](ctx, c, op{method: http.MethodPut, path: "campaigns/" + esc(id),
+		query: opts.values(), body: in, ifMatch: opts.ifMatch()})
+}
+
+// PauseCampaign sets an active campaign's status to paused.
+func (c *Client) PauseCampaign(ctx context.Context, id string) (*Campaign, error) {
+	return c.UpdateCampaign(ctx, id, CampaignUpdate{Status: Ptr(CampaignPaused)}, nil)
+}
+
+// ResumeCampaign sets a paused campaign's status back to active.
+func (c *Client) ResumeCampaign(ctx context.Context, id string) (*Campaign, error) {
+	return c.UpdateCampaign(ctx, id, CampaignUpdate{Status: Ptr(CampaignActive)}, nil)
+}
+
+// EndCampaign ends a campaign for good: an ended campaign accepts no
+// change but delete, and nothing under it can change.
+func (c *Client) EndCampaign(ctx context.Context, id string) (*Campaign, error) {
+	return c.UpdateCampaign(ctx, id, CampaignUpdate{Status: Ptr(CampaignEnded)}, nil)
+}
+
+// DeleteCampaign deletes a campaign with its ad groups and keywords; the
+// result counts them.
+func (c *Client) DeleteCampaign(ctx context.Context, id string, opts *DeleteOptions) (*DeleteResult, error) {
+	return call[DeleteResult](ctx, c, op{method: http.MethodDelete, path: "campaigns/" + esc(id), ifMatch: opts.ifMatch()})
+}

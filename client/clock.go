@@ -1,0 +1,81 @@
+package client
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// The server refuses a timestamp more than 300 s from its own clock
+// (401 TIMESTAMP_EXPIRED). When that happens the client measures the
+// offset between the server's clock and its own, keeps it, signs later
+// requests with corrected timestamps, and sends the refused request once
+// more. The offset is read from, in order of preference: the error's
+// details.server_time (the clock that judged the timestamp), the
+// response's Date header, or GET /time.
+
+// now returns the time to sign with: the local clock, corrected.
+func (c *Client) now() time.Time {
+	return c.clock().Add(time.Duration(c.offset.Load()))
+}
+
+// ClockOffset returns the correction the client adds to its clock when it
+// signs: the server's clock minus the local one, as last measured (zero
+// until a TIMESTAMP_EXPIRED answer or a call to [Client.SyncClock]).
+func (c *Client) ClockOffset() time.Duration { return time.Duration(c.offset.Load()) }
+
+// SyncClock measures the offset between the server's clock and the local
+// one with GET /time, and uses it from then on. Clients correct their
+// clock by themselves when needed; call this to do it ahead of time.
+func (c *Client) SyncClock(ctx context.Context) error {
+	t, err := c.ServerTime(ctx)
+	if err != nil {
+		return err
+	}
+	c.setOffset(ctx, t.Sub(c.clock()), "GET /time")
+	return nil
+}
+
+type serverTime struct {
+	Unix int64  `json:"unix"`
+	ISO  string `json:"iso"`
+}
+
+// ServerTime returns the server's clock (GET /time, which needs no
+// signature), to the second.
+func (c *Client) ServerTime(ctx context.Context) (time.Time, error) {
+	req, err := c.NewRequest(http.MethodGet, "time", nil)
+	if err != nil {
+		return time.Time{}, err
+	}
+	var st serverTime
+	if _, err := c.do(ctx, req, &st, false); err != nil {
+		return time.Time{}, err
+	}
+	return time.Unix(st.Unix, 0), nil
+}
+
+// correctClock measures the offset after a TIMESTAMP_EXPIRED answer and
+// reports whether it could.
+func (c *Client) correctClock(ctx context.Context, resp *Response, e *Error) bool {
+	local := c.clock()
+	if t, ok := e.ServerTime(); ok {
+		c.setOffset(ctx, t.Sub(local), "error details")
+		return true
+	}
+	if t, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
+		c.setOffset(ctx, t.Sub(local), "Date header")
+		return true
+	}
+	if err := c.SyncClock(ctx); err != nil {
+		c.log.LogAttrs(ctx, slog.LevelWarn, "adcamp clock correction failed", slog.String("error", err.Error()))
+		return false
+	}
+	return true
+}
+
+func (c *Client) setOffset(ctx context.Context, d time.Duration, source string) {
+	c.offset.Store(int64(d))
+	c.log.LogAttrs(ctx, slog.LevelInfo, "adcamp clock offset", slog.Duration("offset", d), slog.String("source", source))
+}
