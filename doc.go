@@ -4,6 +4,6 @@
 //
 // It imports nothing of the project's own. The business rules that use
 // these types live in internal/service; storage adapters live in
-// internal/sqlite (and later internal/postgres); the HTTP surface lives in
+// internal/sqlite and internal/postgres; the HTTP surface lives in
 // internal/httpapi.
 package adcamp

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/adcamp/adcamp/internal/postgres"
 	"github.com/adcamp/adcamp/internal/secrets"
 	"github.com/adcamp/adcamp/internal/service"
 	"github.com/adcamp/adcamp/internal/sqlite"
@@ -28,7 +31,7 @@ func (c *cli) storeFlags(fs *flag.FlagSet) *storeFlags {
 	fs.StringVar(&sf.dataDir, "data-dir", c.envDefault(envName("data-dir"), "./adcamp-data"),
 		"directory of the SQLite database and the generated master key")
 	fs.StringVar(&sf.databaseURL, "database-url", c.envDefault(envName("database-url"), ""),
-		"database URL; empty selects SQLite in --data-dir")
+		"PostgreSQL URL (postgres://user@host/db); empty selects SQLite in --data-dir")
 	fs.StringVar(&sf.masterKeyFile, "master-key-file", c.envDefault(envName("master-key-file"), ""),
 		"file holding the 64-hex-digit master key (default DATA_DIR/master.key, generated on a new data directory)")
 	return &sf
@@ -37,7 +40,7 @@ func (c *cli) storeFlags(fs *flag.FlagSet) *storeFlags {
 // open opens the store and the secret box named by sf.
 func (c *cli) open(ctx context.Context, sf *storeFlags) (store.Store, *secrets.Box, error) {
 	if sf.databaseURL != "" {
-		return nil, nil, fmt.Errorf("--database-url is not supported by this build yet; use --data-dir (SQLite)")
+		return c.openPostgres(ctx, sf)
 	}
 	_, err := os.Stat(filepath.Join(sf.dataDir, sqlite.FileName))
 	fresh := errors.Is(err, fs.ErrNotExist)
@@ -54,6 +57,52 @@ func (c *cli) open(ctx context.Context, sf *storeFlags) (store.Store, *secrets.B
 		return nil, nil, err
 	}
 	return db, box, nil
+}
+
+// openPostgres opens the PostgreSQL database of --database-url. The master
+// key must be given (ADCAMP_MASTER_KEY or --master-key-file): every
+// server on the database needs the same one, so none is ever generated.
+func (c *cli) openPostgres(ctx context.Context, sf *storeFlags) (store.Store, *secrets.Box, error) {
+	switch scheme, _, found := strings.Cut(sf.databaseURL, "://"); {
+	case !found:
+		return nil, nil, usageError("--database-url must be a PostgreSQL URL, postgres://user@host/db; it has no scheme")
+	case scheme != "postgres" && scheme != "postgresql":
+		return nil, nil, usageError("--database-url must be a PostgreSQL URL, postgres://user@host/db; "+
+			"scheme %q is not supported (leave it empty for SQLite in --data-dir)", scheme)
+	}
+	var key []byte
+	var err error
+	if text, ok := c.lookup("ADCAMP_MASTER_KEY"); ok && text != "" {
+		if key, err = secrets.ParseKey(text); err != nil {
+			err = fmt.Errorf("ADCAMP_MASTER_KEY: %w", err)
+		}
+	} else if sf.masterKeyFile != "" {
+		key, err = secrets.LoadOrCreateKeyFile(sf.masterKeyFile, false)
+	} else {
+		return nil, nil, usageError("--database-url needs the master key in ADCAMP_MASTER_KEY or --master-key-file " +
+			"(the same key on every server of the database; it is never generated for a database URL)")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	box, err := secrets.New(key)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := postgres.Open(ctx, sf.databaseURL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open %s: %w", redact(sf.databaseURL), err)
+	}
+	return db, box, nil
+}
+
+// redact hides the password of a database URL, for messages.
+func redact(databaseURL string) string {
+	u, err := url.Parse(databaseURL)
+	if err != nil {
+		return "the database"
+	}
+	return u.Redacted()
 }
 
 // masterKey finds the master key: ADCAMP_MASTER_KEY (hex), else the key

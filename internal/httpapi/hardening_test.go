@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -83,6 +84,7 @@ func TestMetrics(t *testing.T) {
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	m := metrics.New(e.db.(store.StatsReporter))
+	pool := e.db.(store.StatsReporter).PoolStats()[0] // "write" on SQLite, "postgres" on PostgreSQL
 	srv := e.serveWith(prod, nil, httpapi.WithMetrics(m))
 	id := prod.createCampaign(validCampaign)["id"].(string)
 	prod.do("GET", "/campaigns/"+id, "")
@@ -103,7 +105,7 @@ func TestMetrics(t *testing.T) {
 		`adcamp_http_requests_total{env="production",method="GET",route="unmatched",status="404"} 1`,
 		`adcamp_auth_failures_total{code="INVALID_SIGNATURE",env="production"} 1`,
 		`adcamp_http_request_duration_seconds_count{env="production",method="GET",route="/api/v1/open/campaigns/{campaign_id}"} 2`,
-		`adcamp_db_pool_max_open_connections{pool="write"} 1`,
+		fmt.Sprintf(`adcamp_db_pool_max_open_connections{pool=%q} %d`, pool.Name, pool.MaxOpen),
 		`go_goroutines `,
 	} {
 		if !strings.Contains(text, line) {

@@ -16,7 +16,6 @@ import (
 	"github.com/adcamp/adcamp/internal/httpapi"
 	"github.com/adcamp/adcamp/internal/secrets"
 	"github.com/adcamp/adcamp/internal/service"
-	"github.com/adcamp/adcamp/internal/sqlite"
 	"github.com/adcamp/adcamp/internal/store"
 	"github.com/adcamp/adcamp/signing"
 )
@@ -57,12 +56,7 @@ func withSigning(m service.SigningMode) envOption {
 
 func newEnv(t *testing.T, opts ...envOption) *testEnv {
 	t.Helper()
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openStore(t)
 	key := make([]byte, secrets.KeySize)
 	rand.Read(key)
 	box, err := secrets.New(key)

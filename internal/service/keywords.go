@@ -63,8 +63,9 @@ func (s *Service) CreateKeywords(ctx context.Context, t adcamp.Tenant, adGroupID
 		return nil, issues.Err()
 	}
 	now := s.Now()
-	results := make([]adcamp.BatchResult, len(items))
+	var results []adcamp.BatchResult
 	err := s.transact(ctx, opts.DryRun, func(tx store.Tx) error {
+		results = make([]adcamp.BatchResult, len(items)) // afresh if the store retries fn
 		if _, err := s.openAdGroup(ctx, tx, t, adGroupID); err != nil {
 			return err
 		}

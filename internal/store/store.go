@@ -1,5 +1,5 @@
 // Package store defines what the service needs from a database. Adapters
-// (internal/sqlite, later internal/postgres) translate these calls into SQL
+// (internal/sqlite, internal/postgres) translate these calls into SQL
 // and nothing more: validation, tenancy decisions, ids and secrets are the
 // service's business.
 package store
@@ -14,7 +14,9 @@ import (
 // Store is a database holding every account's data.
 type Store interface {
 	// Write runs fn in one read-write transaction, committed if fn returns
-	// nil and rolled back otherwise (or if fn panics).
+	// nil and rolled back otherwise (or if fn panics). A store may run fn
+	// again after a serialization failure, so fn must not keep state from
+	// an earlier run.
 	Write(ctx context.Context, fn func(Tx) error) error
 	// Read runs fn over a consistent read-only view.
 	Read(ctx context.Context, fn func(Tx) error) error

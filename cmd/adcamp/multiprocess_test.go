@@ -1,0 +1,174 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/adcamp/adcamp/internal/postgres/pgtest"
+)
+
+// TestManyProcessesOneDatabase runs two serve processes on one PostgreSQL
+// schema and shows that they act as one service: what one writes the
+// other reads at once, concurrent updates through both lose nothing, and
+// a key disabled by the CLI is refused by both on the next request.
+func TestManyProcessesOneDatabase(t *testing.T) {
+	schema := pgtest.NewSchema(t)
+	if testing.Short() {
+		t.Skip("builds the binary and runs two servers")
+	}
+	bin := buildBinary(t)
+	keyFile := filepath.Join(t.TempDir(), "master.key")
+	key := make([]byte, 32)
+	rand.Read(key)
+	if err := os.WriteFile(keyFile, []byte(hex.EncodeToString(key)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db := []string{"--database-url", schema.URL, "--master-key-file", keyFile}
+	acc := mustJSON(t, append([]string{"accounts", "create", "--name", "Acme"}, db...)...)["id"].(string)
+	k := mustJSON(t, append([]string{"keys", "create", "--account", acc, "--env", "production"}, db...)...)
+	apiKey, secret := k["api_key"].(string), k["api_secret"].(string)
+
+	var procs []*exec.Cmd
+	var clients []*signedClient
+	for range 2 {
+		addr := freeAddr(t)
+		procs = append(procs, startProcess(t, bin, addr, db...))
+		clients = append(clients, &signedClient{base: "http://" + addr, key: apiKey, secret: secret,
+			http: &http.Client{Timeout: 10 * time.Second}})
+	}
+	one, two := clients[0], clients[1]
+
+	t.Run("WrittenByOneReadByTheOther", func(t *testing.T) {
+		status, d, err := one.do("POST", "/campaigns", `{"name":"Spring sale","budget_daily":25,"marketplace":"US"}`)
+		if err != nil || status != 201 {
+			t.Fatalf("POST /campaigns on process 1 = %d, %v; want 201", status, err)
+		}
+		id := d["id"].(string)
+		if status, d, err := two.do("GET", "/campaigns/"+id, ""); err != nil || status != 200 || d["name"] != "Spring sale" {
+			t.Errorf("GET on process 2 = %d %v, %v; want 200 with the name", status, d, err)
+		}
+		if status, d, err := two.do("PUT", "/campaigns/"+id, `{"name":"Summer sale"}`, "If-Match", `"1"`); err != nil || status != 200 || d["version"] != 2.0 {
+			t.Errorf("PUT on process 2 = %d %v, %v; want 200 at version 2", status, d, err)
+		}
+		if status, d, err := one.do("GET", "/campaigns/"+id, ""); err != nil || status != 200 || d["name"] != "Summer sale" {
+			t.Errorf("GET on process 1 after the update = %d %v, %v; want 200 named Summer sale", status, d, err)
+		}
+		if status, _, err := two.do("DELETE", "/campaigns/"+id, ""); err != nil || status != 200 {
+			t.Errorf("DELETE on process 2 = %d, %v; want 200", status, err)
+		}
+		if status, _, err := one.do("GET", "/campaigns/"+id, ""); err != nil || status != 404 {
+			t.Errorf("GET on process 1 after the delete = %d, %v; want 404", status, err)
+		}
+	})
+
+	t.Run("ConcurrentUpdatesLoseNothing", func(t *testing.T) {
+		status, d, err := one.do("POST", "/campaigns", `{"name":"Contended","budget_daily":25,"marketplace":"US"}`)
+		if err != nil || status != 201 {
+			t.Fatalf("POST /campaigns = %d, %v; want 201", status, err)
+		}
+		id := d["id"].(string)
+		const writers = 20
+		var mu sync.Mutex
+		named := map[float64]string{} // version -> name of the PUT that made it
+		refused := 0                  // PUTs answered 412
+		var wg sync.WaitGroup
+		for w := range writers {
+			wg.Go(func() {
+				// Read through one process, write through the other.
+				get, put := clients[w%2], clients[(w+1)%2]
+				name := fmt.Sprintf("writer %d", w)
+				for range 200 {
+					status, d, err := get.do("GET", "/campaigns/"+id, "")
+					if err != nil || status != 200 {
+						t.Errorf("%s: GET = %d, %v", name, status, err)
+						return
+					}
+					ifMatch := fmt.Sprintf(`"%v"`, d["version"])
+					status, d, err = put.do("PUT", "/campaigns/"+id, `{"name":"`+name+`"}`, "If-Match", ifMatch)
+					switch {
+					case err != nil:
+						t.Errorf("%s: PUT: %v", name, err)
+						return
+					case status == 412:
+						mu.Lock()
+						refused++
+						mu.Unlock()
+						continue // another writer got there first: read again
+					case status != 200:
+						t.Errorf("%s: PUT with If-Match %s = %d, want 200 or 412", name, ifMatch, status)
+						return
+					}
+					mu.Lock()
+					defer mu.Unlock()
+					if prev, dup := named[d["version"].(float64)]; dup {
+						t.Errorf("%s and %s both made version %v: an update was lost", prev, name, d["version"])
+					}
+					named[d["version"].(float64)] = name
+					return
+				}
+				t.Errorf("%s: no PUT succeeded in 200 tries", name)
+			})
+		}
+		wg.Wait()
+		status, d, err = two.do("GET", "/campaigns/"+id, "")
+		if err != nil || status != 200 {
+			t.Fatalf("final GET = %d, %v", status, err)
+		}
+		final := d["version"].(float64)
+		t.Logf("%d PUTs succeeded, %d were refused with 412; final version %v", len(named), refused, final)
+		if final != float64(1+len(named)) {
+			t.Errorf("final version = %v after %d successful PUTs, want %d", final, len(named), 1+len(named))
+		}
+		for v := 2.0; v <= final; v++ {
+			if named[v] == "" {
+				t.Errorf("no successful PUT answered version %v", v)
+			}
+		}
+		if d["name"] != named[final] {
+			t.Errorf("final name = %v, want %q (the PUT that made version %v)", d["name"], named[final], final)
+		}
+	})
+
+	t.Run("DisabledKeyRefusedEverywhere", func(t *testing.T) {
+		mustJSON(t, append([]string{"keys", "disable", apiKey}, db...)...)
+		for i, c := range clients {
+			if status, _, _ := c.do("GET", "/campaigns", ""); status != 401 {
+				t.Errorf("GET on process %d right after keys disable = %d, want 401", i+1, status)
+			}
+		}
+		mustJSON(t, append([]string{"keys", "enable", apiKey}, db...)...)
+		for i, c := range clients {
+			if status, _, err := c.do("GET", "/campaigns", ""); status != 200 {
+				t.Errorf("GET on process %d right after keys enable = %d, %v; want 200", i+1, status, err)
+			}
+		}
+	})
+
+	// SIGTERM: both finish and exit 0.
+	var wg sync.WaitGroup
+	for i, p := range procs {
+		wg.Go(func() {
+			p.Process.Signal(syscall.SIGTERM)
+			done := make(chan error, 1)
+			go func() { done <- p.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("process %d after SIGTERM: %v, want exit status 0", i+1, err)
+				}
+			case <-time.After(15 * time.Second):
+				t.Errorf("process %d still running 15 s after SIGTERM", i+1)
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -1,0 +1,82 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+const adGroupColumns = `id, campaign_id, account_id, environment, name, default_bid, status, version, created_at, updated_at`
+
+func scanAdGroup(r row) (*adcamp.AdGroup, error) {
+	var g adcamp.AdGroup
+	var created, updated int64
+	err := r.Scan(&g.ID, &g.CampaignID, &g.AccountID, &g.Environment, &g.Name, &g.DefaultBid, &g.Status,
+		&g.Version, &created, &updated)
+	if err != nil {
+		return nil, err
+	}
+	g.CreatedAt, g.UpdatedAt = fromMicros(created), fromMicros(updated)
+	return &g, nil
+}
+
+func (t *tx) CreateAdGroup(ctx context.Context, g *adcamp.AdGroup) error {
+	_, err := t.tx.Exec(ctx,
+		`INSERT INTO ad_groups (`+adGroupColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		g.ID, g.CampaignID, g.AccountID, string(g.Environment), g.Name, int64(g.DefaultBid), g.Status, g.Version,
+		micros(g.CreatedAt), micros(g.UpdatedAt))
+	return err
+}
+
+func (t *tx) GetAdGroup(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
+	g, err := scanAdGroup(t.tx.QueryRow(ctx,
+		`SELECT `+adGroupColumns+` FROM ad_groups WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		id, tn.AccountID, string(tn.Environment)))
+	if err != nil {
+		return nil, notFound(err, "ad group", id)
+	}
+	return g, nil
+}
+
+func (t *tx) ListAdGroups(ctx context.Context, tn adcamp.Tenant, campaignID string, q store.ListQuery) ([]*adcamp.AdGroup, int64, error) {
+	where := `campaign_id = $1 AND account_id = $2 AND environment = $3`
+	args := []any{campaignID, tn.AccountID, string(tn.Environment)}
+	if q.Status != "" {
+		where += ` AND status = $4`
+		args = append(args, q.Status)
+	}
+	return listPage(ctx, t, "ad_groups", adGroupColumns, where, args, q, scanAdGroup)
+}
+
+func (t *tx) UpdateAdGroup(ctx context.Context, g *adcamp.AdGroup) error {
+	tag, err := t.tx.Exec(ctx,
+		`UPDATE ad_groups SET name = $4, default_bid = $5, status = $6, version = $7, updated_at = $8
+		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $7 - 1`,
+		g.ID, g.AccountID, string(g.Environment), g.Name, int64(g.DefaultBid), g.Status, g.Version, micros(g.UpdatedAt))
+	return affectedVersion(tag, err, "ad group", g.ID)
+}
+
+func (t *tx) DeleteAdGroup(ctx context.Context, tn adcamp.Tenant, id string) error {
+	tag, err := t.tx.Exec(ctx,
+		`DELETE FROM ad_groups WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		id, tn.AccountID, string(tn.Environment))
+	return affectedOne(tag, err, "ad group", id)
+}
+
+func (t *tx) CountChildren(ctx context.Context, tn adcamp.Tenant, campaignID, adGroupID string) (int64, int64, error) {
+	var groups, keywords int64
+	var err error
+	if campaignID != "" {
+		err = t.tx.QueryRow(ctx,
+			`SELECT count(*), coalesce((SELECT count(*) FROM keywords k WHERE k.ad_group_id IN
+			   (SELECT id FROM ad_groups WHERE campaign_id = $1 AND account_id = $2 AND environment = $3)), 0)
+			 FROM ad_groups WHERE campaign_id = $1 AND account_id = $2 AND environment = $3`,
+			campaignID, tn.AccountID, string(tn.Environment)).Scan(&groups, &keywords)
+	} else {
+		err = t.tx.QueryRow(ctx,
+			`SELECT count(*) FROM keywords WHERE ad_group_id = $1 AND account_id = $2 AND environment = $3`,
+			adGroupID, tn.AccountID, string(tn.Environment)).Scan(&keywords)
+	}
+	return groups, keywords, err
+}

@@ -1,0 +1,96 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+const campaignColumns = `id, account_id, environment, name, budget_daily, marketplace, channel_account_id,
+	start_date, end_date, status, version, created_at, updated_at`
+
+func scanCampaign(r row) (*adcamp.Campaign, error) {
+	var c adcamp.Campaign
+	var start, end *string
+	var created, updated int64
+	err := r.Scan(&c.ID, &c.AccountID, &c.Environment, &c.Name, &c.BudgetDaily, &c.Marketplace,
+		&c.ChannelAccountID, &start, &end, &c.Status, &c.Version, &created, &updated)
+	if err != nil {
+		return nil, err
+	}
+	if start != nil {
+		c.StartDate = *start
+	}
+	if end != nil {
+		c.EndDate = *end
+	}
+	c.CreatedAt, c.UpdatedAt = fromMicros(created), fromMicros(updated)
+	return &c, nil
+}
+
+// nullString stores "" as NULL.
+func nullString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
+	_, err := t.tx.Exec(ctx,
+		`INSERT INTO campaigns (`+campaignColumns+`)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), c.Marketplace, c.ChannelAccountID,
+		nullString(c.StartDate), nullString(c.EndDate), c.Status, c.Version,
+		micros(c.CreatedAt), micros(c.UpdatedAt))
+	return err
+}
+
+func (t *tx) GetCampaign(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Campaign, error) {
+	c, err := scanCampaign(t.tx.QueryRow(ctx,
+		`SELECT `+campaignColumns+` FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		id, tn.AccountID, string(tn.Environment)))
+	if err != nil {
+		return nil, notFound(err, "campaign", id)
+	}
+	return c, nil
+}
+
+// statusClause selects campaigns by effective status ($3 is status, $4 today).
+func statusClause(status string) string {
+	switch status {
+	case "":
+		return ""
+	case adcamp.StatusEnded:
+		return ` AND (status = $3 OR end_date < $4)`
+	default:
+		return ` AND status = $3 AND (end_date IS NULL OR end_date >= $4)`
+	}
+}
+
+func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQuery) ([]*adcamp.Campaign, int64, error) {
+	where := `account_id = $1 AND environment = $2` + statusClause(q.Status)
+	args := []any{tn.AccountID, string(tn.Environment)}
+	if q.Status != "" {
+		args = append(args, q.Status, q.Today)
+	}
+	return listPage(ctx, t, "campaigns", campaignColumns, where, args, q, scanCampaign)
+}
+
+func (t *tx) UpdateCampaign(ctx context.Context, c *adcamp.Campaign) error {
+	tag, err := t.tx.Exec(ctx,
+		`UPDATE campaigns SET name = $4, budget_daily = $5, start_date = $6, end_date = $7, status = $8,
+		 version = $9, updated_at = $10
+		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
+		c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), nullString(c.StartDate),
+		nullString(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt))
+	return affectedVersion(tag, err, "campaign", c.ID)
+}
+
+func (t *tx) DeleteCampaign(ctx context.Context, tn adcamp.Tenant, id string) error {
+	tag, err := t.tx.Exec(ctx,
+		`DELETE FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		id, tn.AccountID, string(tn.Environment))
+	return affectedOne(tag, err, "campaign", id)
+}

@@ -1,0 +1,149 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+const keywordColumns = `id, ad_group_id, account_id, environment, text, text_key, match_type, bid, status, version, created_at, updated_at`
+
+// keywordsPerInsert bounds the rows of one INSERT (a batch of the API's
+// largest size goes in one statement).
+const keywordsPerInsert = adcamp.MaxKeywordBatch
+
+func scanKeyword(r row) (*adcamp.Keyword, error) {
+	var k adcamp.Keyword
+	var textKey string
+	var created, updated int64
+	err := r.Scan(&k.ID, &k.AdGroupID, &k.AccountID, &k.Environment, &k.Text, &textKey, &k.MatchType, &k.Bid,
+		&k.Status, &k.Version, &created, &updated)
+	if err != nil {
+		return nil, err
+	}
+	k.CreatedAt, k.UpdatedAt = fromMicros(created), fromMicros(updated)
+	return &k, nil
+}
+
+func nullMoney(m *adcamp.Money) *int64 {
+	if m == nil {
+		return nil
+	}
+	v := int64(*m)
+	return &v
+}
+
+// isDuplicateKeyword recognises a violation of the keywords' unique index
+// by its SQLSTATE and the index's name.
+func isDuplicateKeyword(err error) bool {
+	var e *pgconn.PgError
+	return errors.As(err, &e) && e.Code == "23505" && e.ConstraintName == "keywords_unique_text"
+}
+
+func duplicateKeyword() error {
+	return adcamp.Errorf(adcamp.CodeDuplicateKeyword, "a keyword with this text and match type already exists in the ad group")
+}
+
+// CreateKeywords inserts the batch as columns of arrays, unnested: one
+// statement per keywordsPerInsert keywords.
+func (t *tx) CreateKeywords(ctx context.Context, ks []*adcamp.Keyword) error {
+	for len(ks) > 0 {
+		n := min(len(ks), keywordsPerInsert)
+		cols := make([][]string, 8) // id, ad_group_id, account_id, environment, text, text_key, match_type, status
+		for i := range cols {
+			cols[i] = make([]string, n)
+		}
+		bids, versions := make([]*int64, n), make([]int64, n)
+		created, updated := make([]int64, n), make([]int64, n)
+		for i, k := range ks[:n] {
+			cols[0][i], cols[1][i], cols[2][i], cols[3][i] = k.ID, k.AdGroupID, k.AccountID, string(k.Environment)
+			cols[4][i], cols[5][i], cols[6][i], cols[7][i] = k.Text, k.TextKey(), k.MatchType, k.Status
+			bids[i], versions[i] = nullMoney(k.Bid), k.Version
+			created[i], updated[i] = micros(k.CreatedAt), micros(k.UpdatedAt)
+		}
+		_, err := t.tx.Exec(ctx, `INSERT INTO keywords (`+keywordColumns+`)
+			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+				$8::bigint[], $9::text[], $10::bigint[], $11::bigint[], $12::bigint[])`,
+			cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], bids, cols[7], versions, created, updated)
+		if isDuplicateKeyword(err) {
+			return duplicateKeyword()
+		}
+		if err != nil {
+			return err
+		}
+		ks = ks[n:]
+	}
+	return nil
+}
+
+func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, keys []store.KeywordKey) (map[store.KeywordKey]bool, error) {
+	taken := make(map[store.KeywordKey]bool)
+	if len(keys) == 0 {
+		return taken, nil
+	}
+	textKeys := make([]string, len(keys))
+	for i, k := range keys {
+		textKeys[i] = k.TextKey
+	}
+	rows, err := t.tx.Query(ctx, `SELECT match_type, text_key FROM keywords
+		WHERE ad_group_id = $1 AND id <> $2 AND text_key = ANY ($3)`, adGroupID, exceptID, textKeys)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k store.KeywordKey
+		if err := rows.Scan(&k.MatchType, &k.TextKey); err != nil {
+			return nil, err
+		}
+		taken[k] = true
+	}
+	return taken, rows.Err()
+}
+
+func (t *tx) GetKeyword(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Keyword, error) {
+	k, err := scanKeyword(t.tx.QueryRow(ctx,
+		`SELECT `+keywordColumns+` FROM keywords WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		id, tn.AccountID, string(tn.Environment)))
+	if err != nil {
+		return nil, notFound(err, "keyword", id)
+	}
+	return k, nil
+}
+
+func (t *tx) ListKeywords(ctx context.Context, tn adcamp.Tenant, adGroupID string, q store.ListQuery) ([]*adcamp.Keyword, int64, error) {
+	where := `ad_group_id = $1 AND account_id = $2 AND environment = $3`
+	args := []any{adGroupID, tn.AccountID, string(tn.Environment)}
+	if q.Status != "" {
+		args = append(args, q.Status)
+		where += ` AND status = $` + itoa(len(args))
+	}
+	if q.MatchType != "" {
+		args = append(args, q.MatchType)
+		where += ` AND match_type = $` + itoa(len(args))
+	}
+	return listPage(ctx, t, "keywords", keywordColumns, where, args, q, scanKeyword)
+}
+
+func (t *tx) UpdateKeyword(ctx context.Context, k *adcamp.Keyword) error {
+	tag, err := t.tx.Exec(ctx,
+		`UPDATE keywords SET text = $4, text_key = $5, match_type = $6, bid = $7, status = $8, version = $9, updated_at = $10
+		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
+		k.ID, k.AccountID, string(k.Environment), k.Text, k.TextKey(), k.MatchType, nullMoney(k.Bid), k.Status, k.Version,
+		micros(k.UpdatedAt))
+	if isDuplicateKeyword(err) {
+		return duplicateKeyword()
+	}
+	return affectedVersion(tag, err, "keyword", k.ID)
+}
+
+func (t *tx) DeleteKeyword(ctx context.Context, tn adcamp.Tenant, id string) error {
+	tag, err := t.tx.Exec(ctx,
+		`DELETE FROM keywords WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		id, tn.AccountID, string(tn.Environment))
+	return affectedOne(tag, err, "keyword", id)
+}

@@ -1,0 +1,274 @@
+// Package postgres implements store.Store over PostgreSQL (pgx v5, a
+// native connection pool), so that several adcamp processes can serve one
+// database.
+//
+// Write transactions run at SERIALIZABLE, the isolation SQLite gives by
+// having one writer: a transaction that PostgreSQL aborts as a
+// serialization failure (40001) or a deadlock (40P01) is run again from
+// the start, fn included, at most five times with a short jittered pause;
+// after the fifth it fails with CONFLICT. So fn must be safe to run again:
+// it may not keep state from a previous run. Reads run at REPEATABLE READ,
+// read only, so that a list's total and its page come from one snapshot.
+//
+// When the database cannot be reached (it is down, restarting, or the
+// connection broke), Write, Read and Ping fail with an error whose
+// adcamp.ErrorCode is SERVICE_UNAVAILABLE; the cause stays in its chain.
+// A transaction whose connection broke before COMMIT is retried like a
+// serialization failure; one that broke during COMMIT is not, because
+// PostgreSQL may or may not have committed it, and the caller is told the
+// database is unavailable. The pool drops broken connections and dials
+// again on demand, so service resumes by itself when the database is back.
+//
+// Nothing is cached between transactions: every process sees every
+// other's commits at once.
+//
+// Limits: times are stored as Unix microseconds (finer parts are cut, as
+// in SQLite). One pool per process, sized by pgxpool (pool_max_conns and
+// the other pgxpool parameters of the URL); a connect timeout of 5 s
+// unless the URL sets connect_timeout. Statements are prepared and cached
+// per connection, which PgBouncer in transaction mode does not allow: add
+// default_query_exec_mode=exec (or simple_protocol) to the URL there.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// maxAttempts bounds how often a transaction is tried.
+const maxAttempts = 5
+
+// DB is a store.Store over a PostgreSQL connection pool.
+type DB struct {
+	pool *pgxpool.Pool
+}
+
+var (
+	_ store.Store         = (*DB)(nil)
+	_ store.StatsReporter = (*DB)(nil)
+)
+
+// Open connects to the database at url (postgres://user@host/db?...) and
+// brings its schema up to date. The tables live in the connection's
+// current schema: add search_path=NAME to the URL to choose another one.
+// Processes that start together take turns at the migration (an advisory
+// lock per database and schema).
+func Open(ctx context.Context, url string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("database URL: %w", err)
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	db := &DB{pool: pool}
+	if err := db.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// migrate applies the embedded migrations through database/sql, which
+// goose needs, borrowing connections from the pool.
+func (db *DB) migrate(ctx context.Context) error {
+	var where string
+	err := db.pool.QueryRow(ctx, `SELECT current_database() || '.' || coalesce(current_schema(), '')`).Scan(&where)
+	if err != nil {
+		return err
+	}
+	if strings.HasSuffix(where, ".") {
+		return errors.New("the connection has no current schema: check search_path")
+	}
+	h := fnv.New64a()
+	io.WriteString(h, "adcamp migrations "+where)
+	locker, err := lock.NewPostgresSessionLocker(lock.WithLockID(int64(h.Sum64())), lock.WithLockTimeout(1, 300))
+	if err != nil {
+		return err
+	}
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return err
+	}
+	sqlDB := stdlib.OpenDBFromPool(db.pool)
+	defer sqlDB.Close()
+	p, err := goose.NewProvider(goose.DialectPostgres, sqlDB, sub, goose.WithSessionLocker(locker))
+	if err != nil {
+		return err
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrate database: %w", err)
+	}
+	return nil
+}
+
+// Close closes the pool, waiting for connections in use to come back.
+func (db *DB) Close() error {
+	db.pool.Close()
+	return nil
+}
+
+// Ping checks that the database answers on a connection of the pool.
+func (db *DB) Ping(ctx context.Context) error {
+	err := db.pool.Ping(ctx)
+	db.resetIfBroken(ctx, err)
+	return classify(ctx, err)
+}
+
+// resetIfBroken closes every connection of the pool after err broke one:
+// the others, idle beside it, are likely broken too (a restart of the
+// database, a network cut), and new ones are dialled on demand. An error
+// that the caller's cancellation caused says nothing about them.
+func (db *DB) resetIfBroken(ctx context.Context, err error) {
+	if err != nil && ctx.Err() == nil && isConnError(err) {
+		db.pool.Reset()
+	}
+}
+
+// PoolStats describes the connection pool.
+func (db *DB) PoolStats() []store.PoolStats {
+	s := db.pool.Stat()
+	return []store.PoolStats{{
+		Name: "postgres", MaxOpen: int(s.MaxConns()), Open: int(s.TotalConns()), InUse: int(s.AcquiredConns()),
+		Idle: int(s.IdleConns()), WaitCount: s.EmptyAcquireCount(), WaitDuration: s.EmptyAcquireWaitTime(),
+	}}
+}
+
+var (
+	writeTx = pgx.TxOptions{IsoLevel: pgx.Serializable}
+	readTx  = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+)
+
+// Write runs fn in a SERIALIZABLE transaction, again if PostgreSQL asks.
+func (db *DB) Write(ctx context.Context, fn func(store.Tx) error) error {
+	return db.transact(ctx, writeTx, fn)
+}
+
+// Read runs fn in a REPEATABLE READ, read-only transaction.
+func (db *DB) Read(ctx context.Context, fn func(store.Tx) error) error {
+	return db.transact(ctx, readTx, fn)
+}
+
+func (db *DB) transact(ctx context.Context, opts pgx.TxOptions, fn func(store.Tx) error) error {
+	for attempt := 1; ; attempt++ {
+		again, err := db.attempt(ctx, opts, fn)
+		if err == nil {
+			return nil
+		}
+		db.resetIfBroken(ctx, err)
+		if !again || attempt == maxAttempts || ctx.Err() != nil {
+			return classify(ctx, err)
+		}
+		pause := time.Duration(1<<attempt) * time.Millisecond * 2 // 4, 8, 16, 32 ms
+		select {
+		case <-ctx.Done():
+			return classify(ctx, err)
+		case <-time.After(pause/2 + rand.N(pause/2)):
+		}
+	}
+}
+
+// attempt runs fn once in a transaction, and says whether a failure may
+// be retried: a serialization failure or deadlock anywhere, or a pooled
+// connection found broken before COMMIT was sent. A failure to dial is
+// not retried: the pool has just tried, and the database is down.
+func (db *DB) attempt(ctx context.Context, opts pgx.TxOptions, fn func(store.Tx) error) (again bool, err error) {
+	pgTx, err := db.pool.BeginTx(ctx, opts)
+	if err != nil {
+		var dial *pgconn.ConnectError
+		return isConnError(err) && !errors.As(err, &dial), err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			rollback(ctx, pgTx)
+			panic(p)
+		}
+	}()
+	if err := fn(&tx{tx: pgTx}); err != nil {
+		rollback(ctx, pgTx)
+		return isSerializationFailure(err) || isConnError(err), err
+	}
+	if err := pgTx.Commit(ctx); err != nil {
+		return isSerializationFailure(err), err
+	}
+	return false, nil
+}
+
+// rollback ends a failed transaction, even for a caller that has gone,
+// without waiting long on a connection that no longer answers (the pool
+// then closes it).
+func rollback(ctx context.Context, pgTx pgx.Tx) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	pgTx.Rollback(ctx)
+}
+
+// classify gives a database failure the code the API answers with: a
+// database that cannot be reached is SERVICE_UNAVAILABLE, and a
+// transaction that kept losing to concurrent ones is CONFLICT. A canceled
+// caller, or an error with a code already, is left as it is.
+func classify(ctx context.Context, err error) error {
+	var coded *adcamp.Error
+	switch {
+	case err == nil || ctx.Err() != nil || errors.As(err, &coded):
+		return err
+	case isConnError(err):
+		return fmt.Errorf("%w: %w", &adcamp.Error{Code: adcamp.CodeUnavailable, Message: "the database is unavailable; retry later"}, err)
+	case isSerializationFailure(err):
+		return fmt.Errorf("%w: %w", &adcamp.Error{Code: adcamp.CodeConflict,
+			Message: "the request kept conflicting with concurrent requests; retry it"}, err)
+	}
+	return err
+}
+
+// isSerializationFailure recognises the errors after which PostgreSQL
+// expects a transaction to be run again, by SQLSTATE.
+func isSerializationFailure(err error) bool {
+	var e *pgconn.PgError
+	return errors.As(err, &e) && (e.Code == "40001" || e.Code == "40P01")
+}
+
+// isConnError recognises a database that cannot be reached or a
+// connection that broke, as opposed to an error in a statement.
+func isConnError(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		// Class 08, connection exception; 57P01-57P03, the server is
+		// shutting down, crashed or is starting (pg_terminate_backend
+		// sends 57P01).
+		return strings.HasPrefix(pgErr.Code, "08") || pgErr.Code == "57P01" || pgErr.Code == "57P02" || pgErr.Code == "57P03"
+	}
+	var connectErr *pgconn.ConnectError
+	var netErr net.Error
+	return errors.As(err, &connectErr) || pgconn.SafeToRetry(err) || errors.As(err, &netErr) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// tx implements store.Tx.
+type tx struct{ tx pgx.Tx }

@@ -1,0 +1,246 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// newCampaign stores an active campaign created at created; edit, if not
+// nil, changes it first.
+func newCampaign(t *testing.T, db store.Store, tn adcamp.Tenant, created time.Time, edit func(*adcamp.Campaign)) *adcamp.Campaign {
+	t.Helper()
+	c := &adcamp.Campaign{
+		ID: adcamp.NewID(adcamp.PrefixCampaign, created), AccountID: tn.AccountID, Environment: tn.Environment,
+		Name: "Spring sale", BudgetDaily: 2500, Marketplace: "US", Status: adcamp.StatusActive, Version: 1,
+		CreatedAt: created, UpdatedAt: created,
+	}
+	if edit != nil {
+		edit(c)
+	}
+	write(t, db, func(tx store.Tx) error { return tx.CreateCampaign(ctx, c) })
+	return c
+}
+
+func campaignID(c *adcamp.Campaign) string         { return c.ID }
+func campaignCreated(c *adcamp.Campaign) time.Time { return c.CreatedAt }
+
+func getCampaign(t *testing.T, db store.Store, tn adcamp.Tenant, id string) (*adcamp.Campaign, error) {
+	t.Helper()
+	var c *adcamp.Campaign
+	err := db.Read(ctx, func(tx store.Tx) (err error) {
+		c, err = tx.GetCampaign(ctx, tn, id)
+		return err
+	})
+	return c, err
+}
+
+func listCampaigns(t *testing.T, db store.Store, tn adcamp.Tenant, q store.ListQuery) ([]string, int64) {
+	t.Helper()
+	var items []*adcamp.Campaign
+	var total int64
+	read(t, db, func(tx store.Tx) (err error) {
+		items, total, err = tx.ListCampaigns(ctx, tn, q)
+		return err
+	})
+	return idsOf(items, campaignID), total
+}
+
+func testCampaignRoundTrip(t *testing.T, db store.Store) {
+	a := newAccount(t, db, "Acme")
+	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
+	ca := &adcamp.ChannelAccount{AccountID: a.ID, Marketplace: "JP", Name: "Acme JP", CreatedAt: base}
+	write(t, db, func(tx store.Tx) error { return tx.CreateChannelAccount(ctx, ca) })
+
+	full := newCampaign(t, db, tn, at(0), func(c *adcamp.Campaign) {
+		c.Name, c.BudgetDaily, c.Marketplace = "Ünïcode — 春のセール", 100_000_000, "JP"
+		c.ChannelAccountID, c.StartDate, c.EndDate = &ca.ID, "2026-12-01", "2027-01-31"
+		c.UpdatedAt = at(1).Add(time.Microsecond)
+	})
+	bare := newCampaign(t, db, tn, at(1), nil)
+	for _, want := range []*adcamp.Campaign{full, bare} {
+		got, err := getCampaign(t, db, tn, want.ID)
+		if err != nil {
+			t.Fatalf("GetCampaign(%s): %v", want.ID, err)
+		}
+		same(t, "GetCampaign", got, want)
+	}
+	_, err := getCampaign(t, db, tn, "cmp_missing")
+	wantCode(t, "GetCampaign(missing)", err, adcamp.CodeNotFound)
+
+	// An update writes every mutable field, and clears dates.
+	full.Name, full.BudgetDaily, full.StartDate, full.EndDate = "Renamed", 1, "", ""
+	full.Status, full.Version, full.UpdatedAt = adcamp.StatusPaused, 2, at(99)
+	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, full) })
+	got, err := getCampaign(t, db, tn, full.ID)
+	if err != nil {
+		t.Fatalf("GetCampaign(%s): %v", full.ID, err)
+	}
+	same(t, "GetCampaign after UpdateCampaign", got, full)
+}
+
+func testCampaignPaging(t *testing.T, db store.Store) {
+	a := newAccount(t, db, "Acme")
+	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Sandbox}
+	var all []*adcamp.Campaign
+	for _, s := range []int{3, 1, 4, 1, 5, 9, 2} { // two created in the same microsecond
+		all = append(all, newCampaign(t, db, tn, at(s), nil))
+	}
+	want := newest(all, campaignCreated, campaignID)
+	got, total := listCampaigns(t, db, tn, store.ListQuery{Limit: 100})
+	sameIDs(t, "ListCampaigns(all)", got, want)
+	if total != 7 {
+		t.Errorf("ListCampaigns(all) total = %d, want 7", total)
+	}
+
+	var paged []string
+	for off := 0; off < 9; off += 3 {
+		ids, total := listCampaigns(t, db, tn, store.ListQuery{Limit: 3, Offset: off})
+		if total != 7 || len(ids) != min(3, max(0, 7-off)) {
+			t.Errorf("ListCampaigns(limit 3, offset %d) = %d items of %d, want %d of 7", off, len(ids), total, min(3, max(0, 7-off)))
+		}
+		paged = append(paged, ids...)
+	}
+	sameIDs(t, "ListCampaigns page by page", paged, want)
+}
+
+func testCampaignEffectiveStatus(t *testing.T, db store.Store) {
+	a := newAccount(t, db, "Acme")
+	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
+	mk := func(s int, status, end string) *adcamp.Campaign {
+		return newCampaign(t, db, tn, at(s), func(c *adcamp.Campaign) { c.Status, c.EndDate = status, end })
+	}
+	active := mk(0, adcamp.StatusActive, "")
+	pastEnd := mk(1, adcamp.StatusActive, "2026-11-21") // ended yesterday: reads as ended
+	endsToday := mk(2, adcamp.StatusActive, today)      // still running today
+	paused := mk(3, adcamp.StatusPaused, "2026-11-30")
+	pausedPast := mk(4, adcamp.StatusPaused, "2026-11-01")
+	ended := mk(5, adcamp.StatusEnded, "")
+	all := []*adcamp.Campaign{active, pastEnd, endsToday, paused, pausedPast, ended}
+
+	for _, tc := range []struct {
+		status string
+		want   []*adcamp.Campaign
+	}{
+		{"", all},
+		{adcamp.StatusActive, []*adcamp.Campaign{active, endsToday}},
+		{adcamp.StatusPaused, []*adcamp.Campaign{paused}},
+		{adcamp.StatusEnded, []*adcamp.Campaign{pastEnd, pausedPast, ended}},
+	} {
+		got, total := listCampaigns(t, db, tn, store.ListQuery{Status: tc.status, Today: today, Limit: 2})
+		want := newest(tc.want, campaignCreated, campaignID)
+		sameIDs(t, "ListCampaigns(status "+tc.status+", first page of 2)", got, want[:min(2, len(want))])
+		if total != int64(len(want)) {
+			t.Errorf("ListCampaigns(status %q) total = %d, want %d", tc.status, total, len(want))
+		}
+	}
+}
+
+func testVersionedUpdates(t *testing.T, db store.Store) {
+	a := newAccount(t, db, "Acme")
+	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
+	c := newCampaign(t, db, tn, at(0), nil)
+	g := newAdGroup(t, db, c, at(1))
+	k := newKeywords(t, db, g, at(2), "red shoes")[0]
+
+	next := *c
+	next.Version, next.Name = 2, "Second"
+	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &next) })
+	stale := *c
+	stale.Version, stale.Name = 2, "Lost" // read at version 1, like next
+	err := db.Write(ctx, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &stale) })
+	wantCode(t, "UpdateCampaign(stale version)", err, adcamp.CodePreconditionFailed)
+	if got, _ := getCampaign(t, db, tn, c.ID); got == nil || got.Name != "Second" || got.Version != 2 {
+		t.Errorf("campaign after a stale update = %s, want name Second at version 2", show(got))
+	}
+
+	g2 := *g
+	g2.Version, g2.Name = 2, "Second"
+	write(t, db, func(tx store.Tx) error { return tx.UpdateAdGroup(ctx, &g2) })
+	err = db.Write(ctx, func(tx store.Tx) error { return tx.UpdateAdGroup(ctx, &g2) })
+	wantCode(t, "UpdateAdGroup(stale version)", err, adcamp.CodePreconditionFailed)
+
+	k2 := *k
+	bid := adcamp.Money(125)
+	k2.Version, k2.Text, k2.Bid, k2.MatchType = 2, "Red Shoes!", &bid, adcamp.MatchPhrase
+	write(t, db, func(tx store.Tx) error { return tx.UpdateKeyword(ctx, &k2) })
+	err = db.Write(ctx, func(tx store.Tx) error { return tx.UpdateKeyword(ctx, &k2) })
+	wantCode(t, "UpdateKeyword(stale version)", err, adcamp.CodePreconditionFailed)
+	read(t, db, func(tx store.Tx) error {
+		gotG, err := tx.GetAdGroup(ctx, tn, g.ID)
+		if err != nil {
+			return err
+		}
+		same(t, "GetAdGroup after UpdateAdGroup", gotG, &g2)
+		gotK, err := tx.GetKeyword(ctx, tn, k.ID)
+		if err != nil {
+			return err
+		}
+		same(t, "GetKeyword after UpdateKeyword", gotK, &k2)
+		return nil
+	})
+}
+
+// testTenantIsolation checks that another account's or environment's rows
+// are answered as missing ones, by every call that takes a tenant.
+func testTenantIsolation(t *testing.T, db store.Store) {
+	a, b := newAccount(t, db, "Acme"), newAccount(t, db, "Other")
+	own := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
+	c := newCampaign(t, db, own, at(0), nil)
+	g := newAdGroup(t, db, c, at(1))
+	k := newKeywords(t, db, g, at(2), "red shoes")[0]
+
+	for _, tn := range []adcamp.Tenant{
+		{AccountID: b.ID, Environment: adcamp.Production},
+		{AccountID: a.ID, Environment: adcamp.Sandbox},
+	} {
+		who := tn.AccountID + "/" + string(tn.Environment)
+		read(t, db, func(tx store.Tx) error {
+			_, err := tx.GetCampaign(ctx, tn, c.ID)
+			wantCode(t, "GetCampaign as "+who, err, adcamp.CodeNotFound)
+			_, err = tx.GetAdGroup(ctx, tn, g.ID)
+			wantCode(t, "GetAdGroup as "+who, err, adcamp.CodeNotFound)
+			_, err = tx.GetKeyword(ctx, tn, k.ID)
+			wantCode(t, "GetKeyword as "+who, err, adcamp.CodeNotFound)
+			cs, n1, err1 := tx.ListCampaigns(ctx, tn, store.ListQuery{Limit: 10})
+			gs, n2, err2 := tx.ListAdGroups(ctx, tn, c.ID, store.ListQuery{Limit: 10})
+			ks, n3, err3 := tx.ListKeywords(ctx, tn, g.ID, store.ListQuery{Limit: 10})
+			if len(cs)+len(gs)+len(ks) != 0 || n1+n2+n3 != 0 || err1 != nil || err2 != nil || err3 != nil {
+				t.Errorf("lists as %s = %d, %d, %d items (%v %v %v), want none", who, n1, n2, n3, err1, err2, err3)
+			}
+			groups, keywords, err := tx.CountChildren(ctx, tn, c.ID, "")
+			if groups != 0 || keywords != 0 || err != nil {
+				t.Errorf("CountChildren(campaign) as %s = %d, %d, %v; want 0, 0", who, groups, keywords, err)
+			}
+			return nil
+		})
+		for _, del := range []struct {
+			call string
+			fn   func(tx store.Tx) error
+		}{
+			{"DeleteKeyword", func(tx store.Tx) error { return tx.DeleteKeyword(ctx, tn, k.ID) }},
+			{"DeleteAdGroup", func(tx store.Tx) error { return tx.DeleteAdGroup(ctx, tn, g.ID) }},
+			{"DeleteCampaign", func(tx store.Tx) error { return tx.DeleteCampaign(ctx, tn, c.ID) }},
+		} {
+			wantCode(t, del.call+" as "+who, db.Write(ctx, del.fn), adcamp.CodeNotFound)
+		}
+		moved := *c
+		moved.AccountID, moved.Environment, moved.Version, moved.Name = tn.AccountID, tn.Environment, 2, "Hijacked"
+		err := db.Write(ctx, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &moved) })
+		wantCode(t, "UpdateCampaign as "+who, err, adcamp.CodePreconditionFailed)
+	}
+	read(t, db, func(tx store.Tx) error {
+		gotC, err := tx.GetCampaign(ctx, own, c.ID)
+		if err != nil {
+			t.Fatalf("GetCampaign as its owner: %v", err)
+		}
+		same(t, "GetCampaign as its owner", gotC, c)
+		groups, keywords, err := tx.CountChildren(ctx, own, c.ID, "")
+		if groups != 1 || keywords != 1 || err != nil {
+			t.Errorf("CountChildren(campaign) as its owner = %d, %d, %v; want 1, 1", groups, keywords, err)
+		}
+		return nil
+	})
+}
