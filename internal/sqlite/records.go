@@ -43,4 +43,3 @@ func (t *tx) PurgeRecords(ctx context.Context, now time.Time) (int64, error) {
 	}
 	return res.RowsAffected()
 }
-
