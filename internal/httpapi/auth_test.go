@@ -166,6 +166,7 @@ func TestDeletedKey(t *testing.T) {
 func TestSandboxEchoesStringToSign(t *testing.T) {
 	e := newEnv(t)
 	prod, sandbox := e.account("Acme")
+	prod.exactTime, sandbox.exactTime = true, true
 	bad := "X-Signature: " + strings.Repeat("1", 64)
 	r := sandbox.do("POST", "/campaigns", validCampaign, bad)
 	want(t, r, 401, "INVALID_SIGNATURE")

@@ -194,7 +194,12 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 			return err
 		}
 	}
-	return h(w, r, &call{tenant: adcamp.Tenant{AccountID: key.AccountID, Environment: s.env}, key: key, body: body})
+	c := &call{tenant: adcamp.Tenant{AccountID: key.AccountID, Environment: s.env}, key: key, body: body}
+	switch r.Method {
+	case http.MethodPost, http.MethodPut, http.MethodDelete:
+		return s.serveOnce(w, r, c, h)
+	}
+	return h(w, r, c)
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {

@@ -90,7 +90,7 @@ func (s *Service) CreateAdGroup(ctx context.Context, t adcamp.Tenant, campaignID
 // GetAdGroup returns one of the tenant's ad groups.
 func (s *Service) GetAdGroup(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
 	var g *adcamp.AdGroup
-	err := s.store.Read(ctx, func(tx store.Tx) error {
+	err := s.read(ctx, func(tx store.Tx) error {
 		var err error
 		g, err = s.lookupAdGroup(ctx, tx, t, id)
 		return err
@@ -110,7 +110,7 @@ func (s *Service) ListAdGroups(ctx context.Context, t adcamp.Tenant, campaignID 
 		return nil, adcamp.NotFound("campaign", campaignID)
 	}
 	p := &adcamp.Page[*adcamp.AdGroup]{Page: f.Page, PageSize: f.PageSize}
-	err := s.store.Read(ctx, func(tx store.Tx) error {
+	err := s.read(ctx, func(tx store.Tx) error {
 		if _, err := tx.GetCampaign(ctx, t, campaignID); err != nil {
 			return err
 		}
@@ -183,7 +183,7 @@ type Deleted struct {
 // DeleteAdGroup removes an ad group and its keywords.
 func (s *Service) DeleteAdGroup(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) (*Deleted, error) {
 	var d Deleted
-	err := s.store.Write(ctx, func(tx store.Tx) error {
+	err := s.write(ctx, func(tx store.Tx) error {
 		g, err := s.lookupAdGroup(ctx, tx, t, id)
 		if err != nil {
 			return err

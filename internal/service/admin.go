@@ -33,7 +33,7 @@ func (s *Service) CreateAccount(ctx context.Context, name, email string) (*adcam
 	}
 	now := s.Now().Truncate(time.Second)
 	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, now), Name: name, Email: email, CreatedAt: now}
-	err := s.store.Write(ctx, func(tx store.Tx) error { return tx.CreateAccount(ctx, a) })
+	err := s.write(ctx, func(tx store.Tx) error { return tx.CreateAccount(ctx, a) })
 	return a, err
 }
 
@@ -47,7 +47,7 @@ func (s *Service) CreateChannelAccount(ctx context.Context, accountID, marketpla
 		return nil, err
 	}
 	c := &adcamp.ChannelAccount{AccountID: accountID, Marketplace: marketplace, Name: name, CreatedAt: s.Now().Truncate(time.Second)}
-	err := s.store.Write(ctx, func(tx store.Tx) error {
+	err := s.write(ctx, func(tx store.Tx) error {
 		if _, err := tx.GetAccount(ctx, accountID); err != nil {
 			return err
 		}
@@ -65,7 +65,7 @@ func (s *Service) CreateKey(ctx context.Context, accountID string, env adcamp.En
 		APIKey: adcamp.APIKey{ID: id, AccountID: accountID, Environment: env, CreatedAt: now},
 		Secret: s.box.Seal([]byte(secret), []byte(id)),
 	}
-	err := s.store.Write(ctx, func(tx store.Tx) error {
+	err := s.write(ctx, func(tx store.Tx) error {
 		if _, err := tx.GetAccount(ctx, accountID); err != nil {
 			return err
 		}
@@ -80,7 +80,7 @@ func (s *Service) CreateKey(ctx context.Context, accountID string, env adcamp.En
 // ListKeys returns an account's credentials, oldest first, without secrets.
 func (s *Service) ListKeys(ctx context.Context, accountID string) ([]adcamp.APIKey, error) {
 	var out []adcamp.APIKey
-	err := s.store.Read(ctx, func(tx store.Tx) error {
+	err := s.read(ctx, func(tx store.Tx) error {
 		if _, err := tx.GetAccount(ctx, accountID); err != nil {
 			return err
 		}
@@ -96,7 +96,7 @@ func (s *Service) ListKeys(ctx context.Context, accountID string) ([]adcamp.APIK
 // SetKeyDisabled disables or re-enables a credential.
 func (s *Service) SetKeyDisabled(ctx context.Context, id string, disabled bool) (*adcamp.APIKey, error) {
 	var out adcamp.APIKey
-	err := s.store.Write(ctx, func(tx store.Tx) error {
+	err := s.write(ctx, func(tx store.Tx) error {
 		k, err := tx.GetKey(ctx, id)
 		if err != nil {
 			return err
@@ -110,7 +110,7 @@ func (s *Service) SetKeyDisabled(ctx context.Context, id string, disabled bool) 
 
 // DeleteKey removes a credential for good.
 func (s *Service) DeleteKey(ctx context.Context, id string) error {
-	return s.store.Write(ctx, func(tx store.Tx) error { return tx.DeleteKey(ctx, id) })
+	return s.write(ctx, func(tx store.Tx) error { return tx.DeleteKey(ctx, id) })
 }
 
 // RollKey issues a new secret for an existing credential. The old secret
@@ -120,7 +120,7 @@ func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (
 		grace = s.rollGrace
 	}
 	var out *NewCredential
-	err := s.store.Write(ctx, func(tx store.Tx) error {
+	err := s.write(ctx, func(tx store.Tx) error {
 		k, err := tx.GetKey(ctx, id)
 		if err != nil {
 			return err

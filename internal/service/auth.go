@@ -111,7 +111,7 @@ func (s *Service) lookupKey(ctx context.Context, id string, env adcamp.Environme
 		return nil, nil
 	}
 	var k *store.Key
-	err := s.store.Read(ctx, func(tx store.Tx) error {
+	err := s.read(ctx, func(tx store.Tx) error {
 		var err error
 		k, err = tx.GetKey(ctx, id)
 		return err

@@ -112,7 +112,7 @@ func (s *Service) GetCampaign(ctx context.Context, t adcamp.Tenant, id string) (
 		return nil, adcamp.NotFound("campaign", id)
 	}
 	var c *adcamp.Campaign
-	err := s.store.Read(ctx, func(tx store.Tx) error {
+	err := s.read(ctx, func(tx store.Tx) error {
 		var err error
 		c, err = tx.GetCampaign(ctx, t, id)
 		return err
@@ -132,7 +132,7 @@ func (s *Service) ListCampaigns(ctx context.Context, t adcamp.Tenant, f adcamp.C
 		return nil, err
 	}
 	p := &adcamp.Page[*adcamp.Campaign]{Page: f.Page, PageSize: f.PageSize}
-	err := s.store.Read(ctx, func(tx store.Tx) error {
+	err := s.read(ctx, func(tx store.Tx) error {
 		var err error
 		q := pageQuery(f.Page, f.PageSize, f.Status)
 		q.Today = s.today()
@@ -261,7 +261,7 @@ func (s *Service) DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string
 		return nil, adcamp.NotFound("campaign", id)
 	}
 	var d Deleted
-	err := s.store.Write(ctx, func(tx store.Tx) error {
+	err := s.write(ctx, func(tx store.Tx) error {
 		c, err := tx.GetCampaign(ctx, t, id)
 		if err != nil {
 			return err
@@ -295,7 +295,7 @@ func checkVersion(kind, id string, current int64, ifMatch IfMatch, body adcamp.O
 // it is a dry run that stores nothing.
 func (s *Service) transact(ctx context.Context, dryRun bool, fn func(store.Tx) error) error {
 	if dryRun {
-		return s.store.Read(ctx, fn)
+		return s.read(ctx, fn)
 	}
-	return s.store.Write(ctx, fn)
+	return s.write(ctx, fn)
 }

@@ -175,7 +175,7 @@ func (s *Service) GetKeyword(ctx context.Context, t adcamp.Tenant, id string) (*
 		return nil, adcamp.NotFound("keyword", id)
 	}
 	var k *adcamp.Keyword
-	err := s.store.Read(ctx, func(tx store.Tx) error {
+	err := s.read(ctx, func(tx store.Tx) error {
 		var err error
 		k, err = tx.GetKeyword(ctx, t, id)
 		return err
@@ -193,7 +193,7 @@ func (s *Service) ListKeywords(ctx context.Context, t adcamp.Tenant, adGroupID s
 		return nil, err
 	}
 	p := &adcamp.Page[*adcamp.Keyword]{Page: f.Page, PageSize: f.PageSize}
-	err := s.store.Read(ctx, func(tx store.Tx) error {
+	err := s.read(ctx, func(tx store.Tx) error {
 		if _, err := s.lookupAdGroup(ctx, tx, t, adGroupID); err != nil {
 			return err
 		}
@@ -268,7 +268,7 @@ func (s *Service) keywordForChange(ctx context.Context, tx store.Tx, t adcamp.Te
 
 // DeleteKeyword removes a keyword.
 func (s *Service) DeleteKeyword(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) error {
-	return s.store.Write(ctx, func(tx store.Tx) error {
+	return s.write(ctx, func(tx store.Tx) error {
 		if _, err := s.keywordForChange(ctx, tx, t, id, ifMatch, adcamp.Optional[int64]{}); err != nil {
 			return err
 		}
@@ -284,7 +284,7 @@ func (s *Service) ListChannelAccounts(ctx context.Context, accountID string, pag
 		return nil, err
 	}
 	p := &adcamp.Page[*adcamp.ChannelAccount]{Page: page, PageSize: size}
-	err := s.store.Read(ctx, func(tx store.Tx) error {
+	err := s.read(ctx, func(tx store.Tx) error {
 		var err error
 		p.Items, p.TotalItems, err = tx.ListChannelAccounts(ctx, accountID, pageQuery(page, size, ""))
 		return err

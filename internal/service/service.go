@@ -124,6 +124,11 @@ func (s *Service) Run(ctx context.Context, interval time.Duration) {
 			return
 		case <-t.C:
 			s.FlushUsage(ctx)
+			if n, err := s.PurgeRecords(ctx); err != nil {
+				s.log.Error("purge expired request records", "err", err)
+			} else if n > 0 {
+				s.log.Debug("purged expired request records", "n", n)
+			}
 		}
 	}
 }
@@ -139,7 +144,7 @@ func (s *Service) FlushUsage(ctx context.Context) {
 	}
 	s.usage = make(map[string]time.Time, len(pending))
 	s.usageMu.Unlock()
-	err := s.store.Write(ctx, func(tx store.Tx) error { return tx.TouchKeys(ctx, pending) })
+	err := s.write(ctx, func(tx store.Tx) error { return tx.TouchKeys(ctx, pending) })
 	if err != nil {
 		s.log.Error("record credential use", "err", err, "keys", len(pending))
 	}

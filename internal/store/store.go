@@ -79,6 +79,27 @@ type Tx interface {
 	CountChildren(ctx context.Context, t adcamp.Tenant, campaignID, adGroupID string) (adGroups, keywords int64, err error)
 
 	ListChannelAccounts(ctx context.Context, accountID string, q ListQuery) ([]*adcamp.ChannelAccount, int64, error)
+
+	// SaveRecord stores r unless a record with its scope and token exists
+	// that has not expired at r.CreatedAt; it reports whether r was stored.
+	SaveRecord(ctx context.Context, r *RequestRecord) (bool, error)
+	// GetRecord returns the live record of scope and token at now, or
+	// NOT_FOUND.
+	GetRecord(ctx context.Context, scope, token string, now time.Time) (*RequestRecord, error)
+	// PurgeRecords deletes the records expired at now.
+	PurgeRecords(ctx context.Context, now time.Time) (int64, error)
+}
+
+// RequestRecord is the stored answer to a mutating request.
+type RequestRecord struct {
+	Scope       string
+	Token       string
+	RequestHash []byte
+	Status      int
+	Header      []byte // JSON object of header name to value
+	Body        []byte
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
 }
 
 // KeywordKey is what keyword uniqueness is decided on within an ad group.

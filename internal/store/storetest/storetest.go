@@ -43,6 +43,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"WriteRollsBackOnPanic", testRollbackOnPanic},
 		{"ReadIsReadOnly", testReadIsReadOnly},
 		{"ConcurrentVersionedUpdates", testConcurrentUpdates},
+		{"RequestRecords", testRequestRecords},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,44 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+func (t *tx) SaveRecord(ctx context.Context, r *store.RequestRecord) (bool, error) {
+	tag, err := t.tx.Exec(ctx,
+		`INSERT INTO request_records (scope, token, request_hash, status, header, body, created_at, expires_at)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		 ON CONFLICT (scope, token) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+		   header = excluded.header, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
+		 WHERE request_records.expires_at <= excluded.created_at`,
+		r.Scope, r.Token, r.RequestHash, r.Status, r.Header, r.Body, micros(r.CreatedAt), micros(r.ExpiresAt))
+	if err != nil {
+		return false, err
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+func (t *tx) GetRecord(ctx context.Context, scope, token string, now time.Time) (*store.RequestRecord, error) {
+	r := store.RequestRecord{Scope: scope, Token: token}
+	var created, expires int64
+	err := t.tx.QueryRow(ctx,
+		`SELECT request_hash, status, header, body, created_at, expires_at FROM request_records
+		 WHERE scope = $1 AND token = $2 AND expires_at > $3`, scope, token, micros(now)).
+		Scan(&r.RequestHash, &r.Status, &r.Header, &r.Body, &created, &expires)
+	if err != nil {
+		return nil, notFound(err, "request record", token)
+	}
+	r.CreatedAt, r.ExpiresAt = fromMicros(created), fromMicros(expires)
+	return &r, nil
+}
+
+func (t *tx) PurgeRecords(ctx context.Context, now time.Time) (int64, error) {
+	tag, err := t.tx.Exec(ctx, `DELETE FROM request_records WHERE expires_at <= $1`, micros(now))
+	if err != nil {
+		return 0, err
+	}
+	return tag.RowsAffected(), nil
+}

@@ -1,0 +1,191 @@
+package service
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// txKey carries a request's transaction in its context, so that every
+// service call the request makes joins it (see Once).
+type txKey struct{}
+
+// write runs fn in the request's transaction if it has one, else in a new
+// write transaction.
+func (s *Service) write(ctx context.Context, fn func(store.Tx) error) error {
+	if tx, ok := ctx.Value(txKey{}).(store.Tx); ok {
+		return fn(tx)
+	}
+	return s.store.Write(ctx, fn)
+}
+
+// read runs fn in the request's transaction if it has one, else over a
+// read-only view.
+func (s *Service) read(ctx context.Context, fn func(store.Tx) error) error {
+	if tx, ok := ctx.Value(txKey{}).(store.Tx); ok {
+		return fn(tx)
+	}
+	return s.store.Read(ctx, fn)
+}
+
+// How long answers are remembered: a signature for twice the timestamp
+// window (it cannot verify later than that), an Idempotency-Key for a day.
+const idempotencyTTL = 24 * time.Hour
+
+// MaxIdempotencyKey bounds the length of an Idempotency-Key.
+const MaxIdempotencyKey = 255
+
+// RequestKey names a mutating request for replay protection.
+type RequestKey struct {
+	scope, token string
+	hash         []byte
+	ttl          time.Duration
+	idempotency  bool
+}
+
+// KeyFor names a mutating request: by its Idempotency-Key when the client
+// sent one (scoped to the account and environment), else by its signature
+// (scoped to the credential). method, path (relative to the API prefix)
+// query and body identify the request itself, so that a key reused for
+// another request can be told from a retry.
+func (s *Service) KeyFor(cred *adcamp.APIKey, idempotencyKey, signature, method, path, query string, body []byte) (RequestKey, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s %s?%s\n", method, path, query)
+	h.Write(body)
+	k := RequestKey{hash: h.Sum(nil)}
+	if idempotencyKey != "" {
+		if len(idempotencyKey) > MaxIdempotencyKey || !printableASCII(idempotencyKey) {
+			var issues adcamp.Issues
+			issues.Add("Idempotency-Key", "must be 1 to %d printable ASCII characters", MaxIdempotencyKey)
+			return k, issues.Err()
+		}
+		k.scope = "idem:" + cred.AccountID + ":" + string(cred.Environment)
+		k.token, k.ttl, k.idempotency = idempotencyKey, idempotencyTTL, true
+		return k, nil
+	}
+	k.scope, k.token, k.ttl = "sig:"+cred.ID, signature, 2*s.maxSkew
+	return k, nil
+}
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// Answer is a rendered HTTP answer, as stored for replays.
+type Answer struct {
+	Status int
+	Header map[string]string // the headers worth replaying: Content-Type, Location, ETag
+	Body   []byte
+}
+
+// errRollback undoes a request's transaction after it answered an error.
+var errRollback = errors.New("rollback")
+
+// errTaken: another request stored an answer under the same key first.
+var errTaken = errors.New("request key taken")
+
+// Once executes a mutating request at most once per key. If an answer is
+// stored under k it is returned (replayed), or IDEMPOTENCY_KEY_REUSED if k
+// named another request. Otherwise fn runs in one transaction, which every
+// service call made with fn's context joins, and its answer is stored in
+// that same transaction: the change and the record of its answer commit
+// together, and a concurrent request with the same key either waits and
+// replays it or, if it lost the race, is rolled back and replays it.
+// An error answer (4xx) rolls the change back and is stored on its own;
+// a 5xx or a 429 is not stored, so a retry executes again.
+func (s *Service) Once(ctx context.Context, k RequestKey, fn func(context.Context) *Answer) (*Answer, bool, error) {
+	for range 3 {
+		if ans, err := s.recall(ctx, k); ans != nil || err != nil {
+			return ans, ans != nil, err
+		}
+		var ans *Answer
+		err := s.store.Write(ctx, func(tx store.Tx) error {
+			ans = fn(context.WithValue(ctx, txKey{}, tx))
+			if ans.Status >= 400 {
+				return errRollback
+			}
+			return s.save(ctx, tx, k, ans)
+		})
+		switch {
+		case err == nil:
+			return ans, false, nil
+		case errors.Is(err, errTaken):
+			continue // replay the winner's answer
+		case errors.Is(err, errRollback) && ans.Status < 500 && ans.Status != http.StatusTooManyRequests:
+			err = s.store.Write(ctx, func(tx store.Tx) error { return s.save(ctx, tx, k, ans) })
+			if err != nil && !errors.Is(err, errTaken) {
+				s.log.Error("store an error answer for replays", "err", err)
+			}
+			return ans, false, nil
+		case errors.Is(err, errRollback):
+			return ans, false, nil
+		default:
+			return nil, false, err
+		}
+	}
+	return nil, false, adcamp.Errorf(adcamp.CodeConflict, "another request with the same key is being answered; retry")
+}
+
+// recall returns the stored answer under k, if any.
+func (s *Service) recall(ctx context.Context, k RequestKey) (*Answer, error) {
+	var rec *store.RequestRecord
+	err := s.store.Read(ctx, func(tx store.Tx) error {
+		var err error
+		rec, err = tx.GetRecord(ctx, k.scope, k.token, s.Now())
+		return err
+	})
+	if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if k.idempotency && string(rec.RequestHash) != string(k.hash) {
+		return nil, adcamp.Errorf(adcamp.CodeIdempotencyKeyReused,
+			"this Idempotency-Key was used for a different request in the last 24 hours; use a new key")
+	}
+	ans := &Answer{Status: rec.Status, Body: rec.Body}
+	if err := json.Unmarshal(rec.Header, &ans.Header); err != nil {
+		return nil, fmt.Errorf("stored answer of %s: %w", k.scope, err)
+	}
+	return ans, nil
+}
+
+func (s *Service) save(ctx context.Context, tx store.Tx, k RequestKey, ans *Answer) error {
+	header, err := json.Marshal(ans.Header)
+	if err != nil {
+		return err
+	}
+	now := s.Now()
+	saved, err := tx.SaveRecord(ctx, &store.RequestRecord{
+		Scope: k.scope, Token: k.token, RequestHash: k.hash, Status: ans.Status, Header: header, Body: ans.Body,
+		CreatedAt: now, ExpiresAt: now.Add(k.ttl),
+	})
+	if err == nil && !saved {
+		return errTaken
+	}
+	return err
+}
+
+// PurgeRecords forgets the answers whose time has passed.
+func (s *Service) PurgeRecords(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.store.Write(ctx, func(tx store.Tx) error {
+		var err error
+		n, err = tx.PurgeRecords(ctx, s.Now())
+		return err
+	})
+	return n, err
+}

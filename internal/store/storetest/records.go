@@ -1,0 +1,82 @@
+package storetest
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// testRequestRecords: a record is stored once per scope and token while it
+// lives, can be taken over once expired, and is purged after.
+func testRequestRecords(t *testing.T, db store.Store) {
+	rec := func(token string, created time.Time, body string) *store.RequestRecord {
+		return &store.RequestRecord{Scope: "sig:ak_test_x", Token: token, RequestHash: []byte{1, 2, 3},
+			Status: 201, Header: []byte(`{"Location":"/x"}`), Body: []byte(body),
+			CreatedAt: created, ExpiresAt: created.Add(10 * time.Minute)}
+	}
+	save := func(r *store.RequestRecord) (saved bool) {
+		t.Helper()
+		write(t, db, func(tx store.Tx) error {
+			var err error
+			saved, err = tx.SaveRecord(ctx, r)
+			return err
+		})
+		return saved
+	}
+	get := func(token string, now time.Time) (*store.RequestRecord, error) {
+		var r *store.RequestRecord
+		err := db.Read(ctx, func(tx store.Tx) error {
+			var err error
+			r, err = tx.GetRecord(ctx, "sig:ak_test_x", token, now)
+			return err
+		})
+		return r, err
+	}
+
+	if !save(rec("a", base, "first")) {
+		t.Fatal("SaveRecord of a new record = false, want true")
+	}
+	if save(rec("a", at(60), "second")) {
+		t.Error("SaveRecord over a live record = true, want false")
+	}
+	got, err := get("a", at(60))
+	if err != nil || string(got.Body) != "first" || got.Status != 201 || !bytes.Equal(got.RequestHash, []byte{1, 2, 3}) ||
+		string(got.Header) != `{"Location":"/x"}` || !got.CreatedAt.Equal(base) || !got.ExpiresAt.Equal(base.Add(10*time.Minute)) {
+		t.Errorf("GetRecord = %+v, %v; want the first record", got, err)
+	}
+	if _, err := get("b", at(60)); adcamp.ErrorCode(err) != adcamp.CodeNotFound {
+		t.Errorf("GetRecord of another token = %v, want NOT_FOUND", err)
+	}
+	other := rec("a", at(60), "other scope")
+	other.Scope = "sig:ak_test_y"
+	if !save(other) {
+		t.Error("SaveRecord of the same token in another scope = false, want true")
+	}
+
+	expired := at(600)
+	if _, err := get("a", expired); adcamp.ErrorCode(err) != adcamp.CodeNotFound {
+		t.Errorf("GetRecord once expired = %v, want NOT_FOUND", err)
+	}
+	if !save(rec("a", expired, "after expiry")) {
+		t.Error("SaveRecord over an expired record = false, want true")
+	}
+	if got, err := get("a", expired); err != nil || string(got.Body) != "after expiry" {
+		t.Errorf("GetRecord after taking over = %+v, %v", got, err)
+	}
+
+	var purged int64
+	write(t, db, func(tx store.Tx) error {
+		var err error
+		purged, err = tx.PurgeRecords(ctx, at(661)) // the other scope's record expired at 660
+		return err
+	})
+	if purged != 1 {
+		t.Errorf("PurgeRecords = %d, want 1", purged)
+	}
+	if _, err := get("a", expired); err != nil {
+		t.Errorf("PurgeRecords removed a live record: %v", err)
+	}
+}
