@@ -37,11 +37,11 @@
 //
 // Network errors and 429, 502, 503 and 504 answers are retried with
 // exponential backoff and full jitter, honouring Retry-After, within the
-// client's [RetryPolicy]. GET, PUT and DELETE are idempotent; the client
-// sends every POST with a random Idempotency-Key header, the same on each
-// retry, so that a server that records those keys runs it once. (A server
-// that ignores the header, as adcamp does today, might run a POST twice if
-// an answer is lost on the way back.) Every attempt is signed afresh. If
+// client's [RetryPolicy]. The client sends every POST, PUT and DELETE
+// with a random Idempotency-Key header, the same on each retry, so the
+// server runs it once and answers a retry with the first answer (a change
+// whose answer was lost on the way back is not made twice, nor met by its
+// own retry as a 412 or a 404). Every attempt is signed afresh. If
 // the server says the timestamp is too far from its clock, the client
 // measures the difference, corrects its clock for every later request and
 // retries once.

@@ -16,9 +16,9 @@ import (
 // RetryPolicy says when and how often a request is sent again.
 //
 // A request is retried after a network error or a 429, 502, 503 or 504
-// answer, if it is idempotent: GET, PUT and DELETE always are, and the
-// client makes every POST so by sending an Idempotency-Key header (one
-// random key per call, the same on each of its retries). Between attempts
+// answer, if it is idempotent: GET always is, and the client makes every
+// POST, PUT and DELETE so by sending an Idempotency-Key header (one random
+// key per call, the same on each of its retries). Between attempts
 // it waits a random time in [0, min(MaxDelay, BaseDelay·2ⁿ⁻¹)] before the
 // n-th retry ("full jitter"), and at least what a Retry-After header asks.
 type RetryPolicy struct {
@@ -119,16 +119,19 @@ func retryableNetError(ctx context.Context, err error) bool {
 		!errors.As(err, &invalidCert) && !errors.As(err, &alert) && !errors.As(err, &header)
 }
 
-// HeaderIdempotencyKey is the header that makes a POST safe to retry.
+// HeaderIdempotencyKey is the header that makes a change safe to retry.
 const HeaderIdempotencyKey = "Idempotency-Key"
 
 // idempotent reports whether req may be sent again, adding an
-// Idempotency-Key to a POST that has none.
+// Idempotency-Key to a POST, PUT or DELETE that has none: with it, the
+// server answers a retry with the first answer instead of executing it
+// again (a retried PUT with If-Match would otherwise meet its own change
+// and get 412, a retried DELETE 404).
 func idempotent(req *http.Request) bool {
 	switch req.Method {
-	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions:
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
 		return true
-	case http.MethodPost:
+	case http.MethodPost, http.MethodPut, http.MethodDelete:
 		if req.Header.Get(HeaderIdempotencyKey) == "" {
 			req.Header.Set(HeaderIdempotencyKey, rand.Text())
 		}

@@ -23,11 +23,7 @@ func (s *Server) serveOnce(w http.ResponseWriter, r *http.Request, c *call, h ha
 	if rel, ok := signing.RelativePath(path); ok {
 		path = rel
 	}
-	idem := ""
-	if r.Method == http.MethodPost {
-		idem = r.Header.Get("Idempotency-Key")
-	}
-	k, err := s.svc.KeyFor(c.key, idem, lower(r.Header.Get(signing.HeaderSignature)), r.Method, path, r.URL.RawQuery, c.body)
+	k, err := s.svc.KeyFor(c.key, r.Header.Get("Idempotency-Key"), lower(r.Header.Get(signing.HeaderSignature)), r.Method, path, r.URL.RawQuery, c.body)
 	if err != nil {
 		return err
 	}

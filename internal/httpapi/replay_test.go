@@ -166,3 +166,20 @@ func TestIdempotencyKeyConcurrent(t *testing.T) {
 		t.Errorf("%v campaigns from concurrent requests with one key, want 1", n)
 	}
 }
+
+// TestIdempotencyKeyOnUpdate: a retried PUT with If-Match and the same
+// Idempotency-Key gets its first answer, not a 412 from its own change.
+func TestIdempotencyKeyOnUpdate(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	id := prod.createCampaign(validCampaign)["id"].(string)
+	first := prod.do("PUT", "/campaigns/"+id, `{"name":"renamed"}`, `If-Match: "1"`, "Idempotency-Key: rename-1")
+	want(t, first, 200, "")
+	retry := prod.do("PUT", "/campaigns/"+id, `{"name":"renamed"}`, `If-Match: "1"`, "Idempotency-Key: rename-1")
+	want(t, retry, 200, "")
+	if retry.Header.Get("Idempotent-Replayed") != "true" || retry.Data()["version"] != 2.0 {
+		t.Errorf("retried update = %s, want the first answer replayed", retry.Raw)
+	}
+	want(t, prod.do("PUT", "/campaigns/"+id, `{"name":"renamed"}`, `If-Match: "1"`), 412, "PRECONDITION_FAILED")
+	want(t, prod.do("DELETE", "/campaigns/"+id, "", "Idempotency-Key: rename-1"), 409, "IDEMPOTENCY_KEY_REUSED")
+}
