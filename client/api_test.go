@@ -478,3 +478,29 @@ func TestServerClockAhead(t *testing.T) {
 		t.Errorf("ServerTime is %v from the local clock, want about 1h", d)
 	}
 }
+
+// TestSameChangeTwiceInOneSecond: the server treats a repeated signature
+// as a replay, so the client signs two identical changes made within one
+// second with different timestamps, and both are executed.
+func TestSameChangeTwiceInOneSecond(t *testing.T) {
+	s := newSandbox(t, nil)
+	frozen := time.Now()
+	c := s.client(client.WithClock(func() time.Time { return frozen }))
+	ctx := context.Background()
+	cmp := must(c.CreateCampaign(ctx, client.CampaignCreate{Name: "v1", BudgetDaily: client.USD("10"), Marketplace: "US"}, nil))
+	for want := int64(2); want <= 3; want++ {
+		got := must(c.UpdateCampaign(ctx, cmp.ID, client.CampaignUpdate{BudgetDaily: client.Ptr(client.USD("11"))}, nil))
+		if got.Version != want {
+			t.Fatalf("update %d: version %d, want %d (the second was taken for a replay)", want-1, got.Version, want)
+		}
+	}
+	// A PUT retried after a 412 with the same body is executed too.
+	_, err := c.UpdateCampaign(ctx, cmp.ID, client.CampaignUpdate{Name: client.Ptr("v4")}, &client.UpdateOptions{IfMatch: 1})
+	if !client.IsPreconditionFailed(err) {
+		t.Fatalf("stale If-Match: %v, want 412", err)
+	}
+	got := must(c.UpdateCampaign(ctx, cmp.ID, client.CampaignUpdate{Name: client.Ptr("v4")}, &client.UpdateOptions{IfMatch: 3}))
+	if got.Version != 4 || got.Name != "v4" {
+		t.Errorf("retry with a fresh If-Match = version %d name %q, want 4 v4", got.Version, got.Name)
+	}
+}

@@ -57,6 +57,7 @@ type Client struct {
 	sleep     func(context.Context, time.Duration) error
 	jitter    func(n int64) int64 // uniform in [0, n)
 	offset    atomic.Int64        // server clock minus local clock, in nanoseconds
+	stamps    stamps              // the timestamps of recent changes, by content
 }
 
 // New returns a client that signs with the given API key and secret.

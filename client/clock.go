@@ -2,8 +2,11 @@ package client
 
 import (
 	"context"
+	"crypto/sha256"
+	"io"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -78,4 +81,40 @@ func (c *Client) correctClock(ctx context.Context, resp *Response, e *Error) boo
 func (c *Client) setOffset(ctx context.Context, d time.Duration, source string) {
 	c.offset.Store(int64(d))
 	c.log.LogAttrs(ctx, slog.LevelInfo, "adcamp clock offset", slog.Duration("offset", d), slog.String("source", source))
+}
+
+// The server executes a signed change once: the same signature again is a
+// replay, answered with the first answer. Timestamps are whole seconds, so
+// two calls that send the same change within one second (a PUT retried
+// after a 412, say) would sign alike. stamps gives each such change a
+// second of its own, one later than the last, so the server sees two
+// requests. Reads need no such care.
+type stamps struct {
+	mu   sync.Mutex
+	last map[[sha256.Size]byte]int64 // content -> last second it was signed at
+}
+
+// signTime is the time to sign r with.
+func (c *Client) signTime(r *http.Request, body []byte) time.Time {
+	now := c.now()
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return now
+	}
+	h := sha256.New()
+	io.WriteString(h, r.Method+" "+r.URL.EscapedPath()+"\n")
+	h.Write(body)
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+
+	c.stamps.mu.Lock()
+	defer c.stamps.mu.Unlock()
+	if c.stamps.last == nil || len(c.stamps.last) > 4096 {
+		c.stamps.last = make(map[[sha256.Size]byte]int64) // forget: only the last seconds matter
+	}
+	sec := now.Unix()
+	if last, ok := c.stamps.last[sum]; ok && last >= sec {
+		sec = last + 1
+	}
+	c.stamps.last[sum] = sec
+	return time.Unix(sec, 0)
 }

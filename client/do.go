@@ -170,7 +170,7 @@ func (c *Client) attempt(ctx context.Context, req *http.Request, body []byte, si
 	r := req.Clone(ctx)
 	setBody(r, body)
 	if signed {
-		signing.SignRequest(r, c.scheme, c.cred.apiKey, c.cred.secret, body, c.now())
+		signing.SignRequest(r, c.scheme, c.cred.apiKey, c.cred.secret, body, c.signTime(r, body))
 	}
 	began := c.clock()
 	hr, err := c.hc.Do(r)

@@ -3,10 +3,12 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
 
+	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/service"
 	"github.com/adcamp/adcamp/signing"
 )
@@ -27,13 +29,17 @@ func (s *Server) serveOnce(w http.ResponseWriter, r *http.Request, c *call, h ha
 	if err != nil {
 		return err
 	}
-	ans, replayed, err := s.svc.Once(r.Context(), k, func(ctx context.Context) *service.Answer {
+	ans, replayed, err := s.svc.Once(r.Context(), k, func(ctx context.Context) (*service.Answer, error) {
 		buf := &bufferedWriter{header: http.Header{"X-Request-Id": {requestID(w)}}}
 		rc := r.WithContext(ctx)
 		if err := h(buf, rc, c); err != nil {
+			var e *adcamp.Error
+			if !errors.As(err, &e) {
+				return nil, err // the store's to retry or report
+			}
 			s.writeError(buf, rc, err)
 		}
-		return buf.answer()
+		return buf.answer(), nil
 	})
 	if err != nil {
 		return err

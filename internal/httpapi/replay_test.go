@@ -183,3 +183,25 @@ func TestIdempotencyKeyOnUpdate(t *testing.T) {
 	want(t, prod.do("PUT", "/campaigns/"+id, `{"name":"renamed"}`, `If-Match: "1"`), 412, "PRECONDITION_FAILED")
 	want(t, prod.do("DELETE", "/campaigns/"+id, "", "Idempotency-Key: rename-1"), 409, "IDEMPOTENCY_KEY_REUSED")
 }
+
+// TestReplayWithAddedIdempotencyKey: the Idempotency-Key header is not
+// signed, so adding one to a captured request must not make it new.
+func TestReplayWithAddedIdempotencyKey(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	req := prod.newRequest("POST", "/campaigns", validCampaign)
+	prod.sign(req, []byte(validCampaign))
+	captured := req.Header.Clone()
+	want(t, prod.send(req), 201, "")
+	replay := prod.newRequest("POST", "/campaigns", validCampaign)
+	replay.Header = captured
+	replay.Header.Set("Idempotency-Key", "attacker-made-this-up")
+	r := prod.send(replay)
+	want(t, r, 201, "")
+	if r.Header.Get("Idempotent-Replayed") != "true" {
+		t.Error("a captured request with an added Idempotency-Key was not treated as a replay")
+	}
+	if n := prod.do("GET", "/campaigns", "").Data()["total_items"]; n != 1.0 {
+		t.Errorf("%v campaigns, want 1", n)
+	}
+}

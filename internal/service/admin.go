@@ -105,11 +105,13 @@ func (s *Service) SetKeyDisabled(ctx context.Context, id string, disabled bool) 
 		out = s.publicKey(k)
 		return tx.UpdateKey(ctx, k)
 	})
+	s.keys.forget(id)
 	return &out, err
 }
 
 // DeleteKey removes a credential for good.
 func (s *Service) DeleteKey(ctx context.Context, id string) error {
+	defer s.keys.forget(id)
 	return s.write(ctx, func(tx store.Tx) error { return tx.DeleteKey(ctx, id) })
 }
 
@@ -132,6 +134,7 @@ func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (
 		out = &NewCredential{APIKey: s.publicKey(k), Secret: secret}
 		return tx.UpdateKey(ctx, k)
 	})
+	s.keys.forget(id)
 	return out, err
 }
 

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
-	"github.com/adcamp/adcamp/internal/store"
 	"github.com/adcamp/adcamp/signing"
 )
 
@@ -43,17 +42,15 @@ func (s *Service) Authenticate(ctx context.Context, r AuthRequest) (*adcamp.APIK
 	ts, _ := strconv.ParseInt(r.Timestamp, 10, 64)
 	skew := &[]int64{ts - now.Unix()}[0]
 
-	k, err := s.lookupKey(ctx, r.APIKey, r.Environment)
+	cred, err := s.credential(ctx, r.APIKey, r.Environment, now)
 	if err != nil {
 		return nil, err
 	}
-	if k == nil {
+	if cred == nil {
 		return nil, authError(adcamp.CodeUnauthorized, now, skew, "unknown API key for the %s environment", r.Environment)
 	}
-	scheme, err := s.verify(k, r, now)
-	if err != nil {
-		return nil, err
-	}
+	k := cred.key
+	scheme := s.verify(cred, r, now)
 	if scheme == "" {
 		code := adcamp.CodeInvalidSignature
 		if s.signing == SigningB {
@@ -105,23 +102,6 @@ func (s *Service) checkTimestamp(text string, now time.Time) error {
 	return nil
 }
 
-// lookupKey returns the credential with id in env, or nil if there is none.
-func (s *Service) lookupKey(ctx context.Context, id string, env adcamp.Environment) (*store.Key, error) {
-	if !strings.HasPrefix(id, "ak_"+env.KeyInfix()+"_") || len(id) > 64 {
-		return nil, nil
-	}
-	var k *store.Key
-	err := s.read(ctx, func(tx store.Tx) error {
-		var err error
-		k, err = tx.GetKey(ctx, id)
-		return err
-	})
-	if adcamp.ErrorCode(err) == adcamp.CodeNotFound || (err == nil && k.Environment != env) {
-		return nil, nil
-	}
-	return k, err
-}
-
 type candidate struct {
 	scheme signing.Scheme
 	msg    []byte
@@ -143,33 +123,24 @@ func (s *Service) candidates(r AuthRequest) []candidate {
 }
 
 // verify returns the scheme whose string to sign matches the signature
-// under one of the key's live secrets, or "" if none does.
-func (s *Service) verify(k *store.Key, r AuthRequest, now time.Time) (signing.Scheme, error) {
+// under one of the credential's live secrets, or "" if none does.
+func (s *Service) verify(c *credential, r AuthRequest, now time.Time) signing.Scheme {
 	sig, ok := signing.DecodeSignature(r.Signature)
 	if !ok {
-		return "", nil
+		return ""
 	}
-	secrets := make([]string, 0, 2)
-	cur, err := s.box.Open(k.Secret, []byte(k.ID))
-	if err != nil {
-		return "", fmt.Errorf("open secret of %s: %w", k.ID, err)
+	secrets := c.secrets[:1]
+	if len(c.secrets) > 1 && c.key.PreviousExpiresAt != nil && now.Before(*c.key.PreviousExpiresAt) {
+		secrets = c.secrets
 	}
-	secrets = append(secrets, string(cur))
-	if k.PreviousSecret != nil && k.PreviousExpiresAt != nil && now.Before(*k.PreviousExpiresAt) {
-		prev, err := s.box.Open(k.PreviousSecret, []byte(k.ID))
-		if err != nil {
-			return "", fmt.Errorf("open previous secret of %s: %w", k.ID, err)
-		}
-		secrets = append(secrets, string(prev))
-	}
-	for _, c := range s.candidates(r) {
+	for _, cand := range s.candidates(r) {
 		for _, secret := range secrets {
-			if signing.Verify(secret, c.msg, sig) {
-				return c.scheme, nil
+			if signing.Verify(secret, cand.msg, sig) {
+				return cand.scheme
 			}
 		}
 	}
-	return "", nil
+	return ""
 }
 
 // authError builds an authentication error whose details carry the

@@ -42,19 +42,24 @@ const idempotencyTTL = 24 * time.Hour
 // MaxIdempotencyKey bounds the length of an Idempotency-Key.
 const MaxIdempotencyKey = 255
 
-// RequestKey names a mutating request for replay protection.
+// RequestKey names a mutating request for replay protection: always by
+// its signature (scoped to the credential), and also by its
+// Idempotency-Key when the client sent one (scoped to the account and
+// environment). Both are checked: the key is not signed, so adding one to
+// a captured request must not let it through as new.
 type RequestKey struct {
+	names []recordName
+	hash  []byte // of method, path, query and body: tells a reused key from a retry
+}
+
+type recordName struct {
 	scope, token string
-	hash         []byte
 	ttl          time.Duration
 	idempotency  bool
 }
 
-// KeyFor names a mutating request: by its Idempotency-Key when the client
-// sent one (scoped to the account and environment), else by its signature
-// (scoped to the credential). method, path (relative to the API prefix)
-// query and body identify the request itself, so that a key reused for
-// another request can be told from a retry.
+// KeyFor names a mutating request. method, path (relative to the API
+// prefix), query and body identify the request itself.
 func (s *Service) KeyFor(cred *adcamp.APIKey, idempotencyKey, signature, method, path, query string, body []byte) (RequestKey, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s %s?%s\n", method, path, query)
@@ -66,11 +71,10 @@ func (s *Service) KeyFor(cred *adcamp.APIKey, idempotencyKey, signature, method,
 			issues.Add("Idempotency-Key", "must be 1 to %d printable ASCII characters", MaxIdempotencyKey)
 			return k, issues.Err()
 		}
-		k.scope = "idem:" + cred.AccountID + ":" + string(cred.Environment)
-		k.token, k.ttl, k.idempotency = idempotencyKey, idempotencyTTL, true
-		return k, nil
+		k.names = append(k.names, recordName{"idem:" + cred.AccountID + ":" + string(cred.Environment),
+			idempotencyKey, idempotencyTTL, true})
 	}
-	k.scope, k.token, k.ttl = "sig:"+cred.ID, signature, 2*s.maxSkew
+	k.names = append(k.names, recordName{"sig:" + cred.ID, signature, 2 * s.maxSkew, false})
 	return k, nil
 }
 
@@ -104,15 +108,21 @@ var errTaken = errors.New("request key taken")
 // together, and a concurrent request with the same key either waits and
 // replays it or, if it lost the race, is rolled back and replays it.
 // An error answer (4xx) rolls the change back and is stored on its own;
-// a 5xx or a 429 is not stored, so a retry executes again.
-func (s *Service) Once(ctx context.Context, k RequestKey, fn func(context.Context) *Answer) (*Answer, bool, error) {
+// a 5xx or a 429 is not stored, so a retry executes again. fn returns an
+// error, rather than an answer, for a failure of the database: the store
+// then retries fn when it can (a serialization failure), or Once returns
+// the error.
+func (s *Service) Once(ctx context.Context, k RequestKey, fn func(context.Context) (*Answer, error)) (*Answer, bool, error) {
 	for range 3 {
 		if ans, err := s.recall(ctx, k); ans != nil || err != nil {
 			return ans, ans != nil, err
 		}
 		var ans *Answer
 		err := s.store.Write(ctx, func(tx store.Tx) error {
-			ans = fn(context.WithValue(ctx, txKey{}, tx))
+			var err error
+			if ans, err = fn(context.WithValue(ctx, txKey{}, tx)); err != nil {
+				return err
+			}
 			if ans.Status >= 400 {
 				return errRollback
 			}
@@ -124,6 +134,7 @@ func (s *Service) Once(ctx context.Context, k RequestKey, fn func(context.Contex
 		case errors.Is(err, errTaken):
 			continue // replay the winner's answer
 		case errors.Is(err, errRollback) && ans.Status < 500 && ans.Status != http.StatusTooManyRequests:
+			// Remembered on its own, all names or none.
 			err = s.store.Write(ctx, func(tx store.Tx) error { return s.save(ctx, tx, k, ans) })
 			if err != nil && !errors.Is(err, errTaken) {
 				s.log.Error("store an error answer for replays", "err", err)
@@ -138,45 +149,55 @@ func (s *Service) Once(ctx context.Context, k RequestKey, fn func(context.Contex
 	return nil, false, adcamp.Errorf(adcamp.CodeConflict, "another request with the same key is being answered; retry")
 }
 
-// recall returns the stored answer under k, if any.
+// recall returns the answer stored under one of k's names, if any.
 func (s *Service) recall(ctx context.Context, k RequestKey) (*Answer, error) {
-	var rec *store.RequestRecord
-	err := s.store.Read(ctx, func(tx store.Tx) error {
-		var err error
-		rec, err = tx.GetRecord(ctx, k.scope, k.token, s.Now())
-		return err
-	})
-	if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
-		return nil, nil
+	for _, n := range k.names {
+		var rec *store.RequestRecord
+		err := s.store.Read(ctx, func(tx store.Tx) error {
+			var err error
+			rec, err = tx.GetRecord(ctx, n.scope, n.token, s.Now())
+			return err
+		})
+		if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n.idempotency && string(rec.RequestHash) != string(k.hash) {
+			return nil, adcamp.Errorf(adcamp.CodeIdempotencyKeyReused,
+				"this Idempotency-Key was used for a different request in the last 24 hours; use a new key")
+		}
+		ans := &Answer{Status: rec.Status, Body: rec.Body}
+		if err := json.Unmarshal(rec.Header, &ans.Header); err != nil {
+			return nil, fmt.Errorf("stored answer of %s: %w", n.scope, err)
+		}
+		return ans, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	if k.idempotency && string(rec.RequestHash) != string(k.hash) {
-		return nil, adcamp.Errorf(adcamp.CodeIdempotencyKeyReused,
-			"this Idempotency-Key was used for a different request in the last 24 hours; use a new key")
-	}
-	ans := &Answer{Status: rec.Status, Body: rec.Body}
-	if err := json.Unmarshal(rec.Header, &ans.Header); err != nil {
-		return nil, fmt.Errorf("stored answer of %s: %w", k.scope, err)
-	}
-	return ans, nil
+	return nil, nil
 }
 
+// save stores ans under every name of k, or returns errTaken if one of
+// them is already used.
 func (s *Service) save(ctx context.Context, tx store.Tx, k RequestKey, ans *Answer) error {
 	header, err := json.Marshal(ans.Header)
 	if err != nil {
 		return err
 	}
 	now := s.Now()
-	saved, err := tx.SaveRecord(ctx, &store.RequestRecord{
-		Scope: k.scope, Token: k.token, RequestHash: k.hash, Status: ans.Status, Header: header, Body: ans.Body,
-		CreatedAt: now, ExpiresAt: now.Add(k.ttl),
-	})
-	if err == nil && !saved {
-		return errTaken
+	for _, n := range k.names {
+		saved, err := tx.SaveRecord(ctx, &store.RequestRecord{
+			Scope: n.scope, Token: n.token, RequestHash: k.hash, Status: ans.Status, Header: header, Body: ans.Body,
+			CreatedAt: now, ExpiresAt: now.Add(n.ttl),
+		})
+		if err != nil {
+			return err
+		}
+		if !saved {
+			return errTaken
+		}
 	}
-	return err
+	return nil
 }
 
 // PurgeRecords forgets the answers whose time has passed.

@@ -61,6 +61,8 @@ type Service struct {
 	maxSkew      time.Duration
 	rollGrace    time.Duration
 
+	keys keyCache
+
 	usageMu sync.Mutex
 	usage   map[string]time.Time // key id -> last use not yet written
 }
