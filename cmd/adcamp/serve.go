@@ -86,7 +86,9 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 	if err := level.UnmarshalText([]byte(cfg.logLevel)); err != nil {
 		return usageError("--log-level: %v", err)
 	}
-	log := slog.New(slog.NewJSONHandler(c.stderr, &slog.HandlerOptions{Level: level}))
+	logOut := newBufferedLog(c.stderr, 200*time.Millisecond)
+	defer logOut.Close()
+	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
 
 	db, box, err := c.open(ctx, cfg.store)
 	if err != nil {

@@ -100,6 +100,9 @@ var errRollback = errors.New("rollback")
 // errTaken: another request stored an answer under the same key first.
 var errTaken = errors.New("request key taken")
 
+// errReplayed ends a transaction that found the answer already stored.
+var errReplayed = errors.New("replayed")
+
 // Once executes a mutating request at most once per key. If an answer is
 // stored under k it is returned (replayed), or IDEMPOTENCY_KEY_REUSED if k
 // named another request. Otherwise fn runs in one transaction, which every
@@ -114,12 +117,18 @@ var errTaken = errors.New("request key taken")
 // the error.
 func (s *Service) Once(ctx context.Context, k RequestKey, fn func(context.Context) (*Answer, error)) (*Answer, bool, error) {
 	for range 3 {
-		if ans, err := s.recall(ctx, k); ans != nil || err != nil {
-			return ans, ans != nil, err
-		}
 		var ans *Answer
 		err := s.store.Write(ctx, func(tx store.Tx) error {
-			var err error
+			// Look for a stored answer in the same transaction: one
+			// round of BEGIN and COMMIT for the common case, none stored.
+			stored, err := s.recall(ctx, tx, k)
+			if err != nil {
+				return err
+			}
+			if stored != nil {
+				ans = stored
+				return errReplayed
+			}
 			if ans, err = fn(context.WithValue(ctx, txKey{}, tx)); err != nil {
 				return err
 			}
@@ -131,6 +140,8 @@ func (s *Service) Once(ctx context.Context, k RequestKey, fn func(context.Contex
 		switch {
 		case err == nil:
 			return ans, false, nil
+		case errors.Is(err, errReplayed):
+			return ans, true, nil
 		case errors.Is(err, errTaken):
 			continue // replay the winner's answer
 		case errors.Is(err, errRollback) && ans.Status < 500 && ans.Status != http.StatusTooManyRequests:
@@ -150,14 +161,9 @@ func (s *Service) Once(ctx context.Context, k RequestKey, fn func(context.Contex
 }
 
 // recall returns the answer stored under one of k's names, if any.
-func (s *Service) recall(ctx context.Context, k RequestKey) (*Answer, error) {
+func (s *Service) recall(ctx context.Context, tx store.Tx, k RequestKey) (*Answer, error) {
 	for _, n := range k.names {
-		var rec *store.RequestRecord
-		err := s.store.Read(ctx, func(tx store.Tx) error {
-			var err error
-			rec, err = tx.GetRecord(ctx, n.scope, n.token, s.Now())
-			return err
-		})
+		rec, err := tx.GetRecord(ctx, n.scope, n.token, s.Now())
 		if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
 			continue
 		}

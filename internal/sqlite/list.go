@@ -17,6 +17,12 @@ func listPage[T any](ctx context.Context, t *tx, table, columns, where string, a
 	if err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
+	return page(ctx, t, total, table, columns, where, args, q, scan)
+}
+
+// page runs the page query of a list whose total is known.
+func page[T any](ctx context.Context, t *tx, total int64, table, columns, where string, args []any, q store.ListQuery,
+	scan func(interface{ Scan(...any) error }) (T, error)) ([]T, int64, error) {
 	if total <= int64(q.Offset) {
 		return nil, total, nil
 	}
