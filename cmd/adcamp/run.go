@@ -11,7 +11,7 @@ import (
 	"github.com/adcamp/adcamp"
 )
 
-const usage = `adcamp runs and administers the Campaign Advertising Open API.
+const usage = `adcamp runs and administers the Campaign Advertising Open API, and calls it.
 
 Usage:
   adcamp serve [flags]                       run the API (production :8080, sandbox :8081)
@@ -23,9 +23,37 @@ Usage:
   adcamp keys disable|enable|delete KEY
   adcamp keys roll KEY [--grace 24h] [--json]
 
-Every command takes --data-dir, --database-url and --master-key-file (or
-ADCAMP_DATA_DIR, ADCAMP_DATABASE_URL, ADCAMP_MASTER_KEY_FILE). Run
-"adcamp COMMAND -h" for the flags of one command.
+Every command above takes --data-dir, --database-url and --master-key-file (or
+ADCAMP_DATA_DIR, ADCAMP_DATABASE_URL, ADCAMP_MASTER_KEY_FILE).
+
+API commands (signed requests to a running server):
+  adcamp campaigns list [--status S] [--page N] [--page-size N | --all]
+  adcamp campaigns get|pause|resume|end ID
+  adcamp campaigns create --name NAME --budget 12.50 (--marketplace US | --channel-account ID)
+                          [--start-date YYYY-MM-DD] [--end-date YYYY-MM-DD]
+  adcamp campaigns update ID [--name NAME] [--budget 12.50] [--status S]
+                          [--start-date D | --clear-start-date] [--end-date D | --clear-end-date]
+  adcamp campaigns delete ID
+  adcamp ad-groups list --campaign ID [--status S] [--page N] [--page-size N | --all]
+  adcamp ad-groups get ID | delete ID
+  adcamp ad-groups create --campaign ID --name NAME --default-bid 0.75 [--status S]
+  adcamp ad-groups update ID [--name NAME] [--default-bid 0.75] [--status S]
+  adcamp keywords list --ad-group ID [--status S] [--match-type T] [--page N] [--page-size N | --all]
+  adcamp keywords get ID | delete ID
+  adcamp keywords create --ad-group ID --text TEXT --match-type exact|phrase|broad [--bid 1.10] [--status S]
+  adcamp keywords create --ad-group ID --file PATH|- [--partial]   CSV (text,match_type,bid,status) or JSON
+  adcamp keywords update ID [--text T] [--match-type T] [--bid 1.10 | --clear-bid] [--status S]
+  adcamp channel-accounts list --api [--page N] [--page-size N | --all]
+
+Every API command takes --json (print the API's data) and --config PATH; create
+and update take --validate-only; update, delete, pause, resume and end take
+--if-match VERSION. Credentials come from ADCAMP_API_KEY and ADCAMP_API_SECRET,
+the server from ADCAMP_BASE_URL (default http://127.0.0.1:8080), or for what the
+environment leaves unset from the config file (default
+$XDG_CONFIG_HOME/adcamp/config.json or ~/.config/adcamp/config.json, mode 0600):
+{"api_key": "...", "api_secret": "...", "base_url": "..."}.
+
+Run "adcamp COMMAND [SUBCOMMAND] -h" for the flags of one command.
 `
 
 // env gives the program its environment variables; a variable that is set
@@ -50,7 +78,15 @@ func (c *cli) run(ctx context.Context, args []string) error {
 		if len(rest) == 0 {
 			return usageError("%s needs a subcommand; see adcamp help", cmd)
 		}
+		if cmd == "channel-accounts" && rest[0] == "list" && wantsAPI(rest[1:]) {
+			return c.api(ctx, cmd+" "+rest[0], rest[1:])
+		}
 		return c.admin(ctx, cmd+" "+rest[0], rest[1:])
+	case "campaigns", "ad-groups", "keywords":
+		if len(rest) == 0 {
+			return usageError("%s needs a subcommand; see adcamp help", cmd)
+		}
+		return c.api(ctx, cmd+" "+rest[0], rest[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(c.stdout, usage)
 		return nil

@@ -205,3 +205,30 @@ func TestReplayWithAddedIdempotencyKey(t *testing.T) {
 		t.Errorf("%v campaigns, want 1", n)
 	}
 }
+
+// TestSameSignatureOtherQuery: the query and If-Match are not signed; a
+// request that shares a served request's signature but not its query or
+// If-Match is refused, neither replayed nor executed.
+func TestSameSignatureOtherQuery(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	req := prod.newRequest("POST", "/campaigns?validate_only=true", validCampaign)
+	prod.sign(req, []byte(validCampaign))
+	want(t, prod.send(req.Clone(context.Background())), 200, "")
+	real := prod.newRequest("POST", "/campaigns", validCampaign)
+	real.Header = req.Header.Clone()
+	want(t, prod.send(real), 409, "CONFLICT")
+	if n := prod.do("GET", "/campaigns", "").Data()["total_items"]; n != 0.0 {
+		t.Errorf("%v campaigns stored, want 0", n)
+	}
+
+	id := prod.createCampaign(validCampaign)["id"].(string)
+	del := prod.newRequest("DELETE", "/campaigns/"+id, "", `If-Match: "9"`)
+	prod.sign(del, nil)
+	want(t, prod.send(del.Clone(context.Background())), 412, "PRECONDITION_FAILED")
+	again := prod.newRequest("DELETE", "/campaigns/"+id, "")
+	again.Header = del.Header.Clone()
+	again.Header.Del("If-Match")
+	want(t, prod.send(again), 409, "CONFLICT")
+	want(t, prod.do("GET", "/campaigns/"+id, ""), 200, "")
+}

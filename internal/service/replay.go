@@ -59,10 +59,12 @@ type recordName struct {
 }
 
 // KeyFor names a mutating request. method, path (relative to the API
-// prefix), query and body identify the request itself.
-func (s *Service) KeyFor(cred *adcamp.APIKey, idempotencyKey, signature, method, path, query string, body []byte) (RequestKey, error) {
+// prefix), query, If-Match and body identify the request itself: the
+// query and If-Match are not signed, so two requests can share a
+// signature and still differ.
+func (s *Service) KeyFor(cred *adcamp.APIKey, idempotencyKey, signature, method, path, query, ifMatch string, body []byte) (RequestKey, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s %s?%s\n", method, path, query)
+	fmt.Fprintf(h, "%s %s?%s\nIf-Match: %s\n", method, path, query, ifMatch)
 	h.Write(body)
 	k := RequestKey{hash: h.Sum(nil)}
 	if idempotencyKey != "" {
@@ -170,9 +172,16 @@ func (s *Service) recall(ctx context.Context, tx store.Tx, k RequestKey) (*Answe
 		if err != nil {
 			return nil, err
 		}
-		if n.idempotency && string(rec.RequestHash) != string(k.hash) {
-			return nil, adcamp.Errorf(adcamp.CodeIdempotencyKeyReused,
-				"this Idempotency-Key was used for a different request in the last 24 hours; use a new key")
+		if string(rec.RequestHash) != string(k.hash) {
+			if n.idempotency {
+				return nil, adcamp.Errorf(adcamp.CodeIdempotencyKeyReused,
+					"this Idempotency-Key was used for a different request in the last 24 hours; use a new key")
+			}
+			// Same signature, another query or If-Match: neither a replay
+			// to answer as before nor safe to execute (a captured request
+			// with its unsigned parts changed looks just like this).
+			return nil, adcamp.Errorf(adcamp.CodeConflict,
+				"this signature was already used for a request with another query or If-Match; sign this one with a new timestamp")
 		}
 		ans := &Answer{Status: rec.Status, Body: rec.Body}
 		if err := json.Unmarshal(rec.Header, &ans.Header); err != nil {

@@ -1,0 +1,15 @@
+# The README's commands, and a few more.
+.PHONY: run test ci bench
+
+run:
+	go run ./cmd/adcamp serve
+
+test:
+	go test ./...
+
+ci:
+	bash .ci/run
+
+# Side by side with the SQLite ceiling of ../shared/bench; see bench/README.md.
+bench:
+	bash bench/sitting.sh

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# sitting.sh: builds adcamp and runs it side by side with the SQLite
+# ceiling of ../shared/bench (default settings of adcamp serve), printing
+# the median tables. REPS, CONCS, DUR, WARMUP and MIX pass through.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+shared=${SHARED_BENCH:-$root/../shared/bench}
+work=${WORK:-$(mktemp -d)}
+mkdir -p "$work"
+(cd "$root" && go build -o "$work/adcamp" ./cmd/adcamp)
+export WORK=$work SYSTEMS=${SYSTEMS:-"sqlite project"} REF=${REF:-sqlite}
+export PROJECT_CMD="$work/adcamp serve --data-dir {dir} --production-addr 127.0.0.1:18081 --sandbox-addr \"\""
+export PROJECT_SETUP="$root/bench/setup-key.sh $work/adcamp {dir}"
+exec bash "$shared/scripts/sitting.sh"
