@@ -37,6 +37,7 @@ type serveConfig struct {
 	tlsKey         string
 	marketplaces   string
 	logLevel       string
+	debugAddr      string
 }
 
 func (c *cli) serveFlags(args []string) (*serveConfig, error) {
@@ -50,6 +51,7 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	str(&cfg.tlsKey, "tls-key", "", "TLS private key file (PEM)")
 	str(&cfg.marketplaces, "marketplaces", strings.Join(service.DefaultMarketplaces, ","), "accepted marketplace site codes, comma-separated")
 	str(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	str(&cfg.debugAddr, "debug-addr", "", "listen address of the Go profiler (/debug/pprof/); empty (the default) turns it off")
 	rate := c.envDefault(envName("rate-limit"), strconv.Itoa(defaultRateLimit))
 	fs.Func("rate-limit", fmt.Sprintf("requests per second per credential and process, burst 2N; 0 turns it off (default %d)", defaultRateLimit), func(s string) error {
 		rate = s
@@ -151,6 +153,15 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 			scheme = "https"
 		}
 		log.Info("listening", "env", string(env), "url", scheme+"://"+bound[env]+signing.PrefixCanonical)
+	}
+
+	if cfg.debugAddr != "" {
+		l, err := net.Listen("tcp", cfg.debugAddr)
+		if err != nil {
+			return fmt.Errorf("debug listener: %w", err)
+		}
+		listeners = append(listeners, listener{newHTTPServer(debugHandler(), log, debugTimeouts), l})
+		log.Info("profiler listening", "url", "http://"+l.Addr().String()+"/debug/pprof/")
 	}
 
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))

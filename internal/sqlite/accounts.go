@@ -39,7 +39,7 @@ func notFound(err error, kind, id string) error {
 }
 
 func (t *tx) CreateAccount(ctx context.Context, a *adcamp.Account) error {
-	_, err := t.tx.ExecContext(ctx,
+	_, err := t.exec(ctx,
 		`INSERT INTO accounts (id, name, email, created_at) VALUES ($1, $2, $3, $4)`,
 		a.ID, a.Name, a.Email, micros(a.CreatedAt))
 	return err
@@ -48,7 +48,7 @@ func (t *tx) CreateAccount(ctx context.Context, a *adcamp.Account) error {
 func (t *tx) GetAccount(ctx context.Context, id string) (*adcamp.Account, error) {
 	var a adcamp.Account
 	var created int64
-	err := t.tx.QueryRowContext(ctx,
+	err := t.queryRow(ctx,
 		`SELECT id, name, email, created_at FROM accounts WHERE id = $1`, id).
 		Scan(&a.ID, &a.Name, &a.Email, &created)
 	if err != nil {
@@ -59,7 +59,7 @@ func (t *tx) GetAccount(ctx context.Context, id string) (*adcamp.Account, error)
 }
 
 func (t *tx) CreateChannelAccount(ctx context.Context, c *adcamp.ChannelAccount) error {
-	return t.tx.QueryRowContext(ctx,
+	return t.queryRow(ctx,
 		`INSERT INTO channel_accounts (account_id, marketplace, name, created_at)
 		 VALUES ($1, $2, $3, $4) RETURNING id`,
 		c.AccountID, c.Marketplace, c.Name, micros(c.CreatedAt)).Scan(&c.ID)
@@ -68,7 +68,7 @@ func (t *tx) CreateChannelAccount(ctx context.Context, c *adcamp.ChannelAccount)
 func (t *tx) GetChannelAccount(ctx context.Context, accountID string, id int64) (*adcamp.ChannelAccount, error) {
 	c := adcamp.ChannelAccount{ID: id, AccountID: accountID}
 	var created int64
-	err := t.tx.QueryRowContext(ctx,
+	err := t.queryRow(ctx,
 		`SELECT marketplace, name, created_at FROM channel_accounts WHERE account_id = $1 AND id = $2`,
 		accountID, id).Scan(&c.Marketplace, &c.Name, &created)
 	if err != nil {
@@ -96,7 +96,7 @@ func scanKey(row interface{ Scan(...any) error }) (*store.Key, error) {
 }
 
 func (t *tx) CreateKey(ctx context.Context, k *store.Key) error {
-	_, err := t.tx.ExecContext(ctx,
+	_, err := t.exec(ctx,
 		`INSERT INTO api_keys (`+keyColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		k.ID, k.AccountID, k.Environment, k.Secret, k.PreviousSecret,
 		nullMicros(k.PreviousExpiresAt), k.Disabled, micros(k.CreatedAt), nullMicros(k.LastUsedAt))
@@ -104,7 +104,7 @@ func (t *tx) CreateKey(ctx context.Context, k *store.Key) error {
 }
 
 func (t *tx) GetKey(ctx context.Context, id string) (*store.Key, error) {
-	k, err := scanKey(t.tx.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE id = $1`, id))
+	k, err := scanKey(t.queryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE id = $1`, id))
 	if err != nil {
 		return nil, notFound(err, "API key", id)
 	}
@@ -112,7 +112,7 @@ func (t *tx) GetKey(ctx context.Context, id string) (*store.Key, error) {
 }
 
 func (t *tx) ListKeys(ctx context.Context, accountID string) ([]*store.Key, error) {
-	rows, err := t.tx.QueryContext(ctx,
+	rows, err := t.query(ctx,
 		`SELECT `+keyColumns+` FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`, accountID)
 	if err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func (t *tx) ListKeys(ctx context.Context, accountID string) ([]*store.Key, erro
 }
 
 func (t *tx) UpdateKey(ctx context.Context, k *store.Key) error {
-	res, err := t.tx.ExecContext(ctx,
+	res, err := t.exec(ctx,
 		`UPDATE api_keys SET secret = $2, previous_secret = $3, previous_expires_at = $4, disabled = $5
 		 WHERE id = $1`,
 		k.ID, k.Secret, k.PreviousSecret, nullMicros(k.PreviousExpiresAt), k.Disabled)
@@ -138,13 +138,13 @@ func (t *tx) UpdateKey(ctx context.Context, k *store.Key) error {
 }
 
 func (t *tx) DeleteKey(ctx context.Context, id string) error {
-	res, err := t.tx.ExecContext(ctx, `DELETE FROM api_keys WHERE id = $1`, id)
+	res, err := t.exec(ctx, `DELETE FROM api_keys WHERE id = $1`, id)
 	return affectedOne(res, err, "API key", id)
 }
 
 func (t *tx) TouchKeys(ctx context.Context, used map[string]time.Time) error {
 	for id, at := range used {
-		_, err := t.tx.ExecContext(ctx,
+		_, err := t.exec(ctx,
 			`UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)`,
 			id, micros(at))
 		if err != nil {

@@ -22,7 +22,7 @@ func scanAdGroup(row interface{ Scan(...any) error }) (*adcamp.AdGroup, error) {
 }
 
 func (t *tx) CreateAdGroup(ctx context.Context, g *adcamp.AdGroup) error {
-	_, err := t.tx.ExecContext(ctx,
+	_, err := t.exec(ctx,
 		`INSERT INTO ad_groups (`+adGroupColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 		g.ID, g.CampaignID, g.AccountID, g.Environment, g.Name, g.DefaultBid, g.Status, g.Version,
 		micros(g.CreatedAt), micros(g.UpdatedAt))
@@ -30,7 +30,7 @@ func (t *tx) CreateAdGroup(ctx context.Context, g *adcamp.AdGroup) error {
 }
 
 func (t *tx) GetAdGroup(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
-	g, err := scanAdGroup(t.tx.QueryRowContext(ctx,
+	g, err := scanAdGroup(t.queryRow(ctx,
 		`SELECT `+adGroupColumns+` FROM ad_groups WHERE id = $1 AND account_id = $2 AND environment = $3`,
 		id, tn.AccountID, tn.Environment))
 	if err != nil {
@@ -50,7 +50,7 @@ func (t *tx) ListAdGroups(ctx context.Context, tn adcamp.Tenant, campaignID stri
 }
 
 func (t *tx) UpdateAdGroup(ctx context.Context, g *adcamp.AdGroup) error {
-	res, err := t.tx.ExecContext(ctx,
+	res, err := t.exec(ctx,
 		`UPDATE ad_groups SET name = $4, default_bid = $5, status = $6, version = $7, updated_at = $8
 		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $7 - 1`,
 		g.ID, g.AccountID, g.Environment, g.Name, g.DefaultBid, g.Status, g.Version, micros(g.UpdatedAt))
@@ -58,7 +58,7 @@ func (t *tx) UpdateAdGroup(ctx context.Context, g *adcamp.AdGroup) error {
 }
 
 func (t *tx) DeleteAdGroup(ctx context.Context, tn adcamp.Tenant, id string) error {
-	res, err := t.tx.ExecContext(ctx,
+	res, err := t.exec(ctx,
 		`DELETE FROM ad_groups WHERE id = $1 AND account_id = $2 AND environment = $3`, id, tn.AccountID, tn.Environment)
 	return affectedOne(res, err, "ad group", id)
 }
@@ -67,13 +67,13 @@ func (t *tx) CountChildren(ctx context.Context, tn adcamp.Tenant, campaignID, ad
 	var groups, keywords int64
 	var err error
 	if campaignID != "" {
-		err = t.tx.QueryRowContext(ctx,
+		err = t.queryRow(ctx,
 			`SELECT count(*), coalesce((SELECT count(*) FROM keywords k WHERE k.ad_group_id IN
 			   (SELECT id FROM ad_groups WHERE campaign_id = $1 AND account_id = $2 AND environment = $3)), 0)
 			 FROM ad_groups WHERE campaign_id = $1 AND account_id = $2 AND environment = $3`,
 			campaignID, tn.AccountID, tn.Environment).Scan(&groups, &keywords)
 	} else {
-		err = t.tx.QueryRowContext(ctx,
+		err = t.queryRow(ctx,
 			`SELECT count(*) FROM keywords WHERE ad_group_id = $1 AND account_id = $2 AND environment = $3`,
 			adGroupID, tn.AccountID, tn.Environment).Scan(&keywords)
 	}

@@ -32,7 +32,7 @@ func scanCampaign(row interface{ Scan(...any) error }) (*adcamp.Campaign, error)
 func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
 
 func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
-	_, err := t.tx.ExecContext(ctx,
+	_, err := t.exec(ctx,
 		`INSERT INTO campaigns (`+campaignColumns+`)
 		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
 		c.ID, c.AccountID, c.Environment, c.Name, c.BudgetDaily, c.Marketplace, c.ChannelAccountID,
@@ -42,7 +42,7 @@ func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
 }
 
 func (t *tx) GetCampaign(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Campaign, error) {
-	c, err := scanCampaign(t.tx.QueryRowContext(ctx,
+	c, err := scanCampaign(t.queryRow(ctx,
 		`SELECT `+campaignColumns+` FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`,
 		id, tn.AccountID, tn.Environment))
 	if err != nil {
@@ -83,11 +83,11 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 func (t *tx) campaignTotal(ctx context.Context, tn adcamp.Tenant, q store.ListQuery) (int64, error) {
 	var n int64
 	if q.Status == "" {
-		err := t.tx.QueryRowContext(ctx, `SELECT coalesce(sum(n), 0) FROM campaign_counts
+		err := t.queryRow(ctx, `SELECT coalesce(sum(n), 0) FROM campaign_counts
 			WHERE account_id = $1 AND environment = $2`, tn.AccountID, tn.Environment).Scan(&n)
 		return n, err
 	}
-	err := t.tx.QueryRowContext(ctx, `SELECT coalesce((SELECT n FROM campaign_counts
+	err := t.queryRow(ctx, `SELECT coalesce((SELECT n FROM campaign_counts
 			WHERE account_id = $1 AND environment = $2 AND status = $3), 0)`, tn.AccountID, tn.Environment, q.Status).Scan(&n)
 	if err != nil {
 		return 0, err
@@ -97,7 +97,7 @@ func (t *tx) campaignTotal(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 	if q.Status == adcamp.StatusEnded {
 		cond = `status <> $3`
 	}
-	err = t.tx.QueryRowContext(ctx, `SELECT count(*) FROM campaigns INDEXED BY campaigns_tenant_end
+	err = t.queryRow(ctx, `SELECT count(*) FROM campaigns INDEXED BY campaigns_tenant_end
 		WHERE account_id = $1 AND environment = $2 AND end_date IS NOT NULL AND end_date < $4 AND `+cond,
 		tn.AccountID, tn.Environment, q.Status, q.Today).Scan(&endedByDate)
 	if q.Status == adcamp.StatusEnded {
@@ -107,7 +107,7 @@ func (t *tx) campaignTotal(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 }
 
 func (t *tx) UpdateCampaign(ctx context.Context, c *adcamp.Campaign) error {
-	res, err := t.tx.ExecContext(ctx,
+	res, err := t.exec(ctx,
 		`UPDATE campaigns SET name = $4, budget_daily = $5, start_date = $6, end_date = $7, status = $8,
 		 version = $9, updated_at = $10
 		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
@@ -117,7 +117,7 @@ func (t *tx) UpdateCampaign(ctx context.Context, c *adcamp.Campaign) error {
 }
 
 func (t *tx) DeleteCampaign(ctx context.Context, tn adcamp.Tenant, id string) error {
-	res, err := t.tx.ExecContext(ctx,
+	res, err := t.exec(ctx,
 		`DELETE FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`,
 		id, tn.AccountID, tn.Environment)
 	return affectedOne(res, err, "campaign", id)

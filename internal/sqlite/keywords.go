@@ -65,7 +65,8 @@ func (t *tx) CreateKeywords(ctx context.Context, ks []*adcamp.Keyword) error {
 			args = append(args, k.ID, k.AdGroupID, k.AccountID, k.Environment, k.Text, k.TextKey(), k.MatchType,
 				nullMoney(k.Bid), k.Status, k.Version, micros(k.CreatedAt), micros(k.UpdatedAt))
 		}
-		if _, err := t.tx.ExecContext(ctx, b.String(), args...); err != nil {
+		// Not through the statement cache: the text varies with the batch.
+		if _, err := t.tx.ExecContext(t.ctx(ctx), b.String(), args...); err != nil {
 			if isUniqueViolation(err) {
 				return duplicateKeyword()
 			}
@@ -89,7 +90,8 @@ func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, k
 			args = append(args, k.TextKey)
 			in.WriteString("$" + itoa(len(args)))
 		}
-		rows, err := t.tx.QueryContext(ctx, `SELECT match_type, text_key FROM keywords
+		// Not through the statement cache: the text varies with the batch.
+		rows, err := t.tx.QueryContext(t.ctx(ctx), `SELECT match_type, text_key FROM keywords
 			WHERE ad_group_id = $1 AND id <> $2 AND text_key IN (`+in.String()+`)`, args...)
 		if err != nil {
 			return nil, err
@@ -111,7 +113,7 @@ func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, k
 }
 
 func (t *tx) GetKeyword(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Keyword, error) {
-	k, err := scanKeyword(t.tx.QueryRowContext(ctx,
+	k, err := scanKeyword(t.queryRow(ctx,
 		`SELECT `+keywordColumns+` FROM keywords WHERE id = $1 AND account_id = $2 AND environment = $3`,
 		id, tn.AccountID, tn.Environment))
 	if err != nil {
@@ -135,7 +137,7 @@ func (t *tx) ListKeywords(ctx context.Context, tn adcamp.Tenant, adGroupID strin
 }
 
 func (t *tx) UpdateKeyword(ctx context.Context, k *adcamp.Keyword) error {
-	res, err := t.tx.ExecContext(ctx,
+	res, err := t.exec(ctx,
 		`UPDATE keywords SET text = $4, text_key = $5, match_type = $6, bid = $7, status = $8, version = $9, updated_at = $10
 		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
 		k.ID, k.AccountID, k.Environment, k.Text, k.TextKey(), k.MatchType, nullMoney(k.Bid), k.Status, k.Version,
@@ -147,7 +149,7 @@ func (t *tx) UpdateKeyword(ctx context.Context, k *adcamp.Keyword) error {
 }
 
 func (t *tx) DeleteKeyword(ctx context.Context, tn adcamp.Tenant, id string) error {
-	res, err := t.tx.ExecContext(ctx,
+	res, err := t.exec(ctx,
 		`DELETE FROM keywords WHERE id = $1 AND account_id = $2 AND environment = $3`, id, tn.AccountID, tn.Environment)
 	return affectedOne(res, err, "keyword", id)
 }

@@ -14,7 +14,7 @@ import (
 func listPage[T any](ctx context.Context, t *tx, table, columns, where string, args []any, q store.ListQuery,
 	scan func(interface{ Scan(...any) error }) (T, error)) ([]T, int64, error) {
 	var total int64
-	if err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE `+where, args...).Scan(&total); err != nil {
+	if err := t.queryRow(ctx, `SELECT count(*) FROM `+table+` WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
 	return page(ctx, t, total, table, columns, where, args, q, scan)
@@ -26,8 +26,9 @@ func page[T any](ctx context.Context, t *tx, total int64, table, columns, where 
 	if total <= int64(q.Offset) {
 		return nil, total, nil
 	}
-	rows, err := t.tx.QueryContext(ctx, `SELECT `+columns+` FROM `+table+` WHERE `+where+
-		` ORDER BY created_at DESC, id DESC LIMIT `+itoa(q.Limit)+` OFFSET `+itoa(q.Offset), args...)
+	n := len(args)
+	rows, err := t.query(ctx, `SELECT `+columns+` FROM `+table+` WHERE `+where+
+		` ORDER BY created_at DESC, id DESC LIMIT $`+itoa(n+1)+` OFFSET $`+itoa(n+2), append(args, q.Limit, q.Offset)...)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 func (t *tx) SaveRecord(ctx context.Context, r *store.RequestRecord) (bool, error) {
-	res, err := t.tx.ExecContext(ctx,
+	res, err := t.exec(ctx,
 		`INSERT INTO request_records (scope, token, request_hash, status, header, body, created_at, expires_at)
 		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		 ON CONFLICT (scope, token) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
@@ -25,7 +25,7 @@ func (t *tx) SaveRecord(ctx context.Context, r *store.RequestRecord) (bool, erro
 func (t *tx) GetRecord(ctx context.Context, scope, token string, now time.Time) (*store.RequestRecord, error) {
 	r := store.RequestRecord{Scope: scope, Token: token}
 	var created, expires int64
-	err := t.tx.QueryRowContext(ctx,
+	err := t.queryRow(ctx,
 		`SELECT request_hash, status, header, body, created_at, expires_at FROM request_records
 		 WHERE scope = $1 AND token = $2 AND expires_at > $3`, scope, token, micros(now)).
 		Scan(&r.RequestHash, &r.Status, &r.Header, &r.Body, &created, &expires)
@@ -37,7 +37,7 @@ func (t *tx) GetRecord(ctx context.Context, scope, token string, now time.Time) 
 }
 
 func (t *tx) PurgeRecords(ctx context.Context, now time.Time) (int64, error) {
-	res, err := t.tx.ExecContext(ctx, `DELETE FROM request_records WHERE expires_at <= $1`, micros(now))
+	res, err := t.exec(ctx, `DELETE FROM request_records WHERE expires_at <= $1`, micros(now))
 	if err != nil {
 		return 0, err
 	}

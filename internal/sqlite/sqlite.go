@@ -24,6 +24,7 @@ import (
 	"runtime"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/pressly/goose/v3"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -41,6 +42,13 @@ const FileName = "adcamp.db"
 type DB struct {
 	write *sql.DB // one connection
 	read  *sql.DB // a pool of read-only connections
+
+	writeStmts, readStmts *stmtCache
+	writes                *batcher
+
+	checkpoints *sql.DB // one connection, for checkpointLoop
+	stop        chan struct{}
+	stopped     chan struct{}
 }
 
 var _ store.Store = (*DB)(nil)
@@ -54,13 +62,16 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	path := filepath.Join(dir, FileName)
 	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
-	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	// The writer leaves checkpoints to checkpointLoop, up to a WAL of
+	// walCheckpointPages pages (should the loop fall behind).
+	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate&_pragma=wal_autocheckpoint("+itoa(walCheckpointPages)+")")
 	if err != nil {
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
 	w.SetConnMaxIdleTime(0)
-	db := &DB{write: w}
+	db := &DB{write: w, writeStmts: newStmtCache(w)}
+	db.writes = &batcher{stmts: db.writeStmts}
 	if err := db.migrate(ctx, dir); err != nil {
 		w.Close()
 		return nil, err
@@ -73,8 +84,43 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	n := max(4, runtime.GOMAXPROCS(0))
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	db.read = r
+	db.read, db.readStmts = r, newStmtCache(r)
+	ck, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	ck.SetMaxOpenConns(1)
+	db.checkpoints, db.stop, db.stopped = ck, make(chan struct{}), make(chan struct{})
+	go db.checkpointLoop(checkpointEvery)
 	return db, nil
+}
+
+// Checkpoints copy the pages written to the WAL back into the database
+// file. SQLite runs one on the commit that takes the WAL past 1,000 pages,
+// in the writer's time; instead, a PASSIVE checkpoint runs every
+// checkpointEvery beside the writer. A page written many times in between
+// (the last page of an index, a counter) is copied once.
+const (
+	checkpointEvery    = time.Second
+	walCheckpointPages = 20000 // 80 MB
+)
+
+func (db *DB) checkpointLoop(every time.Duration) {
+	defer close(db.stopped)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-db.stop:
+			return
+		case <-t.C:
+			// An error (the database busy or gone) leaves the WAL to grow
+			// until the next tick or the writer's own checkpoint.
+			_, _ = db.checkpoints.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
+		}
+	}
 }
 
 // migrate applies the embedded migrations under an exclusive file lock, so
@@ -106,7 +152,11 @@ func (db *DB) migrate(ctx context.Context, dir string) error {
 
 // Close closes both pools.
 func (db *DB) Close() error {
-	return errors.Join(db.read.Close(), db.write.Close())
+	close(db.stop)
+	<-db.stopped
+	db.writeStmts.close()
+	db.readStmts.close()
+	return errors.Join(db.checkpoints.Close(), db.read.Close(), db.write.Close())
 }
 
 // Ping checks both pools.
@@ -117,18 +167,27 @@ func (db *DB) Ping(ctx context.Context) error {
 	return db.write.PingContext(ctx)
 }
 
-// Write runs fn in a write transaction on the writer connection.
+// Write runs fn in a write transaction on the writer connection. Writes
+// made at the same time may share one commit (see batcher); each is still
+// all or nothing. Once begun, a write runs to its end even if ctx is
+// cancelled.
 func (db *DB) Write(ctx context.Context, fn func(store.Tx) error) error {
-	return transact(ctx, db.write, fn)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return db.writes.write(fn)
 }
 
 // Read runs fn in a read transaction on a reader connection.
 func (db *DB) Read(ctx context.Context, fn func(store.Tx) error) error {
-	return transact(ctx, db.read, fn)
+	return transact(ctx, db.readStmts, false, fn)
 }
 
-func transact(ctx context.Context, db *sql.DB, fn func(store.Tx) error) (err error) {
-	sqlTx, err := db.BeginTx(ctx, nil)
+// transact runs fn in a transaction of the pool of stmts. A detached
+// transaction runs its statements without ctx, to their end.
+func transact(ctx context.Context, stmts *stmtCache, detached bool, fn func(store.Tx) error) (err error) {
+	stmts.prepareNoted(ctx)
+	sqlTx, err := stmts.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -143,11 +202,24 @@ func transact(ctx context.Context, db *sql.DB, fn func(store.Tx) error) (err err
 		}
 		err = sqlTx.Commit()
 	}()
-	return fn(&tx{tx: sqlTx})
+	return fn(&tx{tx: sqlTx, stmts: stmts, detached: detached})
 }
 
 // tx implements store.Tx.
-type tx struct{ tx *sql.Tx }
+type tx struct {
+	tx       *sql.Tx
+	stmts    *stmtCache // of the transaction's pool
+	detached bool       // statements ignore their callers' contexts
+}
+
+// ctx is the context a statement runs under: the caller's, or none in a
+// detached (write) transaction.
+func (t *tx) ctx(ctx context.Context) context.Context {
+	if t.detached {
+		return context.Background()
+	}
+	return ctx
+}
 
 func itoa(n int) string { return strconv.Itoa(n) }
 

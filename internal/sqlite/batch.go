@@ -1,0 +1,187 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// maxBatch bounds how many writes share one commit, and so how long the
+// last of them waits for the first.
+const maxBatch = 64
+
+// batcher commits concurrent writes together ("group commit").
+//
+// SQLite has one writer, so concurrent writes queue anyway; what costs is
+// the commit of each (its WAL frames and locks), and several writes queued
+// behind one another mostly touch the same pages. So the writes that are
+// waiting when the writer gets free run in one transaction, each inside a
+// savepoint of its own: a write that fails is rolled back to its savepoint
+// without touching the others, and each is answered only after the commit
+// that made it durable. If that commit fails, every write of the batch
+// fails and none is stored.
+//
+// There is no writer goroutine: the first caller to find the writer free
+// leads. It runs the queued batch, which holds its own write, then hands
+// the lead to the first write queued meanwhile, and returns.
+type batcher struct {
+	stmts *stmtCache
+
+	mu      sync.Mutex
+	queue   []*writeJob
+	leading bool
+}
+
+type writeJob struct {
+	fn    func(store.Tx) error
+	err   error
+	panic any       // what fn panicked with, re-raised in the caller
+	wake  chan bool // true: lead the next batch; false: done
+}
+
+var jobPool = sync.Pool{New: func() any { return &writeJob{wake: make(chan bool, 1)} }}
+
+// write runs fn in a write transaction, possibly shared with other writes.
+func (b *batcher) write(fn func(store.Tx) error) error {
+	j := jobPool.Get().(*writeJob)
+	j.fn = fn
+	b.mu.Lock()
+	b.queue = append(b.queue, j)
+	if b.leading {
+		b.mu.Unlock()
+		if lead := <-j.wake; lead {
+			b.mu.Lock()
+			b.lead()
+		}
+	} else {
+		b.leading = true
+		// Let the requests that are ready to run reach the queue before
+		// the batch is taken: on few cores they would otherwise only run
+		// once this write is done, and every write would commit alone.
+		b.mu.Unlock()
+		runtime.Gosched()
+		b.mu.Lock()
+		b.lead()
+	}
+	err, p := j.err, j.panic
+	*j = writeJob{wake: j.wake}
+	jobPool.Put(j)
+	if p != nil {
+		panic(p)
+	}
+	return err
+}
+
+// lead runs the queued writes (the caller's among them) and passes the
+// lead on. It is called with b.mu held and returns with it released.
+func (b *batcher) lead() {
+	n := min(len(b.queue), maxBatch)
+	batch := make([]*writeJob, n)
+	copy(batch, b.queue)
+	b.queue = append(b.queue[:0], b.queue[n:]...)
+	b.mu.Unlock()
+
+	b.run(batch)
+
+	b.mu.Lock()
+	if len(b.queue) > 0 {
+		b.queue[0].wake <- true
+	} else {
+		b.leading = false
+	}
+	b.mu.Unlock()
+	// The caller's own write was in this batch: its result is set, and
+	// the others' are told.
+	for _, j := range batch[1:] {
+		j.wake <- false
+	}
+}
+
+// run executes a batch in one transaction. Statements run without the
+// callers' contexts: a change is never cut short because its client hung
+// up, and an interrupted statement would roll back the whole transaction,
+// the other callers' writes with it.
+func (b *batcher) run(batch []*writeJob) {
+	ctx := context.Background()
+	if len(batch) == 1 {
+		j := batch[0]
+		j.err, j.panic = transactOne(ctx, b.stmts, j.fn)
+		return
+	}
+	sqlTx, err := b.beginBatch(ctx)
+	if err != nil {
+		for _, j := range batch {
+			j.err = err
+		}
+		return
+	}
+	t := &tx{tx: sqlTx, stmts: b.stmts, detached: true}
+	for _, j := range batch {
+		if err := b.runOne(ctx, t, j); err != nil {
+			// The transaction itself is broken: nothing of it can commit.
+			sqlTx.Rollback()
+			for _, j := range batch {
+				if j.err == nil && j.panic == nil {
+					j.err = err
+				}
+			}
+			return
+		}
+	}
+	if err := sqlTx.Commit(); err != nil {
+		for _, j := range batch {
+			if j.err == nil && j.panic == nil {
+				j.err = err
+			}
+		}
+	}
+}
+
+func (b *batcher) beginBatch(ctx context.Context) (*sql.Tx, error) {
+	b.stmts.prepareNoted(ctx)
+	return b.stmts.db.BeginTx(ctx, nil)
+}
+
+// runOne runs one write of a batch inside a savepoint. It sets j's
+// result, and returns an error only if the transaction cannot go on.
+func (b *batcher) runOne(ctx context.Context, t *tx, j *writeJob) (broken error) {
+	if _, err := t.exec(ctx, `SAVEPOINT w`); err != nil {
+		j.err = err
+		return err
+	}
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				j.panic = p
+			}
+		}()
+		j.err = j.fn(t)
+	}()
+	if j.err != nil || j.panic != nil {
+		if _, err := t.exec(ctx, `ROLLBACK TO w`); err != nil {
+			return fmt.Errorf("roll back a failed write of a batch: %w", err)
+		}
+	}
+	if _, err := t.exec(ctx, `RELEASE w`); err != nil {
+		if j.err == nil && j.panic == nil {
+			j.err = err
+		}
+		return err
+	}
+	return nil
+}
+
+// transactOne runs fn alone in a transaction, committed if fn returns nil.
+func transactOne(ctx context.Context, stmts *stmtCache, fn func(store.Tx) error) (err error, panicked any) {
+	defer func() {
+		if p := recover(); p != nil {
+			err, panicked = errors.New("write panicked"), p
+		}
+	}()
+	return transact(ctx, stmts, true, fn), nil
+}

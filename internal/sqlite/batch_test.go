@@ -1,0 +1,141 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// TestBatchedWritesStayApart holds the writer with one write while others
+// queue, so that they run as one batch, and checks that each is all or
+// nothing on its own: the failed and the panicking write leave nothing,
+// the others are stored, and every caller gets its own result.
+func TestBatchedWritesStayApart(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	acc := &adcamp.Account{ID: "acc_batch", Name: "batch", CreatedAt: now}
+	if err := db.Write(ctx, func(tx store.Tx) error { return tx.CreateAccount(ctx, acc) }); err != nil {
+		t.Fatal(err)
+	}
+	tn := adcamp.Tenant{AccountID: acc.ID, Environment: adcamp.Production}
+	create := func(tx store.Tx, id string) error {
+		return tx.CreateCampaign(ctx, &adcamp.Campaign{ID: id, AccountID: acc.ID, Environment: adcamp.Production,
+			Name: id, BudgetDaily: 100, Marketplace: "US", Status: adcamp.StatusActive, Version: 1,
+			CreatedAt: now, UpdatedAt: now})
+	}
+
+	release := make(chan struct{})
+	held := make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		first <- db.Write(ctx, func(tx store.Tx) error {
+			close(held)
+			<-release
+			return create(tx, "cmp_first")
+		})
+	}()
+	<-held
+
+	errFailed := errors.New("failed on purpose")
+	type result struct {
+		err      error
+		panicked any
+	}
+	writes := []struct {
+		id string
+		fn func(tx store.Tx) error
+	}{
+		{"cmp_ok1", func(tx store.Tx) error { return create(tx, "cmp_ok1") }},
+		{"cmp_failed", func(tx store.Tx) error {
+			if err := create(tx, "cmp_failed"); err != nil {
+				return err
+			}
+			return errFailed
+		}},
+		{"cmp_panicked", func(tx store.Tx) error {
+			if err := create(tx, "cmp_panicked"); err != nil {
+				return err
+			}
+			panic("on purpose")
+		}},
+		{"cmp_dup", func(tx store.Tx) error { return create(tx, "cmp_ok1") }}, // unique violation
+		{"cmp_ok2", func(tx store.Tx) error { return create(tx, "cmp_ok2") }},
+	}
+	results := make([]result, len(writes))
+	var wg sync.WaitGroup
+	for i, w := range writes {
+		wg.Go(func() {
+			defer func() { results[i].panicked = recover() }()
+			results[i].err = db.Write(ctx, w.fn)
+		})
+		// Queue them in order, behind the held write.
+		waitFor(t, func() bool {
+			db.writes.mu.Lock()
+			defer db.writes.mu.Unlock()
+			return len(db.writes.queue) == i+1
+		})
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatalf("held write: %v", err)
+	}
+	wg.Wait()
+
+	want := map[string]func(r result) bool{
+		"cmp_ok1":      func(r result) bool { return r.err == nil && r.panicked == nil },
+		"cmp_failed":   func(r result) bool { return errors.Is(r.err, errFailed) },
+		"cmp_panicked": func(r result) bool { return r.panicked == "on purpose" },
+		"cmp_dup":      func(r result) bool { return r.err != nil && r.panicked == nil },
+		"cmp_ok2":      func(r result) bool { return r.err == nil && r.panicked == nil },
+	}
+	for i, w := range writes {
+		if !want[w.id](results[i]) {
+			t.Errorf("write %s: err %v, panic %v", w.id, results[i].err, results[i].panicked)
+		}
+	}
+	var ids []string
+	err = db.Read(ctx, func(tx store.Tx) error {
+		cs, total, err := tx.ListCampaigns(ctx, tn, store.ListQuery{Limit: 10})
+		if total != int64(len(cs)) {
+			t.Errorf("total %d, but %d campaigns listed", total, len(cs))
+		}
+		for _, c := range cs {
+			ids = append(ids, c.ID)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]bool{}
+	for _, id := range ids {
+		stored[id] = true
+	}
+	for _, id := range []string{"cmp_first", "cmp_ok1", "cmp_ok2"} {
+		if !stored[id] {
+			t.Errorf("%s not stored; stored: %v", id, ids)
+		}
+	}
+	if len(ids) != 3 {
+		t.Errorf("stored %v, want only cmp_first, cmp_ok1 and cmp_ok2", ids)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out waiting")
+		}
+	}
+}
