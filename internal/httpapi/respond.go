@@ -2,11 +2,13 @@ package httpapi
 
 import (
 	"encoding/json"
-	"github.com/adcamp/adcamp"
-	"github.com/adcamp/adcamp/signing"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/signing"
 )
 
 // writeJSON renders v completely before writing anything, so that an
@@ -18,15 +20,34 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		b = []byte(`{"success":false,"error":{"code":"INTERNAL_ERROR","message":"response could not be encoded","request_id":` +
 			strconv.Quote(requestID(w)) + `}}`)
 	}
+	writeBody(w, status, append(b, '\n'))
+}
+
+// writeBody writes a rendered JSON body.
+func writeBody(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(b)+1))
+	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
+	w.Write(b)
 }
+
+// bodies are buffers for the answers rendered by jsonAppenders.
+var bodies = sync.Pool{New: func() any { return new([]byte) }}
 
 // writeData writes the success envelope around data.
 func writeData(w http.ResponseWriter, status int, data any) {
+	if a, ok := data.(jsonAppender); ok {
+		buf := bodies.Get().(*[]byte)
+		b := append((*buf)[:0], `{"success":true,"data":`...)
+		b = append(a.appendJSON(b), '}', '\n')
+		writeBody(w, status, b)
+		if cap(b) <= 64<<10 { // let the rare huge one go
+			*buf = b
+			bodies.Put(buf)
+		}
+		return
+	}
 	writeJSON(w, status, struct {
 		Success bool `json:"success"`
 		Data    any  `json:"data"`

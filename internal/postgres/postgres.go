@@ -175,6 +175,11 @@ func (db *DB) Read(ctx context.Context, fn func(store.Tx) error) error {
 	return db.transact(ctx, readTx, fn)
 }
 
+// ReadOne is Read: pgx would spend a round trip on BEGIN either way.
+func (db *DB) ReadOne(ctx context.Context, fn func(store.Tx) error) error {
+	return db.Read(ctx, fn)
+}
+
 func (db *DB) transact(ctx context.Context, opts pgx.TxOptions, fn func(store.Tx) error) error {
 	for attempt := 1; ; attempt++ {
 		again, err := db.attempt(ctx, opts, fn)

@@ -90,7 +90,7 @@ func (s *Service) CreateAdGroup(ctx context.Context, t adcamp.Tenant, campaignID
 // GetAdGroup returns one of the tenant's ad groups.
 func (s *Service) GetAdGroup(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
 	var g *adcamp.AdGroup
-	err := s.read(ctx, func(tx store.Tx) error {
+	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error
 		g, err = s.lookupAdGroup(ctx, tx, t, id)
 		return err

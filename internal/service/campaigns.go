@@ -112,7 +112,7 @@ func (s *Service) GetCampaign(ctx context.Context, t adcamp.Tenant, id string) (
 		return nil, adcamp.NotFound("campaign", id)
 	}
 	var c *adcamp.Campaign
-	err := s.read(ctx, func(tx store.Tx) error {
+	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error
 		c, err = tx.GetCampaign(ctx, t, id)
 		return err
@@ -132,7 +132,7 @@ func (s *Service) ListCampaigns(ctx context.Context, t adcamp.Tenant, f adcamp.C
 		return nil, err
 	}
 	p := &adcamp.Page[*adcamp.Campaign]{Page: f.Page, PageSize: f.PageSize}
-	err := s.read(ctx, func(tx store.Tx) error {
+	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error
 		q := pageQuery(f.Page, f.PageSize, f.Status)
 		q.Today = s.today()

@@ -70,7 +70,7 @@ func (s *Service) credential(ctx context.Context, id string, env adcamp.Environm
 		return cred, nil
 	}
 	var k *store.Key
-	err := s.read(ctx, func(tx store.Tx) error {
+	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error
 		k, err = tx.GetKey(ctx, id)
 		return err

@@ -175,7 +175,7 @@ func (s *Service) GetKeyword(ctx context.Context, t adcamp.Tenant, id string) (*
 		return nil, adcamp.NotFound("keyword", id)
 	}
 	var k *adcamp.Keyword
-	err := s.read(ctx, func(tx store.Tx) error {
+	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error
 		k, err = tx.GetKeyword(ctx, t, id)
 		return err
@@ -284,7 +284,7 @@ func (s *Service) ListChannelAccounts(ctx context.Context, accountID string, pag
 		return nil, err
 	}
 	p := &adcamp.Page[*adcamp.ChannelAccount]{Page: page, PageSize: size}
-	err := s.read(ctx, func(tx store.Tx) error {
+	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error
 		p.Items, p.TotalItems, err = tx.ListChannelAccounts(ctx, accountID, pageQuery(page, size, ""))
 		return err

@@ -35,6 +35,15 @@ func (s *Service) read(ctx context.Context, fn func(store.Tx) error) error {
 	return s.store.Read(ctx, fn)
 }
 
+// readOne is read for an fn that makes one call on its Tx (see
+// store.Store.ReadOne): cheaper where the store can skip the transaction.
+func (s *Service) readOne(ctx context.Context, fn func(store.Tx) error) error {
+	if tx, ok := ctx.Value(txKey{}).(store.Tx); ok {
+		return fn(tx)
+	}
+	return s.store.ReadOne(ctx, fn)
+}
+
 // How long answers are remembered: a signature for twice the timestamp
 // window (it cannot verify later than that), an Idempotency-Key for a day.
 const idempotencyTTL = 24 * time.Hour

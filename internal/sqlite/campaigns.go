@@ -69,12 +69,28 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 	if q.Status != "" {
 		args = append(args, q.Status, q.Today)
 	}
+	if q.Status == "" {
+		items, total, found, err := pageWithTotal(ctx, t, campaignCount, "campaigns", campaignColumns, where, args, q, scanCampaign)
+		if err != nil || found {
+			return items, total, err
+		}
+		// An empty page: past the end, or no campaigns at all.
+		total, err = t.campaignTotal(ctx, tn, q)
+		return nil, total, err
+	}
+	if err := t.consistent(ctx); err != nil {
+		return nil, 0, err
+	}
 	total, err := t.campaignTotal(ctx, tn, q)
 	if err != nil {
 		return nil, 0, err
 	}
 	return page(ctx, t, total, "campaigns", campaignColumns, where, args, q, scanCampaign)
 }
+
+// campaignCount is a tenant's number of campaigns ($1 account, $2
+// environment), from the counters kept by triggers.
+const campaignCount = `SELECT coalesce(sum(n), 0) FROM campaign_counts WHERE account_id = $1 AND environment = $2`
 
 // campaignTotal answers a list's total from campaign_counts (kept by
 // triggers), corrected for the campaigns whose end_date has passed while
@@ -83,8 +99,7 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 func (t *tx) campaignTotal(ctx context.Context, tn adcamp.Tenant, q store.ListQuery) (int64, error) {
 	var n int64
 	if q.Status == "" {
-		err := t.queryRow(ctx, `SELECT coalesce(sum(n), 0) FROM campaign_counts
-			WHERE account_id = $1 AND environment = $2`, tn.AccountID, tn.Environment).Scan(&n)
+		err := t.queryRow(ctx, campaignCount, tn.AccountID, tn.Environment).Scan(&n)
 		return n, err
 	}
 	err := t.queryRow(ctx, `SELECT coalesce((SELECT n FROM campaign_counts

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 
 	"modernc.org/sqlite"
@@ -13,6 +14,9 @@ import (
 // listPage runs the count and the page query of a list, newest first.
 func listPage[T any](ctx context.Context, t *tx, table, columns, where string, args []any, q store.ListQuery,
 	scan func(interface{ Scan(...any) error }) (T, error)) ([]T, int64, error) {
+	if err := t.consistent(ctx); err != nil {
+		return nil, 0, err
+	}
 	var total int64
 	if err := t.queryRow(ctx, `SELECT count(*) FROM `+table+` WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
@@ -43,6 +47,39 @@ func page[T any](ctx context.Context, t *tx, total int64, table, columns, where 
 	}
 	return items, total, rows.Err()
 }
+
+// pageWithTotal runs the page query of a list with its total as one
+// statement, so that both are of one moment without a transaction:
+// totalSQL, a query of one number over args, becomes a last column. An
+// empty page carries no total; found reports whether the page had rows.
+func pageWithTotal[T any](ctx context.Context, t *tx, totalSQL, table, columns, where string, args []any, q store.ListQuery,
+	scan func(interface{ Scan(...any) error }) (T, error)) (items []T, total int64, found bool, err error) {
+	n := len(args)
+	rows, err := t.query(ctx, `SELECT `+columns+`, (`+totalSQL+`) FROM `+table+` WHERE `+where+
+		` ORDER BY created_at DESC, id DESC LIMIT $`+itoa(n+1)+` OFFSET $`+itoa(n+2), append(args, q.Limit, q.Offset)...)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	defer rows.Close()
+	items = make([]T, 0, q.Limit)
+	row := withTotal{rows, &total}
+	for rows.Next() {
+		it, err := scan(row)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		items = append(items, it)
+	}
+	return items, total, len(items) > 0, rows.Err()
+}
+
+// withTotal scans a row whose last column is the list's total.
+type withTotal struct {
+	rows  *sql.Rows
+	total *int64
+}
+
+func (w withTotal) Scan(dest ...any) error { return w.rows.Scan(append(dest, w.total)...) }
 
 // isUniqueViolation recognises a UNIQUE constraint failure by its code.
 func isUniqueViolation(err error) bool {

@@ -183,6 +183,24 @@ func (db *DB) Read(ctx context.Context, fn func(store.Tx) error) error {
 	return transact(ctx, db.readStmts, false, fn)
 }
 
+// ReadOne runs fn, which makes one call on its Tx, on the reader pool. A
+// call of one statement runs it without BEGIN and COMMIT (a statement sees
+// one snapshot); a call of several begins a transaction (see consistent).
+func (db *DB) ReadOne(ctx context.Context, fn func(store.Tx) error) (err error) {
+	db.readStmts.prepareNoted(ctx)
+	t := &tx{pool: db.read, stmts: db.readStmts}
+	defer func() {
+		if t.tx != nil {
+			// Read-only: nothing to keep, and rollback cannot fail
+			// halfway like a commit.
+			if rerr := t.tx.Rollback(); err == nil {
+				err = rerr
+			}
+		}
+	}()
+	return fn(t)
+}
+
 // transact runs fn in a transaction of the pool of stmts. A detached
 // transaction runs its statements without ctx, to their end.
 func transact(ctx context.Context, stmts *stmtCache, detached bool, fn func(store.Tx) error) (err error) {
@@ -207,9 +225,22 @@ func transact(ctx context.Context, stmts *stmtCache, detached bool, fn func(stor
 
 // tx implements store.Tx.
 type tx struct {
-	tx       *sql.Tx
+	tx       *sql.Tx    // nil for a ReadOne call that has not begun one
+	pool     *sql.DB    // set for ReadOne: where statements run without tx
 	stmts    *stmtCache // of the transaction's pool
 	detached bool       // statements ignore their callers' contexts
+}
+
+// consistent makes the statements that follow share one snapshot: a
+// method of several statements calls it first. Inside Read and Write
+// they already do; a ReadOne call begins its transaction here.
+func (t *tx) consistent(ctx context.Context) error {
+	if t.tx != nil {
+		return nil
+	}
+	var err error
+	t.tx, err = t.pool.BeginTx(ctx, nil)
+	return err
 }
 
 // ctx is the context a statement runs under: the caller's, or none in a

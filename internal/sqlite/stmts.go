@@ -91,10 +91,17 @@ func (c *stmtCache) close() {
 	})
 }
 
-// exec runs a statement that returns no rows, prepared if it can be.
+// exec runs a statement that returns no rows, prepared if it can be, in
+// the transaction or (ReadOne) straight on the pool.
 func (t *tx) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	ctx = t.ctx(ctx)
-	if s := t.stmts.get(q); s != nil {
+	s := t.stmts.get(q)
+	switch {
+	case t.tx == nil && s != nil:
+		return s.ExecContext(ctx, args...)
+	case t.tx == nil:
+		return t.pool.ExecContext(ctx, q, args...)
+	case s != nil:
 		return t.tx.StmtContext(ctx, s).ExecContext(ctx, args...)
 	}
 	return t.tx.ExecContext(ctx, q, args...)
@@ -103,7 +110,13 @@ func (t *tx) exec(ctx context.Context, q string, args ...any) (sql.Result, error
 // query runs a statement that returns rows, prepared if it can be.
 func (t *tx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	ctx = t.ctx(ctx)
-	if s := t.stmts.get(q); s != nil {
+	s := t.stmts.get(q)
+	switch {
+	case t.tx == nil && s != nil:
+		return s.QueryContext(ctx, args...)
+	case t.tx == nil:
+		return t.pool.QueryContext(ctx, q, args...)
+	case s != nil:
 		return t.tx.StmtContext(ctx, s).QueryContext(ctx, args...)
 	}
 	return t.tx.QueryContext(ctx, q, args...)
@@ -113,7 +126,13 @@ func (t *tx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error
 // can be.
 func (t *tx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	ctx = t.ctx(ctx)
-	if s := t.stmts.get(q); s != nil {
+	s := t.stmts.get(q)
+	switch {
+	case t.tx == nil && s != nil:
+		return s.QueryRowContext(ctx, args...)
+	case t.tx == nil:
+		return t.pool.QueryRowContext(ctx, q, args...)
+	case s != nil:
 		return t.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
 	}
 	return t.tx.QueryRowContext(ctx, q, args...)

@@ -20,6 +20,11 @@ type Store interface {
 	Write(ctx context.Context, fn func(Tx) error) error
 	// Read runs fn over a consistent read-only view.
 	Read(ctx context.Context, fn func(Tx) error) error
+	// ReadOne is Read for an fn that makes exactly one call on its Tx. A
+	// store may run it without a transaction: one call is consistent on
+	// its own (a single statement is its own view; a call of several
+	// statements opens a transaction for them).
+	ReadOne(ctx context.Context, fn func(Tx) error) error
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	Close() error

@@ -1,6 +1,8 @@
 package storetest
 
 import (
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -29,11 +31,19 @@ func campaignCreated(c *adcamp.Campaign) time.Time { return c.CreatedAt }
 
 func getCampaign(t *testing.T, db store.Store, tn adcamp.Tenant, id string) (*adcamp.Campaign, error) {
 	t.Helper()
-	var c *adcamp.Campaign
+	var c, one *adcamp.Campaign
 	err := db.Read(ctx, func(tx store.Tx) (err error) {
 		c, err = tx.GetCampaign(ctx, tn, id)
 		return err
 	})
+	// ReadOne must answer alike.
+	errOne := db.ReadOne(ctx, func(tx store.Tx) (err error) {
+		one, err = tx.GetCampaign(ctx, tn, id)
+		return err
+	})
+	if adcamp.ErrorCode(errOne) != adcamp.ErrorCode(err) || !reflect.DeepEqual(c, one) {
+		t.Errorf("GetCampaign(%s): ReadOne gave %+v, %v; Read gave %+v, %v", id, one, errOne, c, err)
+	}
 	return c, err
 }
 
@@ -45,7 +55,18 @@ func listCampaigns(t *testing.T, db store.Store, tn adcamp.Tenant, q store.ListQ
 		items, total, err = tx.ListCampaigns(ctx, tn, q)
 		return err
 	})
-	return idsOf(items, campaignID), total
+	ids := idsOf(items, campaignID)
+	// ReadOne must answer alike.
+	var one []*adcamp.Campaign
+	var oneTotal int64
+	err := db.ReadOne(ctx, func(tx store.Tx) (err error) {
+		one, oneTotal, err = tx.ListCampaigns(ctx, tn, q)
+		return err
+	})
+	if oneIDs := idsOf(one, campaignID); err != nil || oneTotal != total || !slices.Equal(oneIDs, ids) {
+		t.Errorf("ListCampaigns(%+v): ReadOne gave %v of %d (%v); Read gave %v of %d", q, oneIDs, oneTotal, err, ids, total)
+	}
+	return ids, total
 }
 
 func testCampaignRoundTrip(t *testing.T, db store.Store) {
@@ -96,7 +117,7 @@ func testCampaignPaging(t *testing.T, db store.Store) {
 	}
 
 	var paged []string
-	for off := 0; off < 9; off += 3 {
+	for off := 0; off < 12; off += 3 { // the last page is past the end
 		ids, total := listCampaigns(t, db, tn, store.ListQuery{Limit: 3, Offset: off})
 		if total != 7 || len(ids) != min(3, max(0, 7-off)) {
 			t.Errorf("ListCampaigns(limit 3, offset %d) = %d items of %d, want %d of 7", off, len(ids), total, min(3, max(0, 7-off)))

@@ -1,0 +1,51 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/adcamp/adcamp"
+)
+
+// The answers that write their own JSON must write what encoding/json
+// writes for them, byte for byte.
+func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
+	channel := int64(42)
+	created := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
+	campaigns := []*adcamp.Campaign{
+		{ID: "cmp_01", Name: "Spring sale", BudgetDaily: 2500, Marketplace: "US", Status: "active", Version: 1,
+			CreatedAt: created, UpdatedAt: created},
+		{ID: "cmp_02", Name: "<b>Tom & \"Jerry\"</b>\\ \n\t\r\b\f \x00\x1f \u2028\u2029 \xff\xfe 春のセール 🎉",
+			BudgetDaily: 1, Marketplace: "JP", ChannelAccountID: &channel, StartDate: "2026-12-01", EndDate: "2027-01-31",
+			Status: "ended", Version: 1 << 40, CreatedAt: created, UpdatedAt: created.Add(time.Hour)},
+	}
+	for _, c := range campaigns {
+		same(t, toCampaignJSON(c))
+	}
+	same(t, toListJSON(&adcamp.Page[*adcamp.Campaign]{Items: campaigns, Page: 3, PageSize: 2, TotalItems: 7}, toCampaignJSON))
+	same(t, toListJSON(&adcamp.Page[*adcamp.Campaign]{Page: 9, PageSize: 20, TotalItems: 7}, toCampaignJSON))
+}
+
+func same(t *testing.T, v jsonAppender) {
+	t.Helper()
+	want, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.appendJSON(nil); string(got) != string(want) {
+		t.Errorf("appendJSON:\n got %s\nwant %s", got, want)
+	}
+}
+
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range []string{"", "plain", "<>&", "\"\\", "\x00\x7f", "\u2028", "\xff", "é\xc3", "🎉"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := json.Marshal(s)
+		if got := appendJSONString(nil, s); string(got) != string(want) {
+			t.Errorf("appendJSONString(%q) = %s, want %s", s, got, want)
+		}
+	})
+}
