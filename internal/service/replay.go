@@ -119,27 +119,32 @@ var errReplayed = errors.New("replayed")
 // named another request. Otherwise fn runs in one transaction, which every
 // service call made with fn's context joins, and its answer is stored in
 // that same transaction: the change and the record of its answer commit
-// together, and a concurrent request with the same key either waits and
-// replays it or, if it lost the race, is rolled back and replays it.
-// An error answer (4xx) rolls the change back and is stored on its own;
-// a 5xx or a 429 is not stored, so a retry executes again. fn returns an
-// error, rather than an answer, for a failure of the database: the store
-// then retries fn when it can (a serialization failure), or Once returns
-// the error.
+// together. An error answer (4xx) rolls the change back and is stored on
+// its own; a 5xx or a 429 is not stored, so a retry executes again. fn
+// returns an error, rather than an answer, for a failure of the database:
+// the store then retries fn when it can (a serialization failure), or
+// Once returns the error.
+//
+// The first attempt does not look for a stored answer: storing its own
+// fails if one exists (a replay, or a concurrent request with the same
+// key that committed first), which rolls the attempt back, change and
+// all, and the next attempt looks first and replays. Most requests are
+// not replays, and so save a lookup.
 func (s *Service) Once(ctx context.Context, k RequestKey, fn func(context.Context) (*Answer, error)) (*Answer, bool, error) {
-	for range 3 {
+	for attempt := range 3 {
 		var ans *Answer
 		err := s.store.Write(ctx, func(tx store.Tx) error {
-			// Look for a stored answer in the same transaction: one
-			// round of BEGIN and COMMIT for the common case, none stored.
-			stored, err := s.recall(ctx, tx, k)
-			if err != nil {
-				return err
+			if attempt > 0 {
+				stored, err := s.recall(ctx, tx, k)
+				if err != nil {
+					return err
+				}
+				if stored != nil {
+					ans = stored
+					return errReplayed
+				}
 			}
-			if stored != nil {
-				ans = stored
-				return errReplayed
-			}
+			var err error
 			if ans, err = fn(context.WithValue(ctx, txKey{}, tx)); err != nil {
 				return err
 			}
@@ -154,11 +159,14 @@ func (s *Service) Once(ctx context.Context, k RequestKey, fn func(context.Contex
 		case errors.Is(err, errReplayed):
 			return ans, true, nil
 		case errors.Is(err, errTaken):
-			continue // replay the winner's answer
+			continue // replay what is stored
 		case errors.Is(err, errRollback) && ans.Status < 500 && ans.Status != http.StatusTooManyRequests:
 			// Remembered on its own, all names or none.
 			err = s.store.Write(ctx, func(tx store.Tx) error { return s.save(ctx, tx, k, ans) })
-			if err != nil && !errors.Is(err, errTaken) {
+			if errors.Is(err, errTaken) {
+				continue // answered before: replay that answer, not this one
+			}
+			if err != nil {
 				s.log.Error("store an error answer for replays", "err", err)
 			}
 			return ans, false, nil
