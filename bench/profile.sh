@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # profile.sh: runs adcamp serve (default settings, pinned to CPU 0) under the
 # shared load generator (CPU 1) and takes a CPU profile of the server while
-# the load runs. Prints the top of the profile; the profile itself is left
-# in $WORK/cpu.pprof for `go tool pprof`.
+# the load runs. Prints the top of the CPU profile; it and the allocation
+# profile are left in $WORK for `go tool pprof`.
 #   C (connections, 16), DUR (load, 20s), SECONDS_PROFILED (15), MIX
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +24,7 @@ taskset -c 1 "$work/load" -url http://127.0.0.1:18081 -key "$key" -secret "$secr
 ld=$!
 sleep 3
 curl -fsS -o "$work/cpu.pprof" "http://127.0.0.1:18089/debug/pprof/profile?seconds=$PROF"
+curl -fsS -o "$work/allocs.pprof" "http://127.0.0.1:18089/debug/pprof/allocs"
 wait $ld
 go tool pprof -top -nodecount=40 "$work/adcamp" "$work/cpu.pprof" 2>/dev/null | head -50
-echo "profile: $work/cpu.pprof"
+echo "profiles: $work/cpu.pprof, $work/allocs.pprof (go tool pprof -sample_index=alloc_space)"

@@ -62,7 +62,7 @@ func pageWithTotal[T any](ctx context.Context, t *tx, totalSQL, table, columns, 
 	}
 	defer rows.Close()
 	items = make([]T, 0, q.Limit)
-	row := withTotal{rows, &total}
+	row := &withTotal{rows: rows, total: &total}
 	for rows.Next() {
 		it, err := scan(row)
 		if err != nil {
@@ -77,9 +77,13 @@ func pageWithTotal[T any](ctx context.Context, t *tx, totalSQL, table, columns, 
 type withTotal struct {
 	rows  *sql.Rows
 	total *int64
+	dest  []any // reused from row to row
 }
 
-func (w withTotal) Scan(dest ...any) error { return w.rows.Scan(append(dest, w.total)...) }
+func (w *withTotal) Scan(dest ...any) error {
+	w.dest = append(append(w.dest[:0], dest...), w.total)
+	return w.rows.Scan(w.dest...)
+}
 
 // isUniqueViolation recognises a UNIQUE constraint failure by its code.
 func isUniqueViolation(err error) bool {
