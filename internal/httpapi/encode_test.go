@@ -49,3 +49,18 @@ func FuzzAppendJSONString(f *testing.F) {
 		}
 	})
 }
+
+func TestTimeJSONMatchesFormat(t *testing.T) {
+	for _, tm := range []time.Time{
+		time.Date(2026, 11, 22, 9, 30, 5, 999999999, time.UTC),
+		time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 0, time.FixedZone("X", -7*3600)),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(-5, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Unix(1<<31, 0),
+	} {
+		if got, want := timeJSON(tm), tm.UTC().Format("2006-01-02T15:04:05Z"); got != want {
+			t.Errorf("timeJSON(%v) = %s, want %s", tm, got, want)
+		}
+	}
+}

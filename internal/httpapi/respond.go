@@ -54,8 +54,33 @@ func writeData(w http.ResponseWriter, status int, data any) {
 	}{true, data})
 }
 
-// timeJSON formats times as RFC 3339 in UTC with a Z, to the second.
-func timeJSON(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+// timeJSON formats times as RFC 3339 in UTC with a Z, to the second
+// ("2006-01-02T15:04:05Z"), for years 0 to 9999 by hand: it runs twice for
+// every campaign of every answer, and time.Format is a parser at heart.
+func timeJSON(t time.Time) string {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.Format("2006-01-02T15:04:05Z")
+	}
+	hour, minute, sec := t.Clock()
+	var b [20]byte
+	put := func(i, v int) { b[i], b[i+1] = byte('0'+v/10), byte('0'+v%10) }
+	put(0, year/100)
+	put(2, year%100)
+	b[4] = '-'
+	put(5, int(month))
+	b[7] = '-'
+	put(8, day)
+	b[10] = 'T'
+	put(11, hour)
+	b[13] = ':'
+	put(14, minute)
+	b[16] = ':'
+	put(17, sec)
+	b[19] = 'Z'
+	return string(b[:])
+}
 
 // etag is the entity tag of a version: its decimal form in quotes.
 func etag(version int64) string { return `"` + strconv.FormatInt(version, 10) + `"` }
