@@ -2,6 +2,8 @@
 # sitting.sh: builds adcamp and runs it side by side with the SQLite
 # ceiling of ../shared/bench (default settings of adcamp serve), printing
 # the median tables. REPS, CONCS, DUR, WARMUP and MIX pass through.
+# STORE=postgres runs adcamp on PostgreSQL (a fresh schema per run, see
+# pg-schema.sh; ADCAMP_BENCH_POSTGRES_URL names the database) instead.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED_BENCH:-$root/../shared/bench}
@@ -10,5 +12,8 @@ mkdir -p "$work"
 (cd "$root" && go build -o "$work/adcamp" ./cmd/adcamp)
 export WORK=$work SYSTEMS=${SYSTEMS:-"sqlite project"} REF=${REF:-sqlite}
 export PROJECT_CMD="$work/adcamp serve --data-dir {dir} --production-addr 127.0.0.1:18081 --sandbox-addr \"\""
+if [[ ${STORE:-sqlite} == postgres ]]; then
+	PROJECT_CMD+=" --database-url \"\$(bash $root/bench/pg-schema.sh {dir})\" --master-key-file {dir}/master.key"
+fi
 export PROJECT_SETUP="$root/bench/setup-key.sh $work/adcamp {dir}"
 exec bash "$shared/scripts/sitting.sh"
