@@ -120,7 +120,7 @@ func (b *batcher) run(batch []*writeJob) {
 		}
 		return
 	}
-	t := &tx{tx: sqlTx, stmts: b.stmts, detached: true}
+	t := &tx{tx: sqlTx, stmts: b.stmts}
 	for _, j := range batch {
 		if err := b.runOne(ctx, t, j); err != nil {
 			// The transaction itself is broken: nothing of it can commit.
@@ -183,5 +183,5 @@ func transactOne(ctx context.Context, stmts *stmtCache, fn func(store.Tx) error)
 			err, panicked = errors.New("write panicked"), p
 		}
 	}()
-	return transact(ctx, stmts, true, fn), nil
+	return transact(ctx, stmts, fn), nil
 }

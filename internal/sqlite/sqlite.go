@@ -180,7 +180,7 @@ func (db *DB) Write(ctx context.Context, fn func(store.Tx) error) error {
 
 // Read runs fn in a read transaction on a reader connection.
 func (db *DB) Read(ctx context.Context, fn func(store.Tx) error) error {
-	return transact(ctx, db.readStmts, false, fn)
+	return transact(ctx, db.readStmts, fn)
 }
 
 // ReadOne runs fn, which makes one call on its Tx, on the reader pool. A
@@ -201,9 +201,9 @@ func (db *DB) ReadOne(ctx context.Context, fn func(store.Tx) error) (err error) 
 	return fn(t)
 }
 
-// transact runs fn in a transaction of the pool of stmts. A detached
-// transaction runs its statements without ctx, to their end.
-func transact(ctx context.Context, stmts *stmtCache, detached bool, fn func(store.Tx) error) (err error) {
+// transact runs fn in a transaction of the pool of stmts. ctx bounds the
+// wait for a connection; the statements run to their end (see tx.ctx).
+func transact(ctx context.Context, stmts *stmtCache, fn func(store.Tx) error) (err error) {
 	stmts.prepareNoted(ctx)
 	sqlTx, err := stmts.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -220,15 +220,14 @@ func transact(ctx context.Context, stmts *stmtCache, detached bool, fn func(stor
 		}
 		err = sqlTx.Commit()
 	}()
-	return fn(&tx{tx: sqlTx, stmts: stmts, detached: detached})
+	return fn(&tx{tx: sqlTx, stmts: stmts})
 }
 
 // tx implements store.Tx.
 type tx struct {
-	tx       *sql.Tx    // nil for a ReadOne call that has not begun one
-	pool     *sql.DB    // set for ReadOne: where statements run without tx
-	stmts    *stmtCache // of the transaction's pool
-	detached bool       // statements ignore their callers' contexts
+	tx    *sql.Tx    // nil for a ReadOne call that has not begun one
+	pool  *sql.DB    // set for ReadOne: where statements run without tx
+	stmts *stmtCache // of the transaction's pool
 }
 
 // consistent makes the statements that follow share one snapshot: a
@@ -243,14 +242,16 @@ func (t *tx) consistent(ctx context.Context) error {
 	return err
 }
 
-// ctx is the context a statement runs under: the caller's, or none in a
-// detached (write) transaction.
-func (t *tx) ctx(ctx context.Context) context.Context {
-	if t.detached {
-		return context.Background()
-	}
-	return ctx
-}
+// ctx is the context a statement runs under: none. Every statement here
+// is short and bounded (a page is at most 100 rows), so cancelling one
+// when its client hangs up saves little, and costs much: with a context
+// that can end, database/sql and the driver each start a goroutine to
+// watch it, for every statement. In a write, an interrupted statement
+// would also roll back the whole transaction, other requests' writes
+// with it (see batcher). The caller's ctx still bounds the wait for a
+// transaction's connection (a ReadOne statement waits for the reader pool,
+// whose connections only ever run such short statements).
+func (t *tx) ctx(context.Context) context.Context { return context.Background() }
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
