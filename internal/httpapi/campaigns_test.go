@@ -270,6 +270,23 @@ func TestEndDatePassedIsEnded(t *testing.T) {
 	if n := prod.do("GET", "/campaigns?status=active", "").Data()["total_items"]; n != float64(0) {
 		t.Errorf("active filter total = %v, want 0", n)
 	}
+	before := prod.do("GET", "/campaigns/"+id, "")
+
+	// The sweep stores the status; nothing a client sees changes.
+	if n, err := e.svc.EndDueCampaigns(context.Background()); n != 1 || err != nil {
+		t.Errorf("EndDueCampaigns() = %d, %v; want 1, nil", n, err)
+	}
+	after := prod.do("GET", "/campaigns/"+id, "")
+	if string(after.Raw) != string(before.Raw) || after.Header.Get("ETag") != before.Header.Get("ETag") {
+		t.Errorf("after the sweep GET answers %s (ETag %s), before %s (ETag %s)", after.Raw, after.Header.Get("ETag"),
+			before.Raw, before.Header.Get("ETag"))
+	}
+	if n := prod.do("GET", "/campaigns?status=ended", "").Data()["total_items"]; n != float64(1) {
+		t.Errorf("after the sweep, ended filter total = %v, want 1", n)
+	}
+	if n := prod.do("GET", "/campaigns?status=active", "").Data()["total_items"]; n != float64(0) {
+		t.Errorf("after the sweep, active filter total = %v, want 0", n)
+	}
 	want(t, prod.do("PUT", "/campaigns/"+id, `{"end_date":"2027-01-01"}`), 409, "INVALID_STATE_TRANSITION")
 	want(t, prod.do("DELETE", "/campaigns/"+id, ""), 200, "")
 }

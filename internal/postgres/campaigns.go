@@ -78,6 +78,13 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 	return listPage(ctx, t, "campaigns", campaignColumns, where, args, q, scanCampaign)
 }
 
+func (t *tx) EndCampaigns(ctx context.Context, today string, limit int) (int64, error) {
+	tag, err := t.tx.Exec(ctx, `UPDATE campaigns SET status = 'ended' WHERE id IN (
+		SELECT id FROM campaigns WHERE end_date < $1 AND status <> 'ended' AND end_date IS NOT NULL LIMIT $2)`,
+		today, limit)
+	return tag.RowsAffected(), err
+}
+
 func (t *tx) UpdateCampaign(ctx context.Context, c *adcamp.Campaign) error {
 	tag, err := t.tx.Exec(ctx,
 		`UPDATE campaigns SET name = $4, budget_daily = $5, start_date = $6, end_date = $7, status = $8,

@@ -117,6 +117,7 @@ func (s *Service) Ping(ctx context.Context) error { return s.store.Ping(ctx) }
 func (s *Service) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	s.endDueCampaigns(ctx)
 	for {
 		select {
 		case <-ctx.Done():
@@ -126,11 +127,45 @@ func (s *Service) Run(ctx context.Context, interval time.Duration) {
 			return
 		case <-t.C:
 			s.FlushUsage(ctx)
+			s.endDueCampaigns(ctx)
 			if n, err := s.PurgeRecords(ctx); err != nil {
 				s.log.Error("purge expired request records", "err", err)
 			} else if n > 0 {
 				s.log.Debug("purged expired request records", "n", n)
 			}
+		}
+	}
+}
+
+// endDueCampaigns logs what EndDueCampaigns did.
+func (s *Service) endDueCampaigns(ctx context.Context) {
+	if n, err := s.EndDueCampaigns(ctx); err != nil {
+		s.log.Error("store the status of campaigns past their end date", "err", err)
+	} else if n > 0 {
+		s.log.Debug("stored the status of campaigns past their end date", "n", n)
+	}
+}
+
+// endBatch bounds the campaigns EndDueCampaigns changes in one transaction.
+const endBatch = 1000
+
+// EndDueCampaigns stores the status ended for the campaigns whose end date
+// has passed. They read as ended from that day on anyway (and accept no
+// change but delete); storing it keeps the counters and the status indexes
+// exact, so lists by status do not have to look at every campaign that
+// ever ended. Their version and updated_at stay: nothing visible changes.
+func (s *Service) EndDueCampaigns(ctx context.Context) (int64, error) {
+	var total int64
+	for {
+		var n int64
+		err := s.store.Write(ctx, func(tx store.Tx) error {
+			var err error
+			n, err = tx.EndCampaigns(ctx, s.today(), endBatch)
+			return err
+		})
+		total += n
+		if err != nil || n < endBatch {
+			return total, err
 		}
 	}
 }

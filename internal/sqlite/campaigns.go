@@ -75,15 +75,20 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 			return items, total, err
 		}
 		// An empty page: past the end, or no campaigns at all.
-		total, err = t.campaignTotal(ctx, tn, q)
+		total, _, err = t.campaignTotal(ctx, tn, q)
 		return nil, total, err
 	}
 	if err := t.consistent(ctx); err != nil {
 		return nil, 0, err
 	}
-	total, err := t.campaignTotal(ctx, tn, q)
+	total, due, err := t.campaignTotal(ctx, tn, q)
 	if err != nil {
 		return nil, 0, err
+	}
+	if due == 0 {
+		// Stored status is effective status: the status index alone
+		// gives the page, however many campaigns have ended by date.
+		where, args = `account_id = $1 AND environment = $2 AND status = $3`, args[:3]
 	}
 	return page(ctx, t, total, "campaigns", campaignColumns, where, args, q, scanCampaign)
 }
@@ -94,31 +99,39 @@ const campaignCount = `SELECT coalesce(sum(n), 0) FROM campaign_counts WHERE acc
 
 // campaignTotal answers a list's total from campaign_counts (kept by
 // triggers), corrected for the campaigns whose end_date has passed while
-// their stored status is not ended: those read as ended. The correction
-// looks only at campaigns with an end date before today, through an index.
-func (t *tx) campaignTotal(ctx context.Context, tn adcamp.Tenant, q store.ListQuery) (int64, error) {
-	var n int64
+// their stored status is not ended yet (until EndCampaigns stores it):
+// those read as ended. due is how many such campaigns the tenant has with
+// the status asked for (any status but ended, for the ended filter).
+func (t *tx) campaignTotal(ctx context.Context, tn adcamp.Tenant, q store.ListQuery) (total, due int64, err error) {
 	if q.Status == "" {
-		err := t.queryRow(ctx, campaignCount, tn.AccountID, tn.Environment).Scan(&n)
-		return n, err
+		err := t.queryRow(ctx, campaignCount, tn.AccountID, tn.Environment).Scan(&total)
+		return total, 0, err
 	}
-	err := t.queryRow(ctx, `SELECT coalesce((SELECT n FROM campaign_counts
-			WHERE account_id = $1 AND environment = $2 AND status = $3), 0)`, tn.AccountID, tn.Environment, q.Status).Scan(&n)
+	err = t.queryRow(ctx, `SELECT coalesce((SELECT n FROM campaign_counts
+			WHERE account_id = $1 AND environment = $2 AND status = $3), 0)`, tn.AccountID, tn.Environment, q.Status).Scan(&total)
+	if err != nil {
+		return 0, 0, err
+	}
+	// Through campaigns_due, which holds only campaigns not stored as
+	// ended: few, once EndCampaigns has run.
+	err = t.queryRow(ctx, `SELECT count(*) FROM campaigns INDEXED BY campaigns_due
+		WHERE end_date < $4 AND status <> 'ended' AND end_date IS NOT NULL
+		  AND account_id = $1 AND environment = $2 AND ($3 = 'ended' OR status = $3)`,
+		tn.AccountID, tn.Environment, q.Status, q.Today).Scan(&due)
+	if q.Status == adcamp.StatusEnded {
+		return total + due, due, err
+	}
+	return total - due, due, err
+}
+
+func (t *tx) EndCampaigns(ctx context.Context, today string, limit int) (int64, error) {
+	res, err := t.exec(ctx, `UPDATE campaigns SET status = 'ended' WHERE id IN (
+		SELECT id FROM campaigns INDEXED BY campaigns_due
+		WHERE end_date < $1 AND status <> 'ended' AND end_date IS NOT NULL LIMIT $2)`, today, limit)
 	if err != nil {
 		return 0, err
 	}
-	var endedByDate int64
-	cond := `status = $3`
-	if q.Status == adcamp.StatusEnded {
-		cond = `status <> $3`
-	}
-	err = t.queryRow(ctx, `SELECT count(*) FROM campaigns INDEXED BY campaigns_tenant_end
-		WHERE account_id = $1 AND environment = $2 AND end_date IS NOT NULL AND end_date < $4 AND `+cond,
-		tn.AccountID, tn.Environment, q.Status, q.Today).Scan(&endedByDate)
-	if q.Status == adcamp.StatusEnded {
-		return n + endedByDate, err
-	}
-	return n - endedByDate, err
+	return res.RowsAffected()
 }
 
 func (t *tx) UpdateCampaign(ctx context.Context, c *adcamp.Campaign) error {

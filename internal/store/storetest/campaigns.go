@@ -141,22 +141,54 @@ func testCampaignEffectiveStatus(t *testing.T, db store.Store) {
 	ended := mk(5, adcamp.StatusEnded, "")
 	all := []*adcamp.Campaign{active, pastEnd, endsToday, paused, pausedPast, ended}
 
-	for _, tc := range []struct {
-		status string
-		want   []*adcamp.Campaign
-	}{
-		{"", all},
-		{adcamp.StatusActive, []*adcamp.Campaign{active, endsToday}},
-		{adcamp.StatusPaused, []*adcamp.Campaign{paused}},
-		{adcamp.StatusEnded, []*adcamp.Campaign{pastEnd, pausedPast, ended}},
-	} {
-		got, total := listCampaigns(t, db, tn, store.ListQuery{Status: tc.status, Today: today, Limit: 2})
-		want := newest(tc.want, campaignCreated, campaignID)
-		sameIDs(t, "ListCampaigns(status "+tc.status+", first page of 2)", got, want[:min(2, len(want))])
-		if total != int64(len(want)) {
-			t.Errorf("ListCampaigns(status %q) total = %d, want %d", tc.status, total, len(want))
+	check := func(when string) {
+		t.Helper()
+		for _, tc := range []struct {
+			status string
+			want   []*adcamp.Campaign
+		}{
+			{"", all},
+			{adcamp.StatusActive, []*adcamp.Campaign{active, endsToday}},
+			{adcamp.StatusPaused, []*adcamp.Campaign{paused}},
+			{adcamp.StatusEnded, []*adcamp.Campaign{pastEnd, pausedPast, ended}},
+		} {
+			want := newest(tc.want, campaignCreated, campaignID)
+			for _, limit := range []int{2, 100} {
+				got, total := listCampaigns(t, db, tn, store.ListQuery{Status: tc.status, Today: today, Limit: limit})
+				sameIDs(t, when+": ListCampaigns(status "+tc.status+", first page)", got, want[:min(limit, len(want))])
+				if total != int64(len(want)) {
+					t.Errorf("%s: ListCampaigns(status %q) total = %d, want %d", when, tc.status, total, len(want))
+				}
+			}
 		}
 	}
+	check("before EndCampaigns")
+
+	// EndCampaigns stores ended for the two past their end date, a
+	// batch at a time, and nothing else changes.
+	var ends []int64
+	for range 3 {
+		write(t, db, func(tx store.Tx) error {
+			n, err := tx.EndCampaigns(ctx, today, 1)
+			ends = append(ends, n)
+			return err
+		})
+	}
+	if !slices.Equal(ends, []int64{1, 1, 0}) {
+		t.Errorf("EndCampaigns(limit 1) three times changed %v campaigns, want [1 1 0]", ends)
+	}
+	for _, c := range []*adcamp.Campaign{pastEnd, pausedPast} {
+		got, err := getCampaign(t, db, tn, c.ID)
+		if err != nil || got.Status != adcamp.StatusEnded || got.Version != c.Version || !got.UpdatedAt.Equal(c.UpdatedAt) {
+			t.Errorf("after EndCampaigns, %s is %+v (%v); want status ended, version and updated_at as before", c.ID, got, err)
+		}
+	}
+	for _, c := range []*adcamp.Campaign{active, endsToday, paused} {
+		if got, err := getCampaign(t, db, tn, c.ID); err != nil || got.Status != c.Status {
+			t.Errorf("after EndCampaigns, %s has status %v (%v), want %s", c.ID, got.Status, err, c.Status)
+		}
+	}
+	check("after EndCampaigns")
 }
 
 func testVersionedUpdates(t *testing.T, db store.Store) {
