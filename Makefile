@@ -1,5 +1,5 @@
 # The README's commands, and a few more.
-.PHONY: run test ci bench
+.PHONY: run test ci bench bench-go
 
 run:
 	go run ./cmd/adcamp serve
@@ -13,3 +13,7 @@ ci:
 # Side by side with the SQLite ceiling of ../shared/bench; see bench/README.md.
 bench:
 	bash bench/sitting.sh
+
+# Go benchmarks of the hot paths (PostgreSQL too when ADCAMP_TEST_POSTGRES_URL is set).
+bench-go:
+	go test -run '^$$' -bench . -benchmem ./...
