@@ -126,9 +126,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		elapsed := time.Since(start)
-		s.log.Info("request", "request_id", id, "method", r.Method, "route", rec.route,
-			"status", rec.status, "bytes", rec.bytes, "latency_ms", float64(elapsed.Microseconds())/1000,
-			"key_id", rec.keyID)
+		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("request_id", id),
+			slog.String("method", r.Method), slog.String("route", rec.route), slog.Int("status", rec.status),
+			slog.Int64("bytes", int64(rec.bytes)), slog.Float64("latency_ms", float64(elapsed.Microseconds())/1000),
+			slog.String("key_id", rec.keyID))
 		if s.metrics != nil {
 			s.metrics.Request(string(s.env), routeLabel(rec.route), r.Method, rec.status, elapsed)
 		}

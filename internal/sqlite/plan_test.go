@@ -18,7 +18,7 @@ import (
 // keywords.go, accounts.go). They matter to the plans: an index covers a
 // query or not by the columns it reads.
 const (
-	planCampaignColumns = `id, account_id, environment, name, budget_daily, marketplace, channel_account_id,
+	planCampaignColumns = `id, name, budget_daily, marketplace, channel_account_id,
 	start_date, end_date, status, version, created_at, updated_at`
 	planAdGroupColumns = `id, campaign_id, account_id, environment, name, default_bid, status, version, created_at, updated_at`
 	planKeywordColumns = `id, ad_group_id, account_id, environment, text, text_key, match_type, bid, status, version, created_at, updated_at`
