@@ -85,7 +85,10 @@ func (t *tx) EndCampaigns(ctx context.Context, today string, limit int) (int64, 
 	return tag.RowsAffected(), err
 }
 
-func (t *tx) UpdateCampaign(ctx context.Context, c *adcamp.Campaign) error {
+// UpdateCampaign writes every mutable field: PostgreSQL leaves an index
+// alone when its columns keep their values (a HOT update), so prev is not
+// needed.
+func (t *tx) UpdateCampaign(ctx context.Context, c, _ *adcamp.Campaign) error {
 	tag, err := t.tx.Exec(ctx,
 		`UPDATE campaigns SET name = $4, budget_daily = $5, start_date = $6, end_date = $7, status = $8,
 		 version = $9, updated_at = $10

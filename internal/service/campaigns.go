@@ -184,6 +184,7 @@ func (s *Service) UpdateCampaign(ctx context.Context, t adcamp.Tenant, id string
 			return adcamp.Errorf(adcamp.CodeInvalidStateTransition,
 				"campaign %q has ended; an ended campaign accepts no change but delete", c.ID)
 		}
+		prev := *c
 		if err := s.mergeCampaign(c, in); err != nil {
 			return err
 		}
@@ -192,7 +193,7 @@ func (s *Service) UpdateCampaign(ctx context.Context, t adcamp.Tenant, id string
 		if dryRun {
 			return nil
 		}
-		return tx.UpdateCampaign(ctx, c)
+		return tx.UpdateCampaign(ctx, c, &prev)
 	})
 	if err != nil {
 		return nil, err

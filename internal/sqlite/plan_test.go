@@ -94,9 +94,9 @@ var planQueries = []planQuery{
 		`account_id = $1 AND environment = $2 AND status = $3 AND (end_date IS NULL OR end_date >= $4)`)},
 	{name: "ListCampaigns/page status ended", list: true, query: planPage("campaigns", planCampaignColumns,
 		`account_id = $1 AND environment = $2 AND (status = $3 OR end_date < $4)`)},
-	{name: "UpdateCampaign", query: `UPDATE campaigns SET name = $4, budget_daily = $5, start_date = $6, end_date = $7, status = $8,
-		 version = $9, updated_at = $10
-		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`},
+	{name: "UpdateCampaign", query: `UPDATE campaigns SET version = $4, updated_at = $5, name = $6, budget_daily = $7, start_date = $8,
+		 end_date = $9, status = $10
+		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $4 - 1`},
 	{name: "DeleteCampaign", query: `DELETE FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`},
 
 	// The campaign_counts triggers of migration 00004.

@@ -136,10 +136,11 @@ func (f *scaleFixture) benchUpdate(b *testing.B) {
 			if err != nil {
 				return err
 			}
+			prev := *c
 			c.Version++
 			c.BudgetDaily++
 			c.UpdatedAt = time.Now()
-			return tx.UpdateCampaign(ctx, c)
+			return tx.UpdateCampaign(ctx, c, &prev)
 		})
 		if err != nil {
 			b.Fatalf("update %s: %v", id, err)

@@ -53,8 +53,11 @@ type Tx interface {
 	GetCampaign(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Campaign, error)
 	ListCampaigns(ctx context.Context, t adcamp.Tenant, q ListQuery) ([]*adcamp.Campaign, int64, error)
 	// UpdateCampaign writes the mutable fields of c if its stored version
-	// is c.Version-1; otherwise it returns PRECONDITION_FAILED.
-	UpdateCampaign(ctx context.Context, c *adcamp.Campaign) error
+	// is c.Version-1; otherwise it returns PRECONDITION_FAILED. prev, if
+	// not nil, is the campaign as read in this transaction: the store may
+	// then write only the fields that differ from it (an indexed column
+	// left alone costs nothing to keep its index).
+	UpdateCampaign(ctx context.Context, c, prev *adcamp.Campaign) error
 	// DeleteCampaign removes a campaign with its ad groups and keywords.
 	DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string) error
 

@@ -149,13 +149,15 @@ func benchListCampaigns(b *testing.B, f *benchFixture) {
 }
 
 // benchUpdateCampaign writes one campaign again and again, a version
-// further each time.
+// further each time, its budget changed, as the service's update does
+// (which gives the store the campaign as it read it).
 func benchUpdateCampaign(b *testing.B, f *benchFixture) {
 	c := *f.campaigns[0]
 	for b.Loop() {
+		prev := c
 		c.Version++
 		c.BudgetDaily++
-		benchWrite(b, f.db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &c) })
+		benchWrite(b, f.db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &c, &prev) })
 	}
 }
 

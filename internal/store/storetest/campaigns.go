@@ -91,10 +91,20 @@ func testCampaignRoundTrip(t *testing.T, db store.Store) {
 	_, err := getCampaign(t, db, tn, "cmp_missing")
 	wantCode(t, "GetCampaign(missing)", err, adcamp.CodeNotFound)
 
-	// An update writes every mutable field, and clears dates.
+	// An update with what was read writes the fields that changed: here
+	// the name alone (and the version and update time).
+	asRead := *full
+	renamed := *full
+	renamed.Name, renamed.Version, renamed.UpdatedAt = "Renamed once", 2, at(50)
+	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &renamed, &asRead) })
+	if got, err := getCampaign(t, db, tn, full.ID); err != nil || !reflect.DeepEqual(got, &renamed) {
+		t.Errorf("after renaming: GetCampaign = %+v, %v; want %+v", got, err, &renamed)
+	}
+
+	// An update without it writes every mutable field, and clears dates.
 	full.Name, full.BudgetDaily, full.StartDate, full.EndDate = "Renamed", 1, "", ""
-	full.Status, full.Version, full.UpdatedAt = adcamp.StatusPaused, 2, at(99)
-	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, full) })
+	full.Status, full.Version, full.UpdatedAt = adcamp.StatusPaused, 3, at(99)
+	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, full, nil) })
 	got, err := getCampaign(t, db, tn, full.ID)
 	if err != nil {
 		t.Fatalf("GetCampaign(%s): %v", full.ID, err)
@@ -200,10 +210,10 @@ func testVersionedUpdates(t *testing.T, db store.Store) {
 
 	next := *c
 	next.Version, next.Name = 2, "Second"
-	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &next) })
+	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &next, nil) })
 	stale := *c
 	stale.Version, stale.Name = 2, "Lost" // read at version 1, like next
-	err := db.Write(ctx, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &stale) })
+	err := db.Write(ctx, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &stale, nil) })
 	wantCode(t, "UpdateCampaign(stale version)", err, adcamp.CodePreconditionFailed)
 	if got, _ := getCampaign(t, db, tn, c.ID); got == nil || got.Name != "Second" || got.Version != 2 {
 		t.Errorf("campaign after a stale update = %s, want name Second at version 2", show(got))
@@ -281,7 +291,7 @@ func testTenantIsolation(t *testing.T, db store.Store) {
 		}
 		moved := *c
 		moved.AccountID, moved.Environment, moved.Version, moved.Name = tn.AccountID, tn.Environment, 2, "Hijacked"
-		err := db.Write(ctx, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &moved) })
+		err := db.Write(ctx, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &moved, nil) })
 		wantCode(t, "UpdateCampaign as "+who, err, adcamp.CodePreconditionFailed)
 	}
 	read(t, db, func(tx store.Tx) error {

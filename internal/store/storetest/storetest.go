@@ -223,7 +223,7 @@ func testConcurrentUpdates(t *testing.T, db store.Store) {
 				}
 				cur.Version++
 				cur.BudgetDaily++
-				return tx.UpdateCampaign(ctx, cur)
+				return tx.UpdateCampaign(ctx, cur, nil)
 			})
 		})
 	}
