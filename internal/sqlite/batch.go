@@ -86,20 +86,34 @@ func (b *batcher) lead() {
 	b.queue = append(b.queue[:0], b.queue[n:]...)
 	b.mu.Unlock()
 
+	// Whatever happens in run, the lead passes on and every caller of the
+	// batch is answered: a leader that vanished would hold every write.
+	defer func() {
+		p := recover()
+		if p != nil {
+			for _, j := range batch {
+				if j.err == nil && j.panic == nil {
+					j.err = fmt.Errorf("write batch: %v", p)
+				}
+			}
+		}
+		b.mu.Lock()
+		if len(b.queue) > 0 {
+			b.queue[0].wake <- true
+		} else {
+			b.leading = false
+		}
+		b.mu.Unlock()
+		// The caller's own write was in this batch: its result is set,
+		// and the others' are told.
+		for _, j := range batch[1:] {
+			j.wake <- false
+		}
+		if p != nil {
+			panic(p)
+		}
+	}()
 	b.run(batch)
-
-	b.mu.Lock()
-	if len(b.queue) > 0 {
-		b.queue[0].wake <- true
-	} else {
-		b.leading = false
-	}
-	b.mu.Unlock()
-	// The caller's own write was in this batch: its result is set, and
-	// the others' are told.
-	for _, j := range batch[1:] {
-		j.wake <- false
-	}
 }
 
 // run executes a batch in one transaction. Statements run without the
