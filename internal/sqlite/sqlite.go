@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -49,6 +50,7 @@ type DB struct {
 	checkpoints *sql.DB // one connection, for checkpointLoop
 	stop        chan struct{}
 	stopped     chan struct{}
+	closeOnce   sync.Once
 }
 
 var _ store.Store = (*DB)(nil)
@@ -150,13 +152,18 @@ func (db *DB) migrate(ctx context.Context, dir string) error {
 	return nil
 }
 
-// Close closes both pools.
+// Close stops the checkpoints and closes the pools. Closing again does
+// nothing.
 func (db *DB) Close() error {
-	close(db.stop)
-	<-db.stopped
-	db.writeStmts.close()
-	db.readStmts.close()
-	return errors.Join(db.checkpoints.Close(), db.read.Close(), db.write.Close())
+	var err error
+	db.closeOnce.Do(func() {
+		close(db.stop)
+		<-db.stopped
+		db.writeStmts.close()
+		db.readStmts.close()
+		err = errors.Join(db.checkpoints.Close(), db.read.Close(), db.write.Close())
+	})
+	return err
 }
 
 // Ping checks both pools.

@@ -9,7 +9,8 @@ import (
 
 // maxCachedStatements bounds a pool's statement cache. Queries are written
 // with placeholders for every value, so the set of texts is small and fixed
-// (about forty); the bound only guards against a query built per request.
+// (a few dozen, with the forms of a campaign update); the bound only guards
+// against a query built per request.
 const maxCachedStatements = 256
 
 // stmtCache keeps the statements of one pool prepared. SQLite compiles a
