@@ -13,6 +13,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -192,6 +193,11 @@ func TestVectors(t *testing.T) {
 			if !signing.Verify(v.Secret, msg, sig) {
 				t.Errorf("Verify(%q, %q, %x) = false, want true", v.Secret, msg, sig)
 			}
+			key := signing.NewKey(v.Secret)
+			if !key.Verify(sig, scheme, v.Request.Timestamp, v.Request.Method, path, v.body()) {
+				t.Errorf("NewKey(%q).Verify(%x, %s, %q, %q, %q, %q) = false, want true",
+					v.Secret, sig, scheme, v.Request.Timestamp, v.Request.Method, path, v.Request.Body)
+			}
 			upper := strings.ToUpper(v.Signature)
 			usig, ok := signing.DecodeSignature(upper)
 			if !ok || usig != sig {
@@ -208,6 +214,9 @@ func TestVectors(t *testing.T) {
 				if signing.Verify(v.Secret, msg, bad) {
 					t.Errorf("Verify(%q, %q, %x) = true (bit %d flipped), want false", v.Secret, msg, bad, bit)
 				}
+				if key.Verify(bad, scheme, v.Request.Timestamp, v.Request.Method, path, v.body()) {
+					t.Errorf("NewKey(%q).Verify(%x, ...) = true (bit %d flipped), want false", v.Secret, bad, bit)
+				}
 			}
 
 			// So is a signature made with any other secret, including the
@@ -222,6 +231,9 @@ func TestVectors(t *testing.T) {
 				}
 				if signing.Verify(wrong, msg, sig) {
 					t.Errorf("Verify(%q, %q, %x) = true, want false", wrong, msg, sig)
+				}
+				if signing.NewKey(wrong).Verify(sig, scheme, v.Request.Timestamp, v.Request.Method, path, v.body()) {
+					t.Errorf("NewKey(%q).Verify(%x, ...) = true, want false", wrong, sig)
 				}
 			}
 
@@ -698,6 +710,21 @@ func FuzzVerify(f *testing.F) {
 		if !signing.Verify(secret, msg, gsig) {
 			t.Fatalf("Verify(%q, %q, %x) = false, want true", secret, msg, gsig)
 		}
+		// A Key of the secret agrees, on first use and reused, and refuses
+		// the signature for another body or under the other scheme.
+		key := signing.NewKey(secret)
+		for range 2 {
+			if !key.Verify(gsig, scheme, ts, method, path, body) {
+				t.Fatalf("NewKey(%q).Verify(%x, %s, %q, %q, %q, %q) = false, want true", secret, gsig, scheme, ts, method, path, body)
+			}
+		}
+		if key.Verify(gsig, scheme, ts, method, path, append(bytes.Clone(body), 'x')) {
+			t.Fatalf("NewKey(%q).Verify of another body = true, want false", secret)
+		}
+		otherScheme := map[signing.Scheme]signing.Scheme{signing.SchemeA: signing.SchemeB, signing.SchemeB: signing.SchemeA}[scheme]
+		if key.Verify(gsig, otherScheme, ts, method, path, body) != bytes.Equal(signing.StringToSign(otherScheme, ts, method, path, body), msg) {
+			t.Fatalf("NewKey(%q).Verify under scheme %s = true for the signature of scheme %s", secret, otherScheme, scheme)
+		}
 		usig, ok := signing.DecodeSignature(strings.ToUpper(good))
 		if !ok || usig != gsig {
 			t.Fatalf("DecodeSignature(%q) = %x, %v, want %x, true", strings.ToUpper(good), usig, ok, gsig)
@@ -732,4 +759,28 @@ func FuzzVerify(f *testing.F) {
 			t.Fatalf("Verify(%q, %q, %x) = true, want false", secret+"x", msg, gsig)
 		}
 	})
+}
+
+// TestKeyConcurrent: one Key verifies from many goroutines at once (run
+// with -race), each answer right for its own request.
+func TestKeyConcurrent(t *testing.T) {
+	const secret = "sk_test_concurrent"
+	key := signing.NewKey(secret)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				body := []byte(fmt.Sprintf(`{"g":%d,"i":%d}`, g, i))
+				scheme := []signing.Scheme{signing.SchemeA, signing.SchemeB}[i%2]
+				sig, _ := signing.DecodeSignature(signing.Sign(secret, signing.StringToSign(scheme, "1795000000", "POST", "/v1/campaigns", body)))
+				if !key.Verify(sig, scheme, "1795000000", "POST", "/v1/campaigns", body) {
+					t.Errorf("goroutine %d, request %d: Verify = false, want true", g, i)
+				}
+				if key.Verify(sig, scheme, "1795000001", "POST", "/v1/campaigns", body) {
+					t.Errorf("goroutine %d, request %d: Verify with another timestamp = true, want false", g, i)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

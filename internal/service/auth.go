@@ -123,7 +123,9 @@ func (s *Service) candidates(r AuthRequest) []candidate {
 }
 
 // verify returns the scheme whose string to sign matches the signature
-// under one of the credential's live secrets, or "" if none does.
+// under one of the credential's live secrets, or "" if none does. The
+// strings are tried in the order of candidates, each only if the ones
+// before it did not match.
 func (s *Service) verify(c *credential, r AuthRequest, now time.Time) signing.Scheme {
 	sig, ok := signing.DecodeSignature(r.Signature)
 	if !ok {
@@ -133,12 +135,24 @@ func (s *Service) verify(c *credential, r AuthRequest, now time.Time) signing.Sc
 	if len(c.secrets) > 1 && c.key.PreviousExpiresAt != nil && now.Before(*c.key.PreviousExpiresAt) {
 		secrets = c.secrets
 	}
-	for _, cand := range s.candidates(r) {
+	matches := func(scheme signing.Scheme, path string) bool {
 		for _, secret := range secrets {
-			if signing.Verify(secret, cand.msg, sig) {
-				return cand.scheme
+			if secret.Verify(sig, scheme, r.Timestamp, r.Method, path, r.Body) {
+				return true
 			}
 		}
+		return false
+	}
+	if s.signing != SigningB {
+		if matches(signing.SchemeA, r.Path) {
+			return signing.SchemeA
+		}
+		if rel, ok := signing.RelativePath(r.Path); ok && matches(signing.SchemeA, rel) {
+			return signing.SchemeA
+		}
+	}
+	if s.signing != SigningA && matches(signing.SchemeB, r.Path) {
+		return signing.SchemeB
 	}
 	return ""
 }

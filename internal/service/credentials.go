@@ -9,6 +9,7 @@ import (
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/store"
+	"github.com/adcamp/adcamp/signing"
 )
 
 // KeyCacheTTL bounds how long a credential is served from memory: a key
@@ -18,11 +19,11 @@ import (
 const KeyCacheTTL = time.Second
 
 // credential is a key as authentication needs it: its record, and its
-// secrets decrypted once (the current one, then the previous one if the
-// key was rolled).
+// secrets decrypted once, ready to verify signatures (the current one,
+// then the previous one if the key was rolled).
 type credential struct {
 	key     *store.Key
-	secrets []string
+	secrets []*signing.Key
 	fetched time.Time
 }
 
@@ -90,7 +91,7 @@ func (s *Service) credential(ctx context.Context, id string, env adcamp.Environm
 		if err != nil {
 			return nil, fmt.Errorf("open a secret of %s: %w", k.ID, err)
 		}
-		cred.secrets = append(cred.secrets, string(secret))
+		cred.secrets = append(cred.secrets, signing.NewKey(string(secret)))
 	}
 	s.keys.put(cred)
 	return cred, nil
