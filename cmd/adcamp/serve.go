@@ -15,6 +15,7 @@ import (
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/httpapi"
+	"github.com/adcamp/adcamp/internal/jsonlog"
 	"github.com/adcamp/adcamp/internal/metrics"
 	"github.com/adcamp/adcamp/internal/service"
 	"github.com/adcamp/adcamp/internal/store"
@@ -90,7 +91,7 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 	}
 	logOut := newBufferedLog(c.stderr, 200*time.Millisecond)
 	defer logOut.Close()
-	log := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
+	log := slog.New(jsonlog.New(logOut, &slog.HandlerOptions{Level: level}))
 
 	db, box, err := c.open(ctx, cfg.store)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/httpapi"
+	"github.com/adcamp/adcamp/internal/jsonlog"
 	"github.com/adcamp/adcamp/internal/metrics"
 	"github.com/adcamp/adcamp/internal/store"
 )
@@ -123,7 +124,7 @@ func TestLogsHoldNoSecrets(t *testing.T) {
 	e := newEnv(t)
 	_, sandbox := e.account("Acme")
 	var buf syncBuffer
-	e.serveWith(sandbox, slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	e.serveWith(sandbox, slog.New(jsonlog.New(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	body := `{"name":"marker-in-body-7361","budget_daily":1,"marketplace":"US"}`
 	r := sandbox.do("POST", "/campaigns", body)
 	want(t, r, 201, "")
