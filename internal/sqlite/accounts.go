@@ -80,7 +80,7 @@ func (t *tx) GetChannelAccount(ctx context.Context, accountID string, id int64) 
 
 const keyColumns = `id, account_id, environment, secret, previous_secret, previous_expires_at, disabled, created_at, last_used_at`
 
-func scanKey(row interface{ Scan(...any) error }) (*store.Key, error) {
+func scanKey(row rowScanner) (*store.Key, error) {
 	var k store.Key
 	var created int64
 	var prevExp, lastUsed sql.NullInt64
@@ -183,7 +183,7 @@ func affectedVersion(res sql.Result, err error, kind, id string) error {
 
 func (t *tx) ListChannelAccounts(ctx context.Context, accountID string, q store.ListQuery) ([]*adcamp.ChannelAccount, int64, error) {
 	return listPage(ctx, t, "channel_accounts", `id, account_id, marketplace, name, created_at`,
-		`account_id = $1`, []any{accountID}, q, func(row interface{ Scan(...any) error }) (*adcamp.ChannelAccount, error) {
+		`account_id = $1`, []any{accountID}, q, func(row rowScanner) (*adcamp.ChannelAccount, error) {
 			var c adcamp.ChannelAccount
 			var created int64
 			if err := row.Scan(&c.ID, &c.AccountID, &c.Marketplace, &c.Name, &created); err != nil {

@@ -9,7 +9,7 @@ import (
 
 const adGroupColumns = `id, campaign_id, account_id, environment, name, default_bid, status, version, created_at, updated_at`
 
-func scanAdGroup(row interface{ Scan(...any) error }) (*adcamp.AdGroup, error) {
+func scanAdGroup(row rowScanner) (*adcamp.AdGroup, error) {
 	var g adcamp.AdGroup
 	var created, updated int64
 	err := row.Scan(&g.ID, &g.CampaignID, &g.AccountID, &g.Environment, &g.Name, &g.DefaultBid, &g.Status,

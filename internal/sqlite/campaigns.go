@@ -16,27 +16,6 @@ const campaignColumns = `id, account_id, environment, name, budget_daily, market
 const campaignSelect = `id, name, budget_daily, marketplace, channel_account_id,
 	start_date, end_date, status, version, created_at, updated_at`
 
-// scanCampaigns returns the scanner of campaignSelect rows of tenant tn.
-func scanCampaigns(tn adcamp.Tenant) func(row interface{ Scan(...any) error }) (*adcamp.Campaign, error) {
-	return func(row interface{ Scan(...any) error }) (*adcamp.Campaign, error) {
-		c := adcamp.Campaign{AccountID: tn.AccountID, Environment: tn.Environment}
-		var channel sql.NullInt64
-		var start, end sql.NullString
-		var created, updated int64
-		err := row.Scan(&c.ID, &c.Name, &c.BudgetDaily, &c.Marketplace,
-			&channel, &start, &end, &c.Status, &c.Version, &created, &updated)
-		if err != nil {
-			return nil, err
-		}
-		if channel.Valid {
-			c.ChannelAccountID = &channel.Int64
-		}
-		c.StartDate, c.EndDate = start.String, end.String
-		c.CreatedAt, c.UpdatedAt = fromMicros(created), fromMicros(updated)
-		return &c, nil
-	}
-}
-
 func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
 
 func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
@@ -50,7 +29,7 @@ func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
 }
 
 func (t *tx) GetCampaign(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Campaign, error) {
-	c, err := scanCampaigns(tn)(t.queryRow(ctx,
+	c, err := newCampaignScanner(tn, 1).scan(t.queryRow(ctx,
 		`SELECT `+campaignSelect+` FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`,
 		id, tn.AccountID, tn.Environment))
 	if err != nil {
@@ -78,7 +57,8 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 		args = append(args, q.Status, q.Today)
 	}
 	if q.Status == "" {
-		items, total, found, err := pageWithTotal(ctx, t, campaignCount, "campaigns", campaignSelect, where, args, q, scanCampaigns(tn))
+		items, total, found, err := pageWithTotal(ctx, t, campaignCount, "campaigns", campaignSelect, where, args, q,
+			newCampaignScanner(tn, q.Limit).scan)
 		if err != nil || found {
 			return items, total, err
 		}
@@ -98,7 +78,7 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 		// gives the page, however many campaigns have ended by date.
 		where, args = `account_id = $1 AND environment = $2 AND status = $3`, args[:3]
 	}
-	return page(ctx, t, total, "campaigns", campaignSelect, where, args, q, scanCampaigns(tn))
+	return page(ctx, t, total, "campaigns", campaignSelect, where, args, q, newCampaignScanner(tn, q.Limit).scan)
 }
 
 // campaignCount is a tenant's number of campaigns ($1 account, $2

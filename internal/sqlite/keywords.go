@@ -15,7 +15,7 @@ const keywordColumns = `id, ad_group_id, account_id, environment, text, text_key
 // each, far below SQLite's limit of 32,766).
 const keywordsPerInsert = 200
 
-func scanKeyword(row interface{ Scan(...any) error }) (*adcamp.Keyword, error) {
+func scanKeyword(row rowScanner) (*adcamp.Keyword, error) {
 	var k adcamp.Keyword
 	var textKey string
 	var bid sql.NullInt64

@@ -13,7 +13,7 @@ import (
 
 // listPage runs the count and the page query of a list, newest first.
 func listPage[T any](ctx context.Context, t *tx, table, columns, where string, args []any, q store.ListQuery,
-	scan func(interface{ Scan(...any) error }) (T, error)) ([]T, int64, error) {
+	scan func(rowScanner) (T, error)) ([]T, int64, error) {
 	if err := t.consistent(ctx); err != nil {
 		return nil, 0, err
 	}
@@ -26,7 +26,7 @@ func listPage[T any](ctx context.Context, t *tx, table, columns, where string, a
 
 // page runs the page query of a list whose total is known.
 func page[T any](ctx context.Context, t *tx, total int64, table, columns, where string, args []any, q store.ListQuery,
-	scan func(interface{ Scan(...any) error }) (T, error)) ([]T, int64, error) {
+	scan func(rowScanner) (T, error)) ([]T, int64, error) {
 	if total <= int64(q.Offset) {
 		return nil, total, nil
 	}
@@ -53,7 +53,7 @@ func page[T any](ctx context.Context, t *tx, total int64, table, columns, where 
 // totalSQL, a query of one number over args, becomes a last column. An
 // empty page carries no total; found reports whether the page had rows.
 func pageWithTotal[T any](ctx context.Context, t *tx, totalSQL, table, columns, where string, args []any, q store.ListQuery,
-	scan func(interface{ Scan(...any) error }) (T, error)) (items []T, total int64, found bool, err error) {
+	scan func(rowScanner) (T, error)) (items []T, total int64, found bool, err error) {
 	n := len(args)
 	rows, err := t.query(ctx, `SELECT `+columns+`, (`+totalSQL+`) FROM `+table+` WHERE `+where+
 		` ORDER BY created_at DESC, id DESC LIMIT $`+itoa(n+1)+` OFFSET $`+itoa(n+2), append(args, q.Limit, q.Offset)...)
@@ -81,7 +81,7 @@ type withTotal struct {
 }
 
 func (w *withTotal) Scan(dest ...any) error {
-	w.dest = append(append(w.dest[:0], dest...), w.total)
+	w.dest = append(append(w.dest[:0], dest...), (*intCol)(w.total))
 	return w.rows.Scan(w.dest...)
 }
 

@@ -99,6 +99,11 @@ var planQueries = []planQuery{
 		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $4 - 1`},
 	{name: "DeleteCampaign", query: `DELETE FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`},
 
+	// The ON DELETE SET NULL of channel_account_id, as a channel account
+	// is deleted: the partial index of migration 00006 serves it.
+	{name: "foreign key campaigns.channel_account_id", query: `UPDATE campaigns SET channel_account_id = NULL
+		WHERE channel_account_id = $1`},
+
 	// The campaign_counts triggers of migration 00004.
 	{name: "trigger campaigns_counted_delete", query: `UPDATE campaign_counts SET n = n - 1
 		WHERE account_id = $1 AND environment = $2 AND status = $3`},

@@ -1,0 +1,105 @@
+package sqlite
+
+import (
+	"fmt"
+
+	"github.com/adcamp/adcamp"
+)
+
+// Column scanners. database/sql stores a TEXT column into a *string
+// directly, but an INTEGER into an *int64 by reflection, and its sql.Null*
+// types go the same way; these take the driver's value with a type switch.
+// A list reads a dozen columns of every row, so this shows in its profile.
+
+// intCol scans an INTEGER column that is never NULL.
+type intCol int64
+
+func (c *intCol) Scan(v any) error {
+	n, ok := v.(int64)
+	if !ok {
+		return fmt.Errorf("sqlite: scan %T into an integer", v)
+	}
+	*c = intCol(n)
+	return nil
+}
+
+// nullInt scans an INTEGER column that may be NULL.
+type nullInt struct {
+	n     int64
+	valid bool
+}
+
+func (c *nullInt) Scan(v any) error {
+	switch v := v.(type) {
+	case int64:
+		*c = nullInt{v, true}
+	case nil:
+		*c = nullInt{}
+	default:
+		return fmt.Errorf("sqlite: scan %T into an integer", v)
+	}
+	return nil
+}
+
+// nullText scans a TEXT column that may be NULL, which reads as "".
+type nullText string
+
+func (c *nullText) Scan(v any) error {
+	switch v := v.(type) {
+	case string:
+		*c = nullText(v)
+	case []byte:
+		*c = nullText(v)
+	case nil:
+		*c = ""
+	default:
+		return fmt.Errorf("sqlite: scan %T into a text", v)
+	}
+	return nil
+}
+
+// rowScanner is what a row is scanned from: *sql.Row, *sql.Rows, or a
+// wrapper of them.
+type rowScanner interface{ Scan(dest ...any) error }
+
+// campaignScanner reads campaignSelect rows of one tenant. Its
+// destinations are made once, and the campaigns it returns are allocated
+// together, up to the page size it was made for.
+type campaignScanner struct {
+	tn      adcamp.Tenant
+	block   []adcamp.Campaign
+	c       adcamp.Campaign
+	channel nullInt
+	start   nullText
+	end     nullText
+	created intCol
+	updated intCol
+	dest    []any
+}
+
+func newCampaignScanner(tn adcamp.Tenant, rows int) *campaignScanner {
+	s := &campaignScanner{tn: tn, block: make([]adcamp.Campaign, 0, max(rows, 1))}
+	s.dest = []any{&s.c.ID, &s.c.Name, (*intCol)(&s.c.BudgetDaily), &s.c.Marketplace,
+		&s.channel, &s.start, &s.end, &s.c.Status, (*intCol)(&s.c.Version), &s.created, &s.updated}
+	return s
+}
+
+// scan reads one row; it has the signature list pages take.
+func (s *campaignScanner) scan(row rowScanner) (*adcamp.Campaign, error) {
+	if err := row.Scan(s.dest...); err != nil {
+		return nil, err
+	}
+	c := s.c
+	c.AccountID, c.Environment = s.tn.AccountID, s.tn.Environment
+	if s.channel.valid {
+		id := s.channel.n
+		c.ChannelAccountID = &id
+	}
+	c.StartDate, c.EndDate = string(s.start), string(s.end)
+	c.CreatedAt, c.UpdatedAt = fromMicros(int64(s.created)), fromMicros(int64(s.updated))
+	if len(s.block) == cap(s.block) { // more rows than announced
+		s.block = make([]adcamp.Campaign, 0, cap(s.block))
+	}
+	s.block = append(s.block, c)
+	return &s.block[len(s.block)-1], nil
+}
