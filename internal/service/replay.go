@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/adcamp/adcamp"
@@ -72,8 +74,12 @@ type recordName struct {
 // query and If-Match are not signed, so two requests can share a
 // signature and still differ.
 func (s *Service) KeyFor(cred *adcamp.APIKey, idempotencyKey, signature, method, path, query, ifMatch string, body []byte) (RequestKey, error) {
+	// method path?query, If-Match, then the body, as "%s %s?%s\nIf-Match: %s\n%s".
 	h := sha256.New()
-	fmt.Fprintf(h, "%s %s?%s\nIf-Match: %s\n", method, path, query, ifMatch)
+	head := make([]byte, 0, len(method)+len(path)+len(query)+len(ifMatch)+13)
+	head = append(append(append(head, method...), ' '), path...)
+	head = append(append(append(head, '?'), query...), "\nIf-Match: "...)
+	h.Write(append(append(head, ifMatch...), '\n'))
 	h.Write(body)
 	k := RequestKey{hash: h.Sum(nil)}
 	if idempotencyKey != "" {
@@ -212,7 +218,7 @@ func (s *Service) recall(ctx context.Context, tx store.Tx, k RequestKey) (*Answe
 // save stores ans under every name of k, or returns errTaken if one of
 // them is already used.
 func (s *Service) save(ctx context.Context, tx store.Tx, k RequestKey, ans *Answer) error {
-	header, err := json.Marshal(ans.Header)
+	header, err := headerJSON(ans.Header)
 	if err != nil {
 		return err
 	}
@@ -230,6 +236,31 @@ func (s *Service) save(ctx context.Context, tx store.Tx, k RequestKey, ans *Answ
 		}
 	}
 	return nil
+}
+
+// headerJSON encodes h as a JSON object, as json.Marshal would but without
+// reflection for the usual headers: names and values of printable ASCII,
+// which strconv.Quote writes as valid JSON strings (it escapes only the
+// quote and the backslash among them). Others go to json.Marshal.
+func headerJSON(h map[string]string) ([]byte, error) {
+	names := make([]string, 0, len(h))
+	for name, v := range h {
+		if !printableASCII(name) || !printableASCII(v) {
+			return json.Marshal(h)
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names) // json.Marshal's order
+	b := make([]byte, 0, 96)
+	b = append(b, '{')
+	for i, name := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(strconv.AppendQuote(b, name), ':')
+		b = strconv.AppendQuote(b, h[name])
+	}
+	return append(b, '}'), nil
 }
 
 // PurgeRecords forgets the answers whose time has passed.
