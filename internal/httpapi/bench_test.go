@@ -9,11 +9,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/httpapi"
+	"github.com/adcamp/adcamp/internal/jsonlog"
 	"github.com/adcamp/adcamp/internal/metrics"
 	"github.com/adcamp/adcamp/internal/secrets"
 	"github.com/adcamp/adcamp/internal/service"
@@ -49,7 +52,7 @@ func newBenchEnv(b *testing.B) *benchEnv {
 	if err != nil {
 		b.Fatal(err)
 	}
-	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	log := slog.New(jsonlog.New(io.Discard, nil))
 	clk := &clock{now: time.Now().UTC().Truncate(time.Second)}
 	svc := service.New(service.Config{Store: db, Box: box, Now: clk.Now, Logger: log})
 	env := adcamp.Production
@@ -124,6 +127,12 @@ func (e *benchEnv) serve(b *testing.B, want int, next func(i int) benchRequest) 
 	}
 	var batch []prepared
 	i := 0
+	if os.Getenv("ADCAMP_BENCH_LOCK_THREAD") != "" {
+		// For bench/instructions.sh: callgrind counts by thread, and a
+		// goroutine that yields may come back on another one.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if len(batch) == 0 {

@@ -13,27 +13,32 @@ type campaignJSON struct {
 	BudgetDaily      adcamp.Money `json:"budget_daily"`
 	Marketplace      string       `json:"marketplace"`
 	ChannelAccountID *int64       `json:"channel_account_id"`
-	StartDate        *string      `json:"start_date"`
-	EndDate          *string      `json:"end_date"`
+	StartDate        optDate      `json:"start_date"`
+	EndDate          optDate      `json:"end_date"`
 	Status           string       `json:"status"`
 	Version          int64        `json:"version"`
-	CreatedAt        string       `json:"created_at"`
-	UpdatedAt        string       `json:"updated_at"`
+	CreatedAt        apiTime      `json:"created_at"`
+	UpdatedAt        apiTime      `json:"updated_at"`
 }
 
 func toCampaignJSON(c *adcamp.Campaign) campaignJSON {
 	return campaignJSON{
 		ID: c.ID, Name: c.Name, BudgetDaily: c.BudgetDaily, Marketplace: c.Marketplace,
 		ChannelAccountID: c.ChannelAccountID, StartDate: optDate(c.StartDate), EndDate: optDate(c.EndDate),
-		Status: c.Status, Version: c.Version, CreatedAt: timeJSON(c.CreatedAt), UpdatedAt: timeJSON(c.UpdatedAt),
+		Status: c.Status, Version: c.Version, CreatedAt: apiTime(c.CreatedAt), UpdatedAt: apiTime(c.UpdatedAt),
 	}
 }
 
-func optDate(s string) *string {
-	if s == "" {
-		return nil
+// optDate is a date that may be unset (""), written as null.
+type optDate string
+
+func (d optDate) MarshalJSON() ([]byte, error) { return d.appendJSON(nil), nil }
+
+func (d optDate) appendJSON(b []byte) []byte {
+	if d == "" {
+		return append(b, "null"...)
 	}
-	return &s
+	return appendJSONString(b, string(d))
 }
 
 // campaignInput reads a campaign create or update body.

@@ -24,6 +24,9 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	if r.ContentLength > maxBody {
 		return nil, errorf(adcamp.CodePayloadTooLarge, "request body is %d bytes; at most %d are accepted", r.ContentLength, maxBody)
 	}
+	if r.Body == nil || r.Body == http.NoBody { // what net/http gives a request without a body
+		return nil, nil
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
@@ -178,6 +181,9 @@ type query struct {
 
 func parseQuery(r *http.Request, allowed ...string) *query {
 	q := &query{}
+	if r.URL.RawQuery == "" {
+		return q
+	}
 	var err error
 	q.values, err = url.ParseQuery(r.URL.RawQuery)
 	if err != nil {

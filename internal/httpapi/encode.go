@@ -30,27 +30,27 @@ func (c campaignJSON) appendJSON(b []byte) []byte {
 		b = strconv.AppendInt(b, *c.ChannelAccountID, 10)
 	}
 	b = append(b, `,"start_date":`...)
-	b = appendOptString(b, c.StartDate)
+	b = c.StartDate.appendJSON(b)
 	b = append(b, `,"end_date":`...)
-	b = appendOptString(b, c.EndDate)
+	b = c.EndDate.appendJSON(b)
 	b = append(b, `,"status":`...)
 	b = appendJSONString(b, c.Status)
 	b = append(b, `,"version":`...)
 	b = strconv.AppendInt(b, c.Version, 10)
 	b = append(b, `,"created_at":`...)
-	b = appendJSONString(b, c.CreatedAt)
+	b = c.CreatedAt.appendJSON(b)
 	b = append(b, `,"updated_at":`...)
-	b = appendJSONString(b, c.UpdatedAt)
+	b = c.UpdatedAt.appendJSON(b)
 	return append(b, '}')
 }
 
 func (l listJSON[T]) appendJSON(b []byte) []byte {
 	b = append(b, `{"items":[`...)
-	for i, it := range l.Items {
+	for i := range l.Items {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendAny(b, it)
+		b = appendAny(b, &l.Items[i]) // a pointer: boxing an item would copy it to the heap
 	}
 	b = append(b, `],"page":`...)
 	b = strconv.AppendInt(b, int64(l.Page), 10)
@@ -73,13 +73,6 @@ func appendAny(b []byte, v any) []byte {
 		panic(err) // our response types always encode; see writeJSON
 	}
 	return append(b, out...)
-}
-
-func appendOptString(b []byte, s *string) []byte {
-	if s == nil {
-		return append(b, "null"...)
-	}
-	return appendJSONString(b, *s)
 }
 
 const hexDigits = "0123456789abcdef"

@@ -18,12 +18,13 @@ import (
 // bounded by the number of keys.
 type limiter struct {
 	perSecond int
+	burst     []string // RateLimit-Limit, the same on every answer
 	mu        sync.Mutex
 	buckets   map[string]*rate.Limiter
 }
 
 func newLimiter(perSecond int) *limiter {
-	return &limiter{perSecond: perSecond, buckets: make(map[string]*rate.Limiter)}
+	return &limiter{perSecond: perSecond, burst: []string{strconv.Itoa(2 * perSecond)}, buckets: make(map[string]*rate.Limiter)}
 }
 
 // allow takes a token for keyID and sets the RateLimit headers; it returns
@@ -41,9 +42,10 @@ func (l *limiter) allow(w http.ResponseWriter, keyID string, now time.Time) erro
 	tokens := b.TokensAt(now)
 	burst := float64(b.Burst())
 	h := w.Header()
-	h.Set("RateLimit-Limit", strconv.Itoa(b.Burst()))
-	h.Set("RateLimit-Remaining", strconv.Itoa(int(max(0, math.Floor(tokens)))))
-	h.Set("RateLimit-Reset", strconv.Itoa(int(math.Ceil((burst-tokens)/float64(l.perSecond)))))
+	// Set by their canonical names: Header.Set would canonicalise each.
+	h["Ratelimit-Limit"] = l.burst
+	h["Ratelimit-Remaining"] = []string{strconv.Itoa(int(max(0, math.Floor(tokens))))}
+	h["Ratelimit-Reset"] = []string{strconv.Itoa(int(math.Ceil((burst - tokens) / float64(l.perSecond))))}
 	if allowed {
 		return nil
 	}

@@ -23,11 +23,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	writeBody(w, status, append(b, '\n'))
 }
 
+// jsonType is the Content-Type of every JSON answer. Header values set
+// here are assigned under their canonical names, as Header.Set would after
+// canonicalising them, once for every answer.
+var jsonType = []string{"application/json"}
+
 // writeBody writes a rendered JSON body.
 func writeBody(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h["Content-Type"] = jsonType
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	w.WriteHeader(status)
 	w.Write(b)
 }
@@ -55,31 +60,43 @@ func writeData(w http.ResponseWriter, status int, data any) {
 }
 
 // timeJSON formats times as RFC 3339 in UTC with a Z, to the second
-// ("2006-01-02T15:04:05Z"), for years 0 to 9999 by hand: it runs twice for
-// every campaign of every answer, and time.Format is a parser at heart.
-func timeJSON(t time.Time) string {
+// ("2006-01-02T15:04:05Z").
+func timeJSON(t time.Time) string { return string(appendTime(nil, t)) }
+
+// appendTime appends t as timeJSON writes it, for years 0 to 9999 by hand:
+// it runs twice for every campaign of every answer, and time.Format is a
+// parser at heart.
+func appendTime(b []byte, t time.Time) []byte {
 	t = t.UTC()
 	year, month, day := t.Date()
 	if year < 0 || year > 9999 {
-		return t.Format("2006-01-02T15:04:05Z")
+		return t.AppendFormat(b, "2006-01-02T15:04:05Z")
 	}
 	hour, minute, sec := t.Clock()
-	var b [20]byte
-	put := func(i, v int) { b[i], b[i+1] = byte('0'+v/10), byte('0'+v%10) }
-	put(0, year/100)
-	put(2, year%100)
-	b[4] = '-'
-	put(5, int(month))
-	b[7] = '-'
-	put(8, day)
-	b[10] = 'T'
-	put(11, hour)
-	b[13] = ':'
-	put(14, minute)
-	b[16] = ':'
-	put(17, sec)
-	b[19] = 'Z'
-	return string(b[:])
+	two := func(v int) { b = append(b, byte('0'+v/10), byte('0'+v%10)) }
+	two(year / 100)
+	two(year % 100)
+	b = append(b, '-')
+	two(int(month))
+	b = append(b, '-')
+	two(day)
+	b = append(b, 'T')
+	two(hour)
+	b = append(b, ':')
+	two(minute)
+	b = append(b, ':')
+	two(sec)
+	return append(b, 'Z')
+}
+
+// apiTime is a time in an answer, written as timeJSON writes it.
+type apiTime time.Time
+
+func (t apiTime) MarshalJSON() ([]byte, error) { return t.appendJSON(nil), nil }
+
+func (t apiTime) appendJSON(b []byte) []byte {
+	b = append(b, '"')
+	return append(appendTime(b, time.Time(t)), '"')
 }
 
 // etag is the entity tag of a version: its decimal form in quotes.
@@ -87,7 +104,7 @@ func etag(version int64) string { return `"` + strconv.FormatInt(version, 10) + 
 
 // writeEntity answers with one entity and its ETag.
 func writeEntity(w http.ResponseWriter, status int, version int64, v any) {
-	w.Header().Set("ETag", etag(version))
+	w.Header()["Etag"] = []string{etag(version)}
 	writeData(w, status, v)
 }
 

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"sigs.k8s.io/yaml"
@@ -25,8 +26,9 @@ type Server struct {
 	svc     *service.Service
 	env     adcamp.Environment
 	log     *slog.Logger
-	mux     *http.ServeMux
-	openapi []byte // openapi.yaml as JSON
+	mux     *http.ServeMux // every route, and a catch-all that answers 404 or 405
+	known   *http.ServeMux // every route but the catch-all: what noRoute asks
+	openapi []byte         // openapi.yaml as JSON
 	metrics *metrics.Metrics
 	limiter *limiter // nil: no rate limit
 }
@@ -53,7 +55,7 @@ func New(svc *service.Service, env adcamp.Environment, log *slog.Logger, opts ..
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{svc: svc, env: env, log: log, mux: http.NewServeMux(), openapi: spec}
+	s := &Server{svc: svc, env: env, log: log, mux: http.NewServeMux(), known: http.NewServeMux(), openapi: spec}
 	for _, o := range opts {
 		o(s)
 	}
@@ -75,45 +77,54 @@ type call struct {
 // routes installs every route. Each API route is served under both
 // prefixes; /api/v1/open is the canonical one.
 func (s *Server) routes() {
-	s.mux.HandleFunc("GET /healthz", s.healthz)
-	s.mux.HandleFunc("GET /readyz", s.readyz)
+	s.handleFunc("GET /healthz", s.healthz)
+	s.handleFunc("GET /readyz", s.readyz)
 	if s.metrics != nil {
-		s.mux.Handle("GET /metrics", s.metrics.Handler())
+		s.handle("GET /metrics", s.metrics.Handler())
 	}
 	for _, p := range []string{signing.PrefixCanonical, signing.PrefixShort} {
-		s.mux.HandleFunc("GET "+p+"/time", s.time)
-		s.mux.HandleFunc("GET "+p+"/openapi.json", s.openAPI)
+		s.handleFunc("GET "+p+"/time", s.time)
+		s.handleFunc("GET "+p+"/openapi.json", s.openAPI)
 
-		s.mux.Handle("POST "+p+"/campaigns", s.signed(s.createCampaign))
-		s.mux.Handle("GET "+p+"/campaigns", s.signed(s.listCampaigns))
-		s.mux.Handle("GET "+p+"/campaigns/{campaign_id}", s.signed(s.getCampaign))
-		s.mux.Handle("PUT "+p+"/campaigns/{campaign_id}", s.signed(s.updateCampaign))
-		s.mux.Handle("DELETE "+p+"/campaigns/{campaign_id}", s.signed(s.deleteCampaign))
+		s.handle("POST "+p+"/campaigns", s.signed(s.createCampaign))
+		s.handle("GET "+p+"/campaigns", s.signed(s.listCampaigns))
+		s.handle("GET "+p+"/campaigns/{campaign_id}", s.signed(s.getCampaign))
+		s.handle("PUT "+p+"/campaigns/{campaign_id}", s.signed(s.updateCampaign))
+		s.handle("DELETE "+p+"/campaigns/{campaign_id}", s.signed(s.deleteCampaign))
 
-		s.mux.Handle("POST "+p+"/campaigns/{campaign_id}/ad-groups", s.signed(s.createAdGroup))
-		s.mux.Handle("GET "+p+"/campaigns/{campaign_id}/ad-groups", s.signed(s.listAdGroups))
-		s.mux.Handle("GET "+p+"/ad-groups/{ad_group_id}", s.signed(s.getAdGroup))
-		s.mux.Handle("PUT "+p+"/ad-groups/{ad_group_id}", s.signed(s.updateAdGroup))
-		s.mux.Handle("DELETE "+p+"/ad-groups/{ad_group_id}", s.signed(s.deleteAdGroup))
+		s.handle("POST "+p+"/campaigns/{campaign_id}/ad-groups", s.signed(s.createAdGroup))
+		s.handle("GET "+p+"/campaigns/{campaign_id}/ad-groups", s.signed(s.listAdGroups))
+		s.handle("GET "+p+"/ad-groups/{ad_group_id}", s.signed(s.getAdGroup))
+		s.handle("PUT "+p+"/ad-groups/{ad_group_id}", s.signed(s.updateAdGroup))
+		s.handle("DELETE "+p+"/ad-groups/{ad_group_id}", s.signed(s.deleteAdGroup))
 
-		s.mux.Handle("POST "+p+"/ad-groups/{ad_group_id}/keywords", s.signed(s.createKeywords))
-		s.mux.Handle("GET "+p+"/ad-groups/{ad_group_id}/keywords", s.signed(s.listKeywords))
-		s.mux.Handle("GET "+p+"/keywords/{keyword_id}", s.signed(s.getKeyword))
-		s.mux.Handle("PUT "+p+"/keywords/{keyword_id}", s.signed(s.updateKeyword))
-		s.mux.Handle("DELETE "+p+"/keywords/{keyword_id}", s.signed(s.deleteKeyword))
+		s.handle("POST "+p+"/ad-groups/{ad_group_id}/keywords", s.signed(s.createKeywords))
+		s.handle("GET "+p+"/ad-groups/{ad_group_id}/keywords", s.signed(s.listKeywords))
+		s.handle("GET "+p+"/keywords/{keyword_id}", s.signed(s.getKeyword))
+		s.handle("PUT "+p+"/keywords/{keyword_id}", s.signed(s.updateKeyword))
+		s.handle("DELETE "+p+"/keywords/{keyword_id}", s.signed(s.deleteKeyword))
 
-		s.mux.Handle("GET "+p+"/channel-accounts", s.signed(s.listChannelAccounts))
+		s.handle("GET "+p+"/channel-accounts", s.signed(s.listChannelAccounts))
 	}
+	s.mux.HandleFunc(catchAll, s.noRoute)
 }
+
+// catchAll is the pattern of noRoute: it matches what no route does.
+const catchAll = "/"
+
+func (s *Server) handle(pattern string, h http.Handler) {
+	s.mux.Handle(pattern, h)
+	s.known.Handle(pattern, h)
+}
+
+func (s *Server) handleFunc(pattern string, h http.HandlerFunc) { s.handle(pattern, h) }
 
 // ServeHTTP gives every response a request id, answers unknown routes and
 // methods in the envelope, turns a panic into a 500, and logs the request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	var idb [12]byte
-	rand.Read(idb[:])
-	id := "req_" + hex.EncodeToString(idb[:])
-	w.Header().Set("X-Request-Id", id)
+	id := newRequestID()
+	w.Header()["X-Request-Id"] = []string{id}
 	rec := &recorder{ResponseWriter: w}
 	defer func() {
 		if p := recover(); p != nil {
@@ -125,26 +136,33 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				s.writeError(rec, r, errorf(adcamp.CodeInternal, "panic"))
 			}
 		}
-		elapsed := time.Since(start)
-		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("request_id", id),
-			slog.String("method", r.Method), slog.String("route", rec.route), slog.Int("status", rec.status),
-			slog.Int64("bytes", int64(rec.bytes)), slog.Float64("latency_ms", float64(elapsed.Microseconds())/1000),
-			slog.String("key_id", rec.keyID))
+		end := time.Now()
+		elapsed := end.Sub(start)
+		route := r.Pattern // set by the mux as it chose the handler
+		if route == catchAll {
+			route = ""
+		}
+		// The access log: a record made here rather than by Logger.LogAttrs,
+		// which spends more on finding its caller (for a source location
+		// nobody asked for) than the handler spends writing the line.
+		if h := s.log.Handler(); h.Enabled(r.Context(), slog.LevelInfo) {
+			line := slog.NewRecord(end, slog.LevelInfo, "request", 0)
+			line.AddAttrs(slog.String("request_id", id), slog.String("method", r.Method), slog.String("route", route),
+				slog.Int("status", rec.status), slog.Int64("bytes", int64(rec.bytes)),
+				slog.Float64("latency_ms", float64(elapsed.Microseconds())/1000), slog.String("key_id", rec.keyID))
+			h.Handle(r.Context(), line)
+		}
 		if s.metrics != nil {
-			s.metrics.Request(string(s.env), routeLabel(rec.route), r.Method, rec.status, elapsed)
+			s.metrics.Request(string(s.env), routeLabel(route), r.Method, rec.status, elapsed)
 		}
 	}()
-	h, pattern := s.mux.Handler(r)
-	rec.route = pattern
-	if pattern == "" {
-		s.noRoute(rec, r, h)
-		return
-	}
-	s.mux.ServeHTTP(rec, r) // (Handler does not fill in r's path values)
+	s.mux.ServeHTTP(rec, r)
 }
 
-// noRoute answers 404 or 405 (with Allow, as the mux computed it).
-func (s *Server) noRoute(w http.ResponseWriter, r *http.Request, h http.Handler) {
+// noRoute answers 404, or 405 with Allow where another method has a route,
+// as the mux of the routes alone would.
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
+	h, _ := s.known.Handler(r)
 	probe := &headerProbe{header: http.Header{}}
 	h.ServeHTTP(probe, r)
 	if probe.status == http.StatusMethodNotAllowed {
@@ -153,6 +171,37 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request, h http.Handler)
 		return
 	}
 	s.writeError(w, r, errorf(adcamp.CodeNotFound, "no route for %s %s", r.Method, r.URL.Path))
+}
+
+// Request ids are cheaper than random bytes for every request, and as
+// unique: a random prefix of this process, then a counter scrambled by a
+// bijection of 48 bits (an odd multiplier, a random mask), so that they
+// do not tell how many requests the process has served.
+var (
+	requestIDPrefix, requestIDMask = func() (prefix [6]byte, mask uint64) {
+		var b [14]byte
+		rand.Read(b[:])
+		copy(prefix[:], b[:6])
+		for _, c := range b[6:] {
+			mask = mask<<8 | uint64(c)
+		}
+		return prefix, mask
+	}()
+	requestCount atomic.Uint64
+)
+
+// newRequestID returns "req_" and 24 hex digits.
+func newRequestID() string {
+	const low48 = 1<<48 - 1
+	n := (requestCount.Add(1)*0x9E3779B97F4B ^ requestIDMask) & low48
+	var b [4 + 24]byte
+	copy(b[:], "req_")
+	hex.Encode(b[4:16], requestIDPrefix[:])
+	for i := len(b) - 1; i >= 16; i-- {
+		b[i] = hexDigits[n&0xf]
+		n >>= 4
+	}
+	return string(b[:])
 }
 
 // signed wraps an API handler with body reading and authentication.
@@ -237,7 +286,6 @@ func routeLabel(pattern string) string {
 // recorder notes what was written, for the access log.
 type recorder struct {
 	http.ResponseWriter
-	route  string
 	keyID  string
 	status int
 	bytes  int

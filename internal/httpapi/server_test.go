@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/adcamp/adcamp"
@@ -42,4 +43,27 @@ func TestPanicBecomes500(t *testing.T) {
 		t.Fatalf("after a panic, /healthz = %v, %v; want 200", resp, err)
 	}
 	resp.Body.Close()
+}
+
+// TestRequestIDsAreUnique: request ids have their documented form and do
+// not repeat (the counter behind them goes through a bijection), nor count
+// up visibly from one request to the next.
+func TestRequestIDsAreUnique(t *testing.T) {
+	const n = 200_000
+	seen := make(map[string]bool, n)
+	prev := ""
+	for i := range n {
+		id := newRequestID()
+		if len(id) != 28 || id[:4] != "req_" || strings.Trim(id[4:], "0123456789abcdef") != "" {
+			t.Fatalf("newRequestID() = %q, want req_ and 24 lower-case hex digits", id)
+		}
+		if seen[id] {
+			t.Fatalf("newRequestID() repeated %q after %d ids", id, i)
+		}
+		seen[id] = true
+		if i > 0 && id[16:26] == prev[16:26] { // as a plain counter's would, most of the time
+			t.Errorf("consecutive ids %s and %s differ only in their last digits", prev, id)
+		}
+		prev = id
+	}
 }

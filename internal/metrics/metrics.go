@@ -8,6 +8,7 @@ package metrics
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -24,6 +25,21 @@ type Metrics struct {
 	latency      *prometheus.HistogramVec
 	authFailures *prometheus.CounterVec
 	rateLimited  *prometheus.CounterVec
+
+	// series caches the counter and histogram of each label set that
+	// Request has seen, sparing the vectors' hashing of label values on
+	// every request. The label sets are bounded (see Request), so is it.
+	series sync.Map // seriesKey → *requestSeries
+}
+
+type seriesKey struct {
+	env, route, method string
+	status             int
+}
+
+type requestSeries struct {
+	count   prometheus.Counter
+	latency prometheus.Observer
 }
 
 // New registers the service's collectors, the Go runtime and process
@@ -59,13 +75,35 @@ func (m *Metrics) Handler() http.Handler {
 }
 
 // Request records one answered request. route is the matched pattern
-// ("" when none matched).
+// ("" when none matched). A method outside HTTP's own is counted as
+// "other": clients choose it, and a label must not grow without bound.
 func (m *Metrics) Request(env, route, method string, status int, elapsed time.Duration) {
 	if route == "" {
 		route = "unmatched"
 	}
-	m.requests.WithLabelValues(env, route, method, strconv.Itoa(status)).Inc()
-	m.latency.WithLabelValues(env, route, method).Observe(elapsed.Seconds())
+	if !knownMethod(method) {
+		method = "other"
+	}
+	k := seriesKey{env, route, method, status}
+	s, ok := m.series.Load(k)
+	if !ok {
+		s, _ = m.series.LoadOrStore(k, &requestSeries{
+			count:   m.requests.WithLabelValues(env, route, method, strconv.Itoa(status)),
+			latency: m.latency.WithLabelValues(env, route, method),
+		})
+	}
+	rs := s.(*requestSeries)
+	rs.count.Inc()
+	rs.latency.Observe(elapsed.Seconds())
+}
+
+func knownMethod(m string) bool {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return true
+	}
+	return false
 }
 
 // AuthFailure records a request refused by authentication.
