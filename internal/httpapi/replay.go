@@ -25,7 +25,7 @@ func (s *Server) serveOnce(w http.ResponseWriter, r *http.Request, c *call, h ha
 	if rel, ok := signing.RelativePath(path); ok {
 		path = rel
 	}
-	k, err := s.svc.KeyFor(c.key, r.Header.Get("Idempotency-Key"), lower(r.Header.Get(signing.HeaderSignature)),
+	k, err := s.svc.KeyFor(c.key, r.Header.Get("Idempotency-Key"), r.Header.Get(signing.HeaderTimestamp), lower(r.Header.Get(signing.HeaderSignature)),
 		r.Method, path, r.URL.RawQuery, r.Header.Get("If-Match"), c.body)
 	if err != nil {
 		return err

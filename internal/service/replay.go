@@ -59,21 +59,24 @@ const MaxIdempotencyKey = 255
 // environment). Both are checked: the key is not signed, so adding one to
 // a captured request must not let it through as new.
 type RequestKey struct {
-	names []recordName
-	hash  []byte // of method, path, query and body: tells a reused key from a retry
+	names     []recordName
+	hash      []byte // of method, path, query and body: tells a reused key from a retry
+	lookFirst bool   // a name may hold an answer that saving would not find (a legacy one)
 }
 
 type recordName struct {
 	scope, token string
 	ttl          time.Duration
 	idempotency  bool
+	legacy       bool // looked up, never saved
 }
 
-// KeyFor names a mutating request. method, path (relative to the API
-// prefix), query, If-Match and body identify the request itself: the
-// query and If-Match are not signed, so two requests can share a
-// signature and still differ.
-func (s *Service) KeyFor(cred *adcamp.APIKey, idempotencyKey, signature, method, path, query, ifMatch string, body []byte) (RequestKey, error) {
+// KeyFor names a mutating request. timestamp and signature are its
+// X-Timestamp (as authenticated) and X-Signature (lower case). method, path
+// (relative to the API prefix), query, If-Match and body identify the
+// request itself: the query and If-Match are not signed, so two requests
+// can share a signature and still differ.
+func (s *Service) KeyFor(cred *adcamp.APIKey, idempotencyKey, timestamp, signature, method, path, query, ifMatch string, body []byte) (RequestKey, error) {
 	// method path?query, If-Match, then the body, as "%s %s?%s\nIf-Match: %s\n%s".
 	h := sha256.New()
 	head := make([]byte, 0, len(method)+len(path)+len(query)+len(ifMatch)+13)
@@ -88,10 +91,25 @@ func (s *Service) KeyFor(cred *adcamp.APIKey, idempotencyKey, signature, method,
 			issues.Add("Idempotency-Key", "must be 1 to %d printable ASCII characters", MaxIdempotencyKey)
 			return k, issues.Err()
 		}
-		k.names = append(k.names, recordName{"idem:" + cred.AccountID + ":" + string(cred.Environment),
-			idempotencyKey, idempotencyTTL, true})
+		k.names = append(k.names, recordName{scope: "idem:" + cred.AccountID + ":" + string(cred.Environment),
+			token: idempotencyKey, ttl: idempotencyTTL, idempotency: true})
 	}
-	k.names = append(k.names, recordName{"sig:" + cred.ID, signature, 2 * s.maxSkew, false})
+	// A signature's record is named by the request's timestamp, then the
+	// signature ("1795000000/3f9a..."; the timestamp is signed, so it adds
+	// nothing a replay could change). Requests' timestamps grow with time,
+	// so the records are appended at the end of their index instead of
+	// scattered through ten minutes of changes, where each insert would
+	// read a page and split some.
+	scope := "sig:" + cred.ID
+	k.names = append(k.names, recordName{scope: scope, token: timestamp + "/" + signature, ttl: 2 * s.maxSkew})
+	// Earlier versions named it by the signature alone, and such a record
+	// lives 2×maxSkew. A request signed before this process started may
+	// have been answered under that name (by the version this one replaced,
+	// on the same database), so it is looked up under both.
+	if ts, err := strconv.ParseInt(timestamp, 10, 64); err == nil && ts < s.started.Unix() {
+		k.names = append(k.names, recordName{scope: scope, token: signature, legacy: true})
+		k.lookFirst = true
+	}
 	return k, nil
 }
 
@@ -140,7 +158,7 @@ func (s *Service) Once(ctx context.Context, k RequestKey, fn func(context.Contex
 	for attempt := range 3 {
 		var ans *Answer
 		err := s.store.Write(ctx, func(tx store.Tx) error {
-			if attempt > 0 {
+			if attempt > 0 || k.lookFirst {
 				stored, err := s.recall(ctx, tx, k)
 				if err != nil {
 					return err
@@ -224,6 +242,9 @@ func (s *Service) save(ctx context.Context, tx store.Tx, k RequestKey, ans *Answ
 	}
 	now := s.Now()
 	for _, n := range k.names {
+		if n.legacy {
+			continue
+		}
 		saved, err := tx.SaveRecord(ctx, &store.RequestRecord{
 			Scope: n.scope, Token: n.token, RequestHash: k.hash, Status: ans.Status, Header: header, Body: ans.Body,
 			CreatedAt: now, ExpiresAt: now.Add(n.ttl),

@@ -61,7 +61,8 @@ type Service struct {
 	maxSkew      time.Duration
 	rollGrace    time.Duration
 
-	keys keyCache
+	keys    keyCache
+	started time.Time // when New made it
 
 	usageMu sync.Mutex
 	usage   map[string]time.Time // key id -> last use not yet written
@@ -80,6 +81,7 @@ func New(cfg Config) *Service {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.started = s.Now()
 	if s.signing == "" {
 		s.signing = SigningAuto
 	}
