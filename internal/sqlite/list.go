@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -30,9 +31,7 @@ func page[T any](ctx context.Context, t *tx, total int64, table, columns, where 
 	if total <= int64(q.Offset) {
 		return nil, total, nil
 	}
-	n := len(args)
-	rows, err := t.query(ctx, `SELECT `+columns+` FROM `+table+` WHERE `+where+
-		` ORDER BY created_at DESC, id DESC LIMIT $`+itoa(n+1)+` OFFSET $`+itoa(n+2), append(args, q.Limit, q.Offset)...)
+	rows, err := t.query(ctx, pageSQL(table, columns, "", where, len(args), q.Offset), append(args, q.Limit, q.Offset)...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -48,15 +47,55 @@ func page[T any](ctx context.Context, t *tx, total int64, table, columns, where 
 	return items, total, rows.Err()
 }
 
+// deepOffset is the offset from which a page of a table keyed by id is
+// chosen in two steps.
+const deepOffset = 100
+
+// keyedByID are the tables WITHOUT ROWID, keyed by their id (migration
+// 00007).
+var keyedByID = map[string]bool{"campaigns": true}
+
+// pageSQL is the query of a page of table's rows matching where (over n
+// parameters; LIMIT and OFFSET follow them), newest first, selecting
+// columns and then extra (empty, or a column of its own with a leading
+// comma).
+//
+// A page deep into a list of a table keyed by id first takes its ids from
+// the index that gives the order, which holds them, and only then reads
+// those rows. Read in one step, every row skipped by OFFSET is looked up
+// in the table too: SQLite spares that lookup for a rowid table, but not
+// for one keyed by id, where page 1,000 of a million campaigns took 27 ms.
+// The second step sorts the page's rows again, 100 at most.
+func pageSQL(table, columns, extra, where string, n, offset int) string {
+	limits := ` LIMIT $` + itoa(n+1) + ` OFFSET $` + itoa(n+2)
+	if offset < deepOffset || !keyedByID[table] {
+		return `SELECT ` + columns + extra + ` FROM ` + table + ` WHERE ` + where +
+			` ORDER BY created_at DESC, id DESC` + limits
+	}
+	return `SELECT ` + qualify("c", columns) + extra + ` FROM (SELECT id, created_at FROM ` + table + ` WHERE ` + where +
+		` ORDER BY created_at DESC, id DESC` + limits + `) AS p JOIN ` + table + ` AS c ON c.id = p.id` +
+		` ORDER BY p.created_at DESC, p.id DESC`
+}
+
+// qualify prefixes each name of a column list ("id, name") with alias.
+func qualify(alias, columns string) string {
+	var b strings.Builder
+	for i, c := range strings.Split(columns, ",") {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(alias + "." + strings.TrimSpace(c))
+	}
+	return b.String()
+}
+
 // pageWithTotal runs the page query of a list with its total as one
 // statement, so that both are of one moment without a transaction:
 // totalSQL, a query of one number over args, becomes a last column. An
 // empty page carries no total; found reports whether the page had rows.
 func pageWithTotal[T any](ctx context.Context, t *tx, totalSQL, table, columns, where string, args []any, q store.ListQuery,
 	scan func(rowScanner) (T, error)) (items []T, total int64, found bool, err error) {
-	n := len(args)
-	rows, err := t.query(ctx, `SELECT `+columns+`, (`+totalSQL+`) FROM `+table+` WHERE `+where+
-		` ORDER BY created_at DESC, id DESC LIMIT $`+itoa(n+1)+` OFFSET $`+itoa(n+2), append(args, q.Limit, q.Offset)...)
+	rows, err := t.query(ctx, pageSQL(table, columns, `, (`+totalSQL+`)`, where, len(args), q.Offset), append(args, q.Limit, q.Offset)...)
 	if err != nil {
 		return nil, 0, false, err
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pressly/goose/v3"
@@ -14,19 +15,7 @@ import (
 // table, and back, keeps the stored answers of a database in service.
 func TestMigration6KeepsRecords(t *testing.T) {
 	ctx := context.Background()
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), FileName)+"?_pragma=foreign_keys(1)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, sub)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, p := migrationDB(t)
 	if _, err := p.UpTo(ctx, 5); err != nil {
 		t.Fatalf("migrate up to 5: %v", err)
 	}
@@ -62,4 +51,110 @@ func TestMigration6KeepsRecords(t *testing.T) {
 		t.Fatalf("migrate down to 5: %v", err)
 	}
 	check("after 00006 down", false)
+}
+
+// TestMigration7KeepsCampaigns: rebuilding campaigns keyed by id, and
+// back, keeps every campaign, the rows that reference them, the counters'
+// triggers and the cascades.
+func TestMigration7KeepsCampaigns(t *testing.T) {
+	ctx := context.Background()
+	db, p := migrationDB(t)
+	if _, err := p.UpTo(ctx, 6); err != nil {
+		t.Fatalf("migrate up to 6: %v", err)
+	}
+	exec := func(q string) {
+		t.Helper()
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec(`INSERT INTO accounts (id, name, created_at) VALUES ('acc_1', 'Acme', 1)`)
+	for _, id := range []string{"cmp_1", "cmp_2", "cmp_3"} {
+		exec(`INSERT INTO campaigns (id, account_id, environment, name, budget_daily, marketplace, status, version, created_at, updated_at)
+			VALUES ('` + id + `', 'acc_1', 'production', 'Sale', 100, 'US', 'active', 1, 1, 1)`)
+	}
+	exec(`INSERT INTO ad_groups (id, campaign_id, account_id, environment, name, default_bid, status, version, created_at, updated_at)
+		VALUES ('adg_1', 'cmp_1', 'acc_1', 'production', 'Shoes', 75, 'active', 1, 1, 1)`)
+	exec(`INSERT INTO ad_groups (id, campaign_id, account_id, environment, name, default_bid, status, version, created_at, updated_at)
+		VALUES ('adg_2', 'cmp_2', 'acc_1', 'production', 'Hats', 75, 'active', 1, 1, 1)`)
+
+	count := func(q string) int {
+		t.Helper()
+		var n int
+		if err := db.QueryRow(q).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return n
+	}
+	check := func(when string, keyed bool, campaigns int) {
+		t.Helper()
+		var ddl string
+		if err := db.QueryRow(`SELECT sql FROM sqlite_schema WHERE name = 'campaigns'`).Scan(&ddl); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.HasSuffix(ddl, "WITHOUT ROWID"); got != keyed {
+			t.Errorf("%s: campaigns is WITHOUT ROWID = %v, want %v", when, got, keyed)
+		}
+		if n := count(`SELECT count(*) FROM campaigns`); n != campaigns {
+			t.Errorf("%s: %d campaigns, want %d", when, n, campaigns)
+		}
+		if n := count(`SELECT coalesce(sum(n), 0) FROM campaign_counts WHERE account_id = 'acc_1'`); n != campaigns {
+			t.Errorf("%s: campaign_counts holds %d, want %d", when, n, campaigns)
+		}
+		if n := count(`SELECT count(*) FROM sqlite_schema WHERE tbl_name = 'campaigns' AND type IN ('index', 'trigger') AND sql IS NOT NULL`); n != 7 {
+			t.Errorf("%s: campaigns has %d indexes and triggers, want 7", when, n)
+		}
+		if n := count(`SELECT count(*) FROM pragma_foreign_key_check`); n != 0 {
+			t.Errorf("%s: %d broken references", when, n)
+		}
+	}
+
+	if _, err := p.UpTo(ctx, 7); err != nil {
+		t.Fatalf("migrate up to 7: %v", err)
+	}
+	check("after 00007", true, 3)
+	if n := count(`SELECT count(*) FROM ad_groups`); n != 2 {
+		t.Fatalf("after 00007: %d ad groups, want 2", n)
+	}
+	// The triggers count a new campaign, and deleting one cascades.
+	exec(`INSERT INTO campaigns (id, account_id, environment, name, budget_daily, marketplace, status, version, created_at, updated_at)
+		VALUES ('cmp_4', 'acc_1', 'production', 'Sale', 100, 'US', 'active', 1, 2, 2)`)
+	exec(`DELETE FROM campaigns WHERE id = 'cmp_1'`)
+	check("after 00007, an insert and a delete", true, 3)
+	if n := count(`SELECT count(*) FROM ad_groups WHERE id = 'adg_1'`); n != 0 {
+		t.Errorf("after 00007: deleting a campaign left its ad group")
+	}
+	if _, err := db.Exec(`INSERT INTO ad_groups (id, campaign_id, account_id, environment, name, default_bid, status, version, created_at, updated_at)
+		VALUES ('adg_9', 'cmp_missing', 'acc_1', 'production', 'X', 1, 'active', 1, 1, 1)`); err == nil {
+		t.Errorf("after 00007: an ad group of no campaign was stored; foreign keys are off")
+	}
+
+	if _, err := p.DownTo(ctx, 6); err != nil {
+		t.Fatalf("migrate down to 6: %v", err)
+	}
+	check("after 00007 down", false, 3)
+	if n := count(`SELECT count(*) FROM ad_groups WHERE id = 'adg_2'`); n != 1 {
+		t.Errorf("after 00007 down: ad group adg_2 is gone")
+	}
+}
+
+// migrationDB is an empty database file with one connection (the
+// migrations set connection pragmas), and a goose provider over it.
+func migrationDB(t *testing.T) (*sql.DB, *goose.Provider) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), FileName)+"?_pragma=foreign_keys(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	t.Cleanup(func() { db.Close() })
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, p
 }

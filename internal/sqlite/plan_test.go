@@ -4,9 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,6 +41,20 @@ func planPage(table, columns, where string) string {
 		` ORDER BY created_at DESC, id DESC LIMIT $` + strconv.Itoa(n+1) + ` OFFSET $` + strconv.Itoa(n+2)
 }
 
+// planDeepPage builds a page query as list.go's pageSQL does from
+// deepOffset on: the page's ids from the index first, then their rows,
+// sorted again (a page's rows alone).
+func planDeepPage(table, columns, extra, where string) string {
+	n := planParams(where)
+	var qualified []string
+	for _, c := range strings.Split(columns, ",") {
+		qualified = append(qualified, "c."+strings.TrimSpace(c))
+	}
+	return `SELECT ` + strings.Join(qualified, ", ") + extra + ` FROM (SELECT id, created_at FROM ` + table + ` WHERE ` + where +
+		` ORDER BY created_at DESC, id DESC LIMIT $` + strconv.Itoa(n+1) + ` OFFSET $` + strconv.Itoa(n+2) +
+		`) AS p JOIN ` + table + ` AS c ON c.id = p.id ORDER BY p.created_at DESC, p.id DESC`
+}
+
 // planCampaignDue is the correction of campaignTotal (campaigns.go): the
 // tenant's campaigns past their end date not yet stored as ended.
 const planCampaignDue = `SELECT count(*) FROM campaigns INDEXED BY campaigns_due
@@ -50,6 +66,11 @@ type planQuery struct {
 	name  string // the store method, and which variant
 	query string
 	list  bool // a page of a list: sorting it in a temporary B-tree fails too
+	// deep: a page chosen by planDeepPage. An outer sort would be of the
+	// page's rows alone and passes, and so does scanning the subquery of
+	// its ids; the ids must come from an index that gives their order,
+	// each skipped row read from the index alone (COVERING).
+	deep bool
 	// gap, when set, is a known shortfall of the schema: the case is
 	// skipped with its plan shown, and fails once the shortfall is gone so
 	// that the note is removed.
@@ -85,6 +106,11 @@ var planQueries = []planQuery{
 	{name: "ListCampaigns/page", list: true, query: `SELECT ` + planCampaignColumns + `, (SELECT coalesce(sum(n), 0) FROM campaign_counts
 		WHERE account_id = $1 AND environment = $2) FROM campaigns WHERE account_id = $1 AND environment = $2
 		ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`},
+	{name: "ListCampaigns/deep page", list: true, deep: true, query: planDeepPage("campaigns", planCampaignColumns,
+		`, (SELECT coalesce(sum(n), 0) FROM campaign_counts WHERE account_id = $1 AND environment = $2)`,
+		`account_id = $1 AND environment = $2`)},
+	{name: "ListCampaigns/deep page status, none due", list: true, deep: true, query: planDeepPage("campaigns", planCampaignColumns, "",
+		`account_id = $1 AND environment = $2 AND status = $3`)},
 	{name: "ListCampaigns/page status, none due", list: true, query: planPage("campaigns", planCampaignColumns,
 		`account_id = $1 AND environment = $2 AND status = $3`)},
 	{name: "EndCampaigns", query: `UPDATE campaigns SET status = 'ended' WHERE id IN (
@@ -171,7 +197,12 @@ func TestQueryPlansUseIndexes(t *testing.T) {
 		t.Run(q.name, func(t *testing.T) {
 			plan := explain(t, db, q.query)
 			t.Logf("plan:\n%s", formatPlan(plan))
-			problems := planProblems(plan, q.list)
+			var problems []string
+			checked := plan
+			if q.deep {
+				problems, checked = deepPlanProblems(plan)
+			}
+			problems = append(problems, planProblems(checked, q.list && !q.deep)...)
 			switch {
 			case q.gap != "" && len(problems) == 0:
 				t.Errorf("known gap %q is gone; remove the note from planQueries. Plan:\n%s", q.gap, formatPlan(plan))
@@ -336,6 +367,40 @@ func planProblems(plan []planStep, list bool) []string {
 	return problems
 }
 
+// deepPlanProblems checks the plan of a planDeepPage query beyond
+// planProblems: its ids come from one subquery (materialized, or a
+// co-routine) that searches a covering index, with no sort below the top.
+// It returns the plan without the step that scans that subquery, which
+// is bounded by the page's LIMIT, for planProblems to check the rest.
+func deepPlanProblems(plan []planStep) (problems []string, rest []planStep) {
+	subqueries := map[int]string{}
+	for _, s := range plan {
+		for _, prefix := range []string{"MATERIALIZE ", "CO-ROUTINE "} {
+			if name, ok := strings.CutPrefix(s.detail, prefix); ok {
+				subqueries[s.id] = name
+			}
+		}
+	}
+	if len(subqueries) != 1 {
+		return []string{fmt.Sprintf("%d subqueries giving the ids, want 1", len(subqueries))}, plan
+	}
+	for _, s := range plan {
+		d := s.detail
+		_, inner := subqueries[s.parent]
+		switch {
+		case inner && !(strings.HasPrefix(d, "SEARCH ") && strings.Contains(d, "USING COVERING INDEX")):
+			problems = append(problems, "ids not from a covering index search: "+d)
+		case s.parent != 0 && strings.Contains(d, "TEMP B-TREE"):
+			problems = append(problems, "sort below the top: "+d)
+		}
+		if strings.HasPrefix(d, "SCAN ") && slices.Contains(slices.Collect(maps.Values(subqueries)), strings.TrimPrefix(d, "SCAN ")) {
+			continue
+		}
+		rest = append(rest, s)
+	}
+	return problems, rest
+}
+
 // formatPlan indents the steps of plan as the sqlite3 shell does.
 func formatPlan(plan []planStep) string {
 	depth := map[int]int{0: 0}
@@ -412,6 +477,36 @@ func TestPlanProblems(t *testing.T) {
 		got := planProblems([]planStep{{id: 2, detail: tc.detail}}, tc.list)
 		if (len(got) > 0) != tc.want {
 			t.Errorf("planProblems(%q, list=%v) = %q, want a problem: %v", tc.detail, tc.list, got, tc.want)
+		}
+	}
+}
+
+// TestDeepPlanProblems checks the checker of deep pages on plans of
+// each kind.
+func TestDeepPlanProblems(t *testing.T) {
+	co := planStep{id: 2, parent: 0, detail: "CO-ROUTINE p"}
+	scan := planStep{id: 5, parent: 0, detail: "SCAN p"}
+	lookup := planStep{id: 6, parent: 0, detail: "SEARCH c USING PRIMARY KEY (id=?)"}
+	tests := []struct {
+		name string
+		plan []planStep
+		want bool // a problem
+	}{
+		{"covering", []planStep{co, {id: 3, parent: 2, detail: "SEARCH campaigns USING COVERING INDEX campaigns_tenant (account_id=?)"}, scan, lookup}, false},
+		{"outer sort", []planStep{co, {id: 3, parent: 2, detail: "SEARCH campaigns USING COVERING INDEX campaigns_tenant (account_id=?)"}, scan, lookup,
+			{id: 7, parent: 0, detail: "USE TEMP B-TREE FOR ORDER BY"}}, false},
+		{"not covering", []planStep{co, {id: 3, parent: 2, detail: "SEARCH campaigns USING INDEX campaigns_tenant (account_id=?)"}, scan, lookup}, true},
+		{"inner sort", []planStep{co, {id: 3, parent: 2, detail: "SEARCH campaigns USING COVERING INDEX campaigns_tenant (account_id=?)"},
+			{id: 4, parent: 2, detail: "USE TEMP B-TREE FOR ORDER BY"}, scan, lookup}, true},
+		{"no subquery", []planStep{{id: 3, parent: 0, detail: "SEARCH campaigns USING INDEX campaigns_tenant (account_id=?)"}}, true},
+		{"table scanned", []planStep{co, {id: 3, parent: 2, detail: "SEARCH campaigns USING COVERING INDEX campaigns_tenant (account_id=?)"}, scan,
+			{id: 6, parent: 0, detail: "SCAN c"}}, true},
+	}
+	for _, tc := range tests {
+		problems, rest := deepPlanProblems(tc.plan)
+		problems = append(problems, planProblems(rest, false)...)
+		if (len(problems) > 0) != tc.want {
+			t.Errorf("%s: problems %q, want a problem: %v", tc.name, problems, tc.want)
 		}
 	}
 }

@@ -31,6 +31,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"TouchKeys", testTouchKeys},
 		{"CampaignRoundTrip", testCampaignRoundTrip},
 		{"CampaignListOrderAndPaging", testCampaignPaging},
+		{"DeepPages", testDeepPages},
 		{"CampaignEffectiveStatus", testCampaignEffectiveStatus},
 		{"VersionedUpdates", testVersionedUpdates},
 		{"TenantIsolation", testTenantIsolation},
