@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/adcamp/adcamp/internal/secrets"
@@ -62,7 +63,8 @@ type Service struct {
 	rollGrace    time.Duration
 
 	keys    keyCache
-	started time.Time // when New made it
+	started time.Time                 // when New made it
+	day     atomic.Pointer[cachedDay] // see today
 
 	usageMu sync.Mutex
 	usage   map[string]time.Time // key id -> last use not yet written

@@ -78,5 +78,26 @@ func notNull[T any](issues *adcamp.Issues, field string, o adcamp.Optional[T]) b
 	return o.Set
 }
 
-// today is the current date in UTC.
-func (s *Service) today() string { return s.Now().Format(adcamp.DateLayout) }
+// today is the current date in UTC. A list asks for it once for every
+// campaign, so the text of the day is kept until the day changes.
+func (s *Service) today() string {
+	now := s.Now()
+	day := now.Unix() / secondsPerDay
+	if now.Unix() < 0 && now.Unix()%secondsPerDay != 0 {
+		day-- // floor, before 1970
+	}
+	if d := s.day.Load(); d != nil && d.day == day {
+		return d.text
+	}
+	d := &cachedDay{day: day, text: now.Format(adcamp.DateLayout)}
+	s.day.Store(d)
+	return d.text
+}
+
+const secondsPerDay = 24 * 60 * 60
+
+// cachedDay is a day, counted from 1970-01-01 UTC, and its date.
+type cachedDay struct {
+	day  int64
+	text string
+}
