@@ -13,6 +13,9 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // Inside Read both see one snapshot, so the total matches the page.
 func listPage[T any](ctx context.Context, t *tx, table, columns, where string, args []any, q store.ListQuery,
 	scan func(row) (T, error)) ([]T, int64, error) {
+	if err := t.consistent(ctx); err != nil {
+		return nil, 0, err
+	}
 	var total int64
 	if err := t.tx.QueryRow(ctx, `SELECT count(*) FROM `+table+` WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, err

@@ -175,14 +175,44 @@ func (db *DB) Read(ctx context.Context, fn func(store.Tx) error) error {
 	return db.transact(ctx, readTx, fn)
 }
 
-// ReadOne is Read: pgx would spend a round trip on BEGIN either way.
+// ReadOne runs fn, which makes one call on its Tx, on a connection of the
+// pool. A call of one statement runs without BEGIN and COMMIT (a statement
+// sees one snapshot), one round trip instead of three; a call of several
+// begins a read transaction for them (see consistent).
 func (db *DB) ReadOne(ctx context.Context, fn func(store.Tx) error) error {
-	return db.Read(ctx, fn)
+	return db.retry(ctx, func() (bool, error) { return db.attemptOne(ctx, fn) })
+}
+
+// attemptOne runs fn once on a pooled connection, like attempt.
+func (db *DB) attemptOne(ctx context.Context, fn func(store.Tx) error) (again bool, err error) {
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		var dial *pgconn.ConnectError
+		return isConnError(err) && !errors.As(err, &dial), err
+	}
+	defer conn.Release()
+	t := &tx{tx: conn, conn: conn}
+	defer func() {
+		if t.began != nil {
+			// Read only: rolling back keeps nothing from anyone.
+			rollback(ctx, t.began)
+		}
+	}()
+	if err := fn(t); err != nil {
+		return isSerializationFailure(err) || isConnError(err), err
+	}
+	return false, nil
 }
 
 func (db *DB) transact(ctx context.Context, opts pgx.TxOptions, fn func(store.Tx) error) error {
+	return db.retry(ctx, func() (bool, error) { return db.attempt(ctx, opts, fn) })
+}
+
+// retry runs try until it succeeds, fails in a way it says is not worth
+// another attempt, or has tried maxAttempts times, pausing in between.
+func (db *DB) retry(ctx context.Context, try func() (again bool, err error)) error {
 	for attempt := 1; ; attempt++ {
-		again, err := db.attempt(ctx, opts, fn)
+		again, err := try()
 		if err == nil {
 			return nil
 		}
@@ -276,4 +306,32 @@ func isConnError(err error) bool {
 }
 
 // tx implements store.Tx.
-type tx struct{ tx pgx.Tx }
+type tx struct {
+	tx querier // the transaction, or for ReadOne the connection
+	// For ReadOne: the connection, and the read transaction consistent
+	// began on it, if it did.
+	conn  *pgxpool.Conn
+	began pgx.Tx
+}
+
+// querier runs statements: pgx.Tx and *pgxpool.Conn both do.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// consistent makes the statements that follow share one snapshot: a
+// method of several statements calls it first. Inside Read and Write
+// they already do; a ReadOne call begins its read transaction here.
+func (t *tx) consistent(ctx context.Context) error {
+	if t.conn == nil || t.began != nil {
+		return nil
+	}
+	began, err := t.conn.BeginTx(ctx, readTx)
+	if err != nil {
+		return err
+	}
+	t.tx, t.began = began, began
+	return nil
+}

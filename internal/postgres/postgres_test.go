@@ -65,9 +65,14 @@ func createAccount(db store.Store) error {
 }
 
 // readAccount looks an account up through Read (a missing one is no error).
-func readAccount(db store.Store) error {
+func readAccount(db store.Store) error { return lookUpAccount(db.Read) }
+
+// readOneAccount is readAccount through ReadOne, without a transaction.
+func readOneAccount(db store.Store) error { return lookUpAccount(db.ReadOne) }
+
+func lookUpAccount(read func(context.Context, func(store.Tx) error) error) error {
 	ctx := context.Background()
-	return db.Read(ctx, func(tx store.Tx) error {
+	return read(ctx, func(tx store.Tx) error {
 		_, err := tx.GetAccount(ctx, "acc_missing")
 		if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
 			return nil
@@ -94,7 +99,7 @@ func TestConnectionsTerminated(t *testing.T) {
 		if err != nil || n == 0 {
 			t.Fatalf("round %d: TerminateConnections = %d, %v; want some connections ended", round, n, err)
 		}
-		for i, call := range []func(store.Store) error{createAccount, readAccount} {
+		for i, call := range []func(store.Store) error{createAccount, readAccount, readOneAccount} {
 			err := call(db)
 			t.Logf("round %d: call %d after terminating %d connections: %v", round, i, n, err)
 			if err != nil && adcamp.ErrorCode(err) != adcamp.CodeUnavailable {
@@ -122,7 +127,8 @@ func TestDatabaseDown(t *testing.T) {
 
 	p.Stop()
 	ctx := context.Background()
-	for name, err := range map[string]error{"Write": createAccount(db), "Read": readAccount(db), "Ping": db.Ping(ctx)} {
+	for name, err := range map[string]error{"Write": createAccount(db), "Read": readAccount(db), "ReadOne": readOneAccount(db),
+		"Ping": db.Ping(ctx)} {
 		if code := adcamp.ErrorCode(err); code != adcamp.CodeUnavailable {
 			t.Errorf("%s with the database down = %v (%s), want %s", name, err, code, adcamp.CodeUnavailable)
 		}
@@ -131,6 +137,9 @@ func TestDatabaseDown(t *testing.T) {
 	p.Start()
 	if err := createAccount(db); err != nil {
 		t.Errorf("Write once the database is back = %v, want nil", err)
+	}
+	if err := readOneAccount(db); err != nil {
+		t.Errorf("ReadOne once the database is back = %v, want nil", err)
 	}
 	if err := db.Ping(ctx); err != nil {
 		t.Errorf("Ping once the database is back = %v, want nil", err)
