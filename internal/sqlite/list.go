@@ -65,7 +65,8 @@ var keyedByID = map[string]bool{"campaigns": true}
 // those rows. Read in one step, every row skipped by OFFSET is looked up
 // in the table too: SQLite spares that lookup for a rowid table, but not
 // for one keyed by id, where page 1,000 of a million campaigns took 27 ms.
-// The second step sorts the page's rows again, 100 at most.
+// The second step orders the page's rows again (100 at most; SQLite
+// keeps the first step's order without sorting).
 func pageSQL(table, columns, extra, where string, n, offset int) string {
 	limits := ` LIMIT $` + itoa(n+1) + ` OFFSET $` + itoa(n+2)
 	if offset < deepOffset || !keyedByID[table] {
