@@ -8,7 +8,9 @@
 // the start, fn included, at most five times with a short jittered pause;
 // after the fifth it fails with CONFLICT. So fn must be safe to run again:
 // it may not keep state from a previous run. Reads run at REPEATABLE READ,
-// read only, so that a list's total and its page come from one snapshot.
+// read only, so that a list's total and its page come from one snapshot;
+// a ReadOne call of a single statement (a get by id) runs it on a pooled
+// connection without BEGIN and COMMIT, a statement being its own snapshot.
 //
 // When the database cannot be reached (it is down, restarting, or the
 // connection broke), Write, Read and Ping fail with an error whose
