@@ -72,10 +72,18 @@ func statusClause(status string) string {
 func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQuery) ([]*adcamp.Campaign, int64, error) {
 	where := `account_id = $1 AND environment = $2` + statusClause(q.Status)
 	args := []any{tn.AccountID, string(tn.Environment)}
+	totalSQL := campaignCount
 	if q.Status != "" {
 		args = append(args, q.Status, q.Today)
+		totalSQL = campaignStatusCount
 	}
-	return listPage(ctx, t, "campaigns", campaignColumns, where, args, q, scanCampaign)
+	items, total, found, err := pageWithTotal(ctx, t, totalSQL, "campaigns", campaignColumns, where, args, q, scanCampaign)
+	if err != nil || found {
+		return items, total, err
+	}
+	// An empty page: past the end, or no campaigns at all.
+	total, err = t.campaignTotal(ctx, tn, q)
+	return nil, total, err
 }
 
 func (t *tx) EndCampaigns(ctx context.Context, today string, limit int) (int64, error) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/adcamp/adcamp/internal/store"
 )
 
@@ -23,8 +25,7 @@ func listPage[T any](ctx context.Context, t *tx, table, columns, where string, a
 	if total <= int64(q.Offset) {
 		return nil, total, nil
 	}
-	rows, err := t.tx.Query(ctx, `SELECT `+columns+` FROM `+table+` WHERE `+where+
-		` ORDER BY created_at DESC, id DESC LIMIT `+itoa(q.Limit)+` OFFSET `+itoa(q.Offset), args...)
+	rows, err := t.tx.Query(ctx, pageSQL(table, columns, "", where, q), args...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -38,4 +39,47 @@ func listPage[T any](ctx context.Context, t *tx, table, columns, where string, a
 		items = append(items, it)
 	}
 	return items, total, rows.Err()
+}
+
+// pageSQL is the query of a page of table's rows matching where, newest
+// first, selecting columns and then extra (empty, or a column of its own
+// with a leading comma).
+func pageSQL(table, columns, extra, where string, q store.ListQuery) string {
+	return `SELECT ` + columns + extra + ` FROM ` + table + ` WHERE ` + where +
+		` ORDER BY created_at DESC, id DESC LIMIT ` + itoa(q.Limit) + ` OFFSET ` + itoa(q.Offset)
+}
+
+// pageWithTotal runs the page query of a list with its total as one
+// statement, one round trip without BEGIN and COMMIT, and one snapshot:
+// totalSQL, a query of one number over args, becomes a last column. An
+// empty page carries no total; found reports whether the page had rows.
+func pageWithTotal[T any](ctx context.Context, t *tx, totalSQL, table, columns, where string, args []any, q store.ListQuery,
+	scan func(row) (T, error)) (items []T, total int64, found bool, err error) {
+	rows, err := t.tx.Query(ctx, pageSQL(table, columns, `, (`+totalSQL+`)`, where, q), args...)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	defer rows.Close()
+	items = make([]T, 0, q.Limit)
+	r := &withTotal{rows: rows, total: &total}
+	for rows.Next() {
+		it, err := scan(r)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		items = append(items, it)
+	}
+	return items, total, len(items) > 0, rows.Err()
+}
+
+// withTotal scans a row whose last column is the list's total.
+type withTotal struct {
+	rows  pgx.Rows
+	total *int64
+	dest  []any // reused from row to row
+}
+
+func (w *withTotal) Scan(dest ...any) error {
+	w.dest = append(append(w.dest[:0], dest...), w.total)
+	return w.rows.Scan(w.dest...)
 }

@@ -43,6 +43,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -65,6 +66,9 @@ const maxAttempts = 5
 // DB is a store.Store over a PostgreSQL connection pool.
 type DB struct {
 	pool *pgxpool.Pool
+
+	stop, stopped chan struct{} // of foldLoop
+	closeOnce     sync.Once
 }
 
 var (
@@ -89,11 +93,12 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{pool: pool}
+	db := &DB{pool: pool, stop: make(chan struct{}), stopped: make(chan struct{})}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
 	}
+	go db.foldLoop(foldEvery)
 	return db, nil
 }
 
@@ -130,9 +135,14 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
-// Close closes the pool, waiting for connections in use to come back.
+// Close stops folding counts and closes the pool, waiting for connections
+// in use to come back.
 func (db *DB) Close() error {
-	db.pool.Close()
+	db.closeOnce.Do(func() {
+		close(db.stop)
+		<-db.stopped
+		db.pool.Close()
+	})
 	return nil
 }
 

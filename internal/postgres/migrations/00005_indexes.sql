@@ -3,8 +3,8 @@
 -- that status for them (EndCampaigns, run at start and every few seconds).
 -- This index holds only the campaigns with an end date not stored as
 -- ended, so the sweep finds the due ones without reading the others.
--- (Version 00004 is SQLite's campaign counters, which this store does not
--- have: it counts with count(*).)
+-- (Version 00004 is SQLite's campaign counters; this store has its own,
+-- another way, since version 00008.)
 CREATE INDEX campaigns_due ON campaigns (end_date) WHERE end_date IS NOT NULL AND status <> 'ended';
 
 -- The lists of channel accounts and keys in their own order, without a

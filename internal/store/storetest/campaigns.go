@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"reflect"
 	"slices"
 	"testing"
@@ -306,4 +307,93 @@ func testTenantIsolation(t *testing.T, db store.Store) {
 		}
 		return nil
 	})
+}
+
+// testCampaignTotals checks that a list's total follows every change of
+// the tenant's campaigns, and only of its own: creates, status changes
+// (with and without the campaign as read), deletes, and a write that
+// fails, whose campaigns are not counted.
+func testCampaignTotals(t *testing.T, db store.Store) {
+	a, b := newAccount(t, db, "Acme"), newAccount(t, db, "Other")
+	prod := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
+	sandbox := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Sandbox}
+	other := adcamp.Tenant{AccountID: b.ID, Environment: adcamp.Production}
+
+	want := map[adcamp.Tenant]map[string]int64{prod: {}, sandbox: {}, other: {}}
+	check := func(when string) {
+		t.Helper()
+		for tn, counts := range want {
+			for _, status := range []string{"", adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded} {
+				n := counts[status]
+				if status == "" {
+					n = counts[adcamp.StatusActive] + counts[adcamp.StatusPaused] + counts[adcamp.StatusEnded]
+				}
+				// A first page, and one past the end, which has no rows
+				// to carry its total.
+				for _, q := range []store.ListQuery{{Limit: 2}, {Limit: 2, Offset: 50}} {
+					q.Status, q.Today = status, today
+					if _, total := listCampaigns(t, db, tn, q); total != n {
+						t.Errorf("%s: ListCampaigns(%s/%s, %+v) total = %d, want %d",
+							when, tn.AccountID, tn.Environment, q, total, n)
+					}
+				}
+			}
+		}
+	}
+	var prodCampaigns []*adcamp.Campaign
+	for i, status := range []string{"active", "active", "active", "paused", "paused", "ended", "active"} {
+		c := newCampaign(t, db, prod, at(i), func(c *adcamp.Campaign) { c.Status = status })
+		prodCampaigns = append(prodCampaigns, c)
+		want[prod][status]++
+	}
+	newCampaign(t, db, sandbox, at(20), nil)
+	newCampaign(t, db, other, at(21), func(c *adcamp.Campaign) { c.Status = adcamp.StatusPaused })
+	want[sandbox][adcamp.StatusActive]++
+	want[other][adcamp.StatusPaused]++
+	check("after creates")
+
+	// A write that fails stores none of its campaigns, and counts none.
+	err := db.Write(ctx, func(tx store.Tx) error {
+		for i := range 3 {
+			c := &adcamp.Campaign{
+				ID: adcamp.NewID(adcamp.PrefixCampaign, at(30+i)), AccountID: prod.AccountID, Environment: prod.Environment,
+				Name: "Rolled back", BudgetDaily: 1, Marketplace: "US", Status: adcamp.StatusActive, Version: 1,
+				CreatedAt: at(30 + i), UpdatedAt: at(30 + i),
+			}
+			if err := tx.CreateCampaign(ctx, c); err != nil {
+				return err
+			}
+		}
+		return errors.New("changed my mind")
+	})
+	if err == nil {
+		t.Fatal("a write whose fn failed returned nil")
+	}
+	check("after a failed write")
+
+	// Status changes, with the campaign as read and without it; an update
+	// that keeps the status counts nothing.
+	pause := *prodCampaigns[0]
+	pause.Status, pause.Version = adcamp.StatusPaused, 2
+	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &pause, prodCampaigns[0]) })
+	end := *prodCampaigns[3]
+	end.Status, end.Version = adcamp.StatusEnded, 2
+	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &end, nil) })
+	rename := *prodCampaigns[1]
+	rename.Name, rename.Version = "Renamed", 2
+	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &rename, nil) })
+	want[prod][adcamp.StatusActive]--
+	want[prod][adcamp.StatusEnded]++ // one paused became ended, one active paused
+	check("after status changes")
+
+	// Deletes, two in one write.
+	write(t, db, func(tx store.Tx) error {
+		if err := tx.DeleteCampaign(ctx, prod, prodCampaigns[4].ID); err != nil {
+			return err
+		}
+		return tx.DeleteCampaign(ctx, prod, prodCampaigns[5].ID)
+	})
+	want[prod][adcamp.StatusPaused]--
+	want[prod][adcamp.StatusEnded]--
+	check("after deletes")
 }

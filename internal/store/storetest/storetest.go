@@ -33,6 +33,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"CampaignListOrderAndPaging", testCampaignPaging},
 		{"DeepPages", testDeepPages},
 		{"CampaignEffectiveStatus", testCampaignEffectiveStatus},
+		{"CampaignTotals", testCampaignTotals},
 		{"VersionedUpdates", testVersionedUpdates},
 		{"TenantIsolation", testTenantIsolation},
 		{"AdGroups", testAdGroups},

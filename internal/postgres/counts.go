@@ -1,0 +1,87 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// Campaign totals are kept per tenant and stored status (migration 00008):
+// a counter in campaign_counts plus the changes that triggers append to
+// campaign_count_changes, which foldLoop folds into the counters.
+
+// foldEvery is how often the pending changes are folded into the
+// counters: a list's total adds up those of its tenant, at most a quarter
+// second of its writes.
+const foldEvery = 250 * time.Millisecond
+
+func (db *DB) foldLoop(every time.Duration) {
+	defer close(db.stopped)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-db.stop:
+			return
+		case <-t.C:
+			// An error (the database busy or gone) leaves the changes
+			// pending, still counted, until a later tick.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			_ = db.foldCounts(ctx)
+			cancel()
+		}
+	}
+}
+
+// foldCounts moves the pending changes into the counters, in one
+// statement: a snapshot sees them either pending or folded, never both or
+// neither. It runs at READ COMMITTED, outside the serializable writes:
+// they only ever add changes, so nothing of theirs conflicts with it. Two
+// processes folding at once take turns on the rows, and a change is
+// deleted, hence folded, by one of them only.
+func (db *DB) foldCounts(ctx context.Context) error {
+	_, err := db.pool.Exec(ctx, `WITH folded AS (
+			DELETE FROM campaign_count_changes RETURNING account_id, environment, status, n)
+		INSERT INTO campaign_counts AS c (account_id, environment, status, n)
+		SELECT account_id, environment, status, sum(n) FROM folded GROUP BY account_id, environment, status
+		ON CONFLICT (account_id, environment, status) DO UPDATE SET n = c.n + excluded.n`)
+	return err
+}
+
+// campaignCount is a tenant's number of campaigns ($1 account, $2
+// environment): its counters and its pending changes.
+const campaignCount = `SELECT ((SELECT coalesce(sum(n), 0) FROM campaign_counts
+		WHERE account_id = $1 AND environment = $2)
+	+ (SELECT coalesce(sum(n), 0) FROM campaign_count_changes
+		WHERE account_id = $1 AND environment = $2))::bigint`
+
+// campaignStatusCount is a tenant's number of campaigns with the stored
+// status $3, less those of them past their end date on $4 (not stored as
+// ended yet, they read as ended), or for ended, plus all such campaigns
+// of the tenant.
+//
+// The campaigns past their end date are found through
+// campaigns_tenant_due, which holds only those not stored as ended: a few
+// seconds' worth, as the service stores ended for them (EndCampaigns).
+const campaignStatusCount = `WITH due AS (
+		SELECT count(*) AS n FROM campaigns
+		WHERE end_date < $4 AND status <> 'ended' AND end_date IS NOT NULL
+		  AND account_id = $1 AND environment = $2 AND ($3 = 'ended' OR status = $3))
+	SELECT ((SELECT coalesce(sum(n), 0) FROM campaign_counts
+			WHERE account_id = $1 AND environment = $2 AND status = $3)
+		+ (SELECT coalesce(sum(n), 0) FROM campaign_count_changes
+			WHERE account_id = $1 AND environment = $2 AND status = $3)
+		+ CASE WHEN $3 = 'ended' THEN 1 ELSE -1 END * (SELECT n FROM due))::bigint`
+
+// campaignTotal is a list's total.
+func (t *tx) campaignTotal(ctx context.Context, tn adcamp.Tenant, q store.ListQuery) (int64, error) {
+	var total int64
+	if q.Status == "" {
+		err := t.tx.QueryRow(ctx, campaignCount, tn.AccountID, string(tn.Environment)).Scan(&total)
+		return total, err
+	}
+	err := t.tx.QueryRow(ctx, campaignStatusCount, tn.AccountID, string(tn.Environment), q.Status, q.Today).Scan(&total)
+	return total, err
+}

@@ -1,0 +1,280 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/postgres/pgtest"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+func openCounts(t *testing.T, url string) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), url)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// connect opens a plain connection to url, closed when t ends.
+func connect(t *testing.T, url string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// checkTotals compares every list total of tenants with a count of their
+// campaigns.
+func checkTotals(t *testing.T, db *DB, conn *pgx.Conn, tenants []adcamp.Tenant, when string) {
+	t.Helper()
+	ctx := context.Background()
+	const today = "2026-11-22"
+	for _, tn := range tenants {
+		for _, status := range []string{"", adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded} {
+			var want int64
+			err := conn.QueryRow(ctx, `SELECT count(*) FROM campaigns WHERE account_id = $1 AND environment = $2`+
+				statusClause(status), append([]any{tn.AccountID, string(tn.Environment)}, statusArgs(status, today)...)...).Scan(&want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got int64
+			err = db.ReadOne(ctx, func(tx store.Tx) (err error) {
+				_, got, err = tx.ListCampaigns(ctx, tn, store.ListQuery{Status: status, Today: today, Limit: 1})
+				return err
+			})
+			if err != nil || got != want {
+				t.Errorf("%s: total of %s/%s, status %q = %d (%v), want %d", when, tn.AccountID, tn.Environment, status, got, err, want)
+			}
+		}
+	}
+}
+
+func statusArgs(status, today string) []any {
+	if status == "" {
+		return nil
+	}
+	return []any{status, today}
+}
+
+// TestFoldKeepsTotals writes campaigns from many goroutines while two
+// stores on one schema (two processes) fold the pending changes as fast as
+// they can: every total stays exact, and once folded nothing is pending.
+func TestFoldKeepsTotals(t *testing.T) {
+	s := pgtest.NewSchema(t)
+	db, other := openCounts(t, s.URL), openCounts(t, s.URL)
+	conn := connect(t, s.URL)
+	ctx := context.Background()
+
+	var tenants []adcamp.Tenant
+	for i := range 3 {
+		a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, time.Now()), Name: fmt.Sprint("A", i)}
+		if err := db.Write(ctx, func(tx store.Tx) error { return tx.CreateAccount(ctx, a) }); err != nil {
+			t.Fatal(err)
+		}
+		tenants = append(tenants, adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production},
+			adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Sandbox})
+	}
+
+	stop := make(chan struct{})
+	var folders sync.WaitGroup
+	for _, d := range []*DB{db, other} {
+		folders.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if err := d.foldCounts(ctx); err != nil {
+					t.Errorf("foldCounts: %v", err)
+					return
+				}
+			}
+		})
+	}
+
+	statuses := []string{adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded}
+	var writers sync.WaitGroup
+	for w := range 8 {
+		writers.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(w), 1))
+			var mine []*adcamp.Campaign
+			for i := range 40 {
+				tn := tenants[r.IntN(len(tenants))]
+				now := time.Now()
+				c := &adcamp.Campaign{ID: adcamp.NewID(adcamp.PrefixCampaign, now), AccountID: tn.AccountID,
+					Environment: tn.Environment, Name: "C", BudgetDaily: 100, Marketplace: "US",
+					Status: statuses[r.IntN(3)], Version: 1, CreatedAt: now, UpdatedAt: now}
+				if i%7 == 0 {
+					c.EndDate = "2026-11-01" // read as ended
+				}
+				err := db.Write(ctx, func(tx store.Tx) error { return tx.CreateCampaign(ctx, c) })
+				if err != nil {
+					t.Errorf("CreateCampaign: %v", err)
+					return
+				}
+				mine = append(mine, c)
+				switch {
+				case i%3 == 1: // a status change
+					c := mine[r.IntN(len(mine))]
+					next := *c
+					next.Status, next.Version = statuses[r.IntN(3)], c.Version+1
+					if err := db.Write(ctx, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &next, nil) }); err != nil {
+						t.Errorf("UpdateCampaign: %v", err)
+						return
+					}
+					*c = next
+				case i%5 == 4: // a delete
+					k := r.IntN(len(mine))
+					c := mine[k]
+					if err := db.Write(ctx, func(tx store.Tx) error {
+						return tx.DeleteCampaign(ctx, adcamp.Tenant{AccountID: c.AccountID, Environment: c.Environment}, c.ID)
+					}); err != nil {
+						t.Errorf("DeleteCampaign: %v", err)
+						return
+					}
+					mine = append(mine[:k], mine[k+1:]...)
+				}
+			}
+		})
+	}
+	writers.Wait()
+	checkTotals(t, db, conn, tenants, "while folding")
+	close(stop)
+	folders.Wait()
+
+	if err := db.foldCounts(ctx); err != nil {
+		t.Fatalf("foldCounts: %v", err)
+	}
+	var pending int64
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM campaign_count_changes`).Scan(&pending); err != nil || pending != 0 {
+		t.Errorf("after a last fold, %d changes pending (%v), want 0", pending, err)
+	}
+	checkTotals(t, db, conn, tenants, "folded")
+
+	// EndCampaigns stores ended for those past their end date: the
+	// totals by status, corrected until then, stay the same.
+	if err := db.Write(ctx, func(tx store.Tx) error { _, err := tx.EndCampaigns(ctx, "2026-11-22", 1000); return err }); err != nil {
+		t.Fatal(err)
+	}
+	checkTotals(t, db, conn, tenants, "after EndCampaigns")
+
+	// An account's deletion removes its campaigns in one statement.
+	if _, err := conn.Exec(ctx, `DELETE FROM accounts WHERE id = $1`, tenants[0].AccountID); err != nil {
+		t.Fatal(err)
+	}
+	checkTotals(t, db, conn, tenants, "after deleting an account")
+}
+
+// TestMigration8CountsExisting brings a database whose campaigns predate
+// the counters to version 8: they are counted.
+func TestMigration8CountsExisting(t *testing.T) {
+	s := pgtest.NewSchema(t)
+	db := openCounts(t, s.URL)
+	conn := connect(t, s.URL)
+	ctx := context.Background()
+	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, time.Now()), Name: "A"}
+	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
+	err := db.Write(ctx, func(tx store.Tx) error {
+		if err := tx.CreateAccount(ctx, a); err != nil {
+			return err
+		}
+		for i, status := range []string{"active", "active", "paused", "ended", "active"} {
+			now := time.Now().Add(time.Duration(i) * time.Millisecond)
+			err := tx.CreateCampaign(ctx, &adcamp.Campaign{ID: adcamp.NewID(adcamp.PrefixCampaign, now), AccountID: a.ID,
+				Environment: adcamp.Production, Name: "C", BudgetDaily: 1, Marketplace: "US", Status: status, Version: 1,
+				CreatedAt: now, UpdatedAt: now})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	// Back to version 7, as an earlier release left it.
+	down, err := migrations.ReadFile("migrations/00008_campaign_counts.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, downSQL, _ := strings.Cut(string(down), "-- +goose Down")
+	if _, err := conn.Exec(ctx, downSQL+`; DELETE FROM goose_db_version WHERE version_id = 8`); err != nil {
+		t.Fatalf("migrate down: %v", err)
+	}
+
+	db = openCounts(t, s.URL)
+	checkTotals(t, db, conn, []adcamp.Tenant{tn}, "after migrating")
+	var counted int64
+	if err := conn.QueryRow(ctx, `SELECT sum(n) FROM campaign_counts`).Scan(&counted); err != nil || counted != 5 {
+		t.Errorf("campaign_counts after migrating holds %d (%v), want the 5 campaigns", counted, err)
+	}
+}
+
+// TestTotalsDoNotScan checks the plans of a list's totals, planned as for
+// large tables (sequential scans off): the total of all statuses reads no
+// campaign, and a total by status reads campaigns only through
+// campaigns_tenant_due, the index of those past their end date not yet stored as
+// ended.
+func TestTotalsDoNotScan(t *testing.T) {
+	s := pgtest.NewSchema(t)
+	openCounts(t, s.URL)
+	conn := connect(t, s.URL)
+	ctx := context.Background()
+	if _, err := conn.Exec(ctx, `SET enable_seqscan = off`); err != nil {
+		t.Fatal(err)
+	}
+	for name, q := range map[string]struct {
+		sql  string
+		args []any
+	}{
+		"all":    {campaignCount, []any{"acc_1", "production"}},
+		"active": {campaignStatusCount, []any{"acc_1", "production", "active", "2026-11-22"}},
+		"ended":  {campaignStatusCount, []any{"acc_1", "production", "ended", "2026-11-22"}},
+	} {
+		rows, err := conn.Query(ctx, `EXPLAIN `+q.sql, q.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, line)
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		text := strings.Join(plan, "\n")
+		for _, line := range plan {
+			if strings.Contains(line, " on campaigns ") && !strings.Contains(line, "campaigns_tenant_due") ||
+				strings.Contains(line, "Seq Scan") {
+				t.Errorf("%s: the total reads %q. Plan:\n%s", name, strings.TrimSpace(line), text)
+			}
+		}
+		if name == "all" && strings.Contains(text, "campaigns_tenant_due") {
+			t.Errorf("%s: the total of all statuses reads campaigns. Plan:\n%s", name, text)
+		}
+		if !strings.Contains(text, "campaign_counts") || !strings.Contains(text, "campaign_count_changes") {
+			t.Errorf("%s: the total does not read the counters and their changes. Plan:\n%s", name, text)
+		}
+	}
+}
