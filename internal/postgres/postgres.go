@@ -22,7 +22,9 @@
 // again on demand, so service resumes by itself when the database is back.
 //
 // Nothing is cached between transactions: every process sees every
-// other's commits at once.
+// other's commits at once. A list's total of campaigns is not counted but
+// kept (counts.go): triggers append changes, and each process folds them
+// into the counters every quarter second, in a goroutine that Close stops.
 //
 // Limits: times are stored as Unix microseconds (finer parts are cut, as
 // in SQLite). One pool per process, sized by pgxpool (pool_max_conns and
