@@ -18,6 +18,7 @@ import (
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/sqlite"
 	"github.com/adcamp/adcamp/internal/store"
+	"github.com/adcamp/adcamp/internal/store/storetest"
 )
 
 // The scale benchmark measures the hot store operations on one tenant
@@ -40,9 +41,8 @@ const (
 	scaleSpan        = 2 * 365 * 24 * time.Hour // campaigns were created over this time, up to seeding
 	scaleSample      = 4096                     // campaigns looked up and updated, spread over the tenant
 	scaleSeedVersion = 1                        // bump when seedScale changes what it stores
-	scalePageSize    = 20
-	scaleInsertRows  = 500    // rows of one multi-row INSERT (13 variables each)
-	scaleTxRows      = 50_000 // rows of one seeding transaction
+	scaleInsertRows  = 500                      // rows of one multi-row INSERT (13 variables each)
+	scaleTxRows      = 50_000                   // rows of one seeding transaction
 	scaleEnv         = "ADCAMP_BENCH_SCALE"
 )
 
@@ -58,114 +58,14 @@ func BenchmarkScale(b *testing.B) {
 			if n >= 1_000_000 && os.Getenv(scaleEnv) == "" {
 				b.Skipf("set %s=1 to run with %d campaigns (the first run seeds them, a minute or more)", scaleEnv, n)
 			}
-			f := openScale(b, n)
-			b.Run("get", f.benchGet)
-			b.Run("list-page-1", f.benchList(store.ListQuery{Limit: scalePageSize}))
-			b.Run("list-page-1000", f.benchList(store.ListQuery{Limit: scalePageSize, Offset: 999 * scalePageSize}))
-			b.Run("list-active-page-1", f.benchList(store.ListQuery{Status: adcamp.StatusActive, Limit: scalePageSize}))
-			b.Run("update", f.benchUpdate)
-			b.Run("create", f.benchCreate)
+			storetest.BenchScale(b, openScale(b, n))
 		})
-	}
-}
-
-// scaleFixture is a store whose tenant holds n campaigns, and a sample of
-// their ids in random order.
-type scaleFixture struct {
-	db     *sqlite.DB
-	tenant adcamp.Tenant
-	n      int
-	sample []string
-}
-
-func (f *scaleFixture) benchGet(b *testing.B) {
-	ctx := context.Background()
-	i := 0
-	for b.Loop() {
-		id := f.sample[i%len(f.sample)]
-		i++
-		err := f.db.ReadOne(ctx, func(tx store.Tx) error {
-			_, err := tx.GetCampaign(ctx, f.tenant, id)
-			return err
-		})
-		if err != nil {
-			b.Fatalf("GetCampaign(%s): %v", id, err)
-		}
-	}
-}
-
-// benchList reads one page; q.Today is set to today.
-func (f *scaleFixture) benchList(q store.ListQuery) func(b *testing.B) {
-	return func(b *testing.B) {
-		ctx := context.Background()
-		q.Today = time.Now().UTC().Format(adcamp.DateLayout)
-		list := func() (items []*adcamp.Campaign, total int64) {
-			err := f.db.ReadOne(ctx, func(tx store.Tx) error {
-				var err error
-				items, total, err = tx.ListCampaigns(ctx, f.tenant, q)
-				return err
-			})
-			if err != nil {
-				b.Fatalf("ListCampaigns(%+v): %v", q, err)
-			}
-			return items, total
-		}
-		items, total := list()
-		if want := min(q.Limit, max(0, int(total)-q.Offset)); len(items) != want {
-			b.Fatalf("ListCampaigns(%+v) = %d items of %d, want %d", q, len(items), total, want)
-		}
-		if q.Status == "" && total < int64(f.n) {
-			b.Fatalf("ListCampaigns(%+v) total = %d, want at least %d", q, total, f.n)
-		}
-		for b.Loop() {
-			list()
-		}
-	}
-}
-
-// benchUpdate reads and writes a campaign in one transaction, as the
-// service's update does.
-func (f *scaleFixture) benchUpdate(b *testing.B) {
-	ctx := context.Background()
-	i := 0
-	for b.Loop() {
-		id := f.sample[i%len(f.sample)]
-		i++
-		err := f.db.Write(ctx, func(tx store.Tx) error {
-			c, err := tx.GetCampaign(ctx, f.tenant, id)
-			if err != nil {
-				return err
-			}
-			prev := *c
-			c.Version++
-			c.BudgetDaily++
-			c.UpdatedAt = time.Now()
-			return tx.UpdateCampaign(ctx, c, &prev)
-		})
-		if err != nil {
-			b.Fatalf("update %s: %v", id, err)
-		}
-	}
-}
-
-func (f *scaleFixture) benchCreate(b *testing.B) {
-	ctx := context.Background()
-	for b.Loop() {
-		now := time.Now()
-		c := &adcamp.Campaign{
-			ID: adcamp.NewID(adcamp.PrefixCampaign, now), AccountID: f.tenant.AccountID, Environment: f.tenant.Environment,
-			Name: "Spring sale", BudgetDaily: 2500, Marketplace: "US", Status: adcamp.StatusActive, Version: 1,
-			CreatedAt: now, UpdatedAt: now,
-		}
-		if err := f.db.Write(ctx, func(tx store.Tx) error { return tx.CreateCampaign(ctx, c) }); err != nil {
-			b.Fatalf("CreateCampaign: %v", err)
-		}
 	}
 }
 
 // openScale opens a store on a copy of the seeded database of size n,
 // seeding it first if it is not cached.
-func openScale(b *testing.B, n int) *scaleFixture {
+func openScale(b *testing.B, n int) storetest.Scale {
 	b.Helper()
 	dir := b.TempDir()
 	st := openScaleStore(b, dir) // creates the schema, to key the cache
@@ -203,11 +103,12 @@ func openScale(b *testing.B, n int) *scaleFixture {
 		os.Remove(path + "-shm")
 		copyFile(b, cache, path)
 	}
-	f := &scaleFixture{db: openScaleStore(b, dir), n: n}
-	b.Cleanup(func() { f.db.Close() })
-	endDueCampaigns(b, f.db)
-	f.tenant, f.sample = scaleTenant(b, dir, n)
-	return f
+	db := openScaleStore(b, dir)
+	b.Cleanup(func() { db.Close() })
+	endDueCampaigns(b, db)
+	s := storetest.Scale{DB: db, N: n}
+	s.Tenant, s.Sample = scaleTenant(b, dir, n)
+	return s
 }
 
 // endDueCampaigns stores ended for the campaigns past their end date, as

@@ -1,0 +1,114 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// Scale is a store seeded for the scale benchmarks: Tenant holds N
+// campaigns (with other tenants beside it), and Sample holds ids of some
+// of them, in random order.
+type Scale struct {
+	DB     store.Store
+	Tenant adcamp.Tenant
+	N      int
+	Sample []string
+}
+
+// BenchScale runs the hot operations on s, each one ReadOne or Write per
+// call as the service makes it: get by id and update of the sampled
+// campaigns, the first page of the list, page 1,000, the first page of
+// the active ones, and create. Reads come first and create last, so that
+// the created rows change no other figure.
+func BenchScale(b *testing.B, s Scale) {
+	b.Run("get", s.benchGet)
+	b.Run("list-page-1", s.benchList(store.ListQuery{Limit: 20}))
+	b.Run("list-page-1000", s.benchList(store.ListQuery{Limit: 20, Offset: 999 * 20}))
+	b.Run("list-active-page-1", s.benchList(store.ListQuery{Status: adcamp.StatusActive, Limit: 20}))
+	b.Run("update", s.benchUpdate)
+	b.Run("create", s.benchCreate)
+}
+
+func (s Scale) benchGet(b *testing.B) {
+	i := 0
+	for b.Loop() {
+		id := s.Sample[i%len(s.Sample)]
+		i++
+		err := s.DB.ReadOne(ctx, func(tx store.Tx) error {
+			_, err := tx.GetCampaign(ctx, s.Tenant, id)
+			return err
+		})
+		if err != nil {
+			b.Fatalf("GetCampaign(%s): %v", id, err)
+		}
+	}
+}
+
+// benchList lists with q, after checking that the page is full (or as
+// full as the total allows) and the total counts every campaign.
+func (s Scale) benchList(q store.ListQuery) func(b *testing.B) {
+	return func(b *testing.B) {
+		q.Today = time.Now().UTC().Format(adcamp.DateLayout)
+		list := func() (items []*adcamp.Campaign, total int64) {
+			err := s.DB.ReadOne(ctx, func(tx store.Tx) (err error) {
+				items, total, err = tx.ListCampaigns(ctx, s.Tenant, q)
+				return err
+			})
+			if err != nil {
+				b.Fatalf("ListCampaigns(%+v): %v", q, err)
+			}
+			return items, total
+		}
+		items, total := list()
+		if want := min(q.Limit, max(0, int(total)-q.Offset)); len(items) != want {
+			b.Fatalf("ListCampaigns(%+v) = %d items of %d, want %d", q, len(items), total, want)
+		}
+		if q.Status == "" && total < int64(s.N) {
+			b.Fatalf("ListCampaigns(%+v) total = %d, want at least %d", q, total, s.N)
+		}
+		for b.Loop() {
+			list()
+		}
+	}
+}
+
+// benchUpdate reads a sampled campaign and raises its budget, in one
+// write, as a PATCH does.
+func (s Scale) benchUpdate(b *testing.B) {
+	i := 0
+	for b.Loop() {
+		id := s.Sample[i%len(s.Sample)]
+		i++
+		err := s.DB.Write(ctx, func(tx store.Tx) error {
+			c, err := tx.GetCampaign(ctx, s.Tenant, id)
+			if err != nil {
+				return err
+			}
+			prev := *c
+			c.Version++
+			c.BudgetDaily++
+			c.UpdatedAt = time.Now()
+			return tx.UpdateCampaign(ctx, c, &prev)
+		})
+		if err != nil {
+			b.Fatalf("update %s: %v", id, err)
+		}
+	}
+}
+
+func (s Scale) benchCreate(b *testing.B) {
+	for b.Loop() {
+		now := time.Now()
+		c := &adcamp.Campaign{
+			ID: adcamp.NewID(adcamp.PrefixCampaign, now), AccountID: s.Tenant.AccountID, Environment: s.Tenant.Environment,
+			Name: "Spring sale", BudgetDaily: 2500, Marketplace: "US", Status: adcamp.StatusActive, Version: 1,
+			CreatedAt: now, UpdatedAt: now,
+		}
+		if err := s.DB.Write(ctx, func(tx store.Tx) error { return tx.CreateCampaign(ctx, c) }); err != nil {
+			b.Fatalf("CreateCampaign: %v", err)
+		}
+	}
+}
