@@ -25,7 +25,7 @@ func listPage[T any](ctx context.Context, t *tx, table, columns, where string, a
 	if total <= int64(q.Offset) {
 		return nil, total, nil
 	}
-	rows, err := t.tx.Query(ctx, pageSQL(table, columns, "", where, q), args...)
+	rows, err := t.tx.Query(ctx, pageSQL(table, columns, "", where, q), planned(args)...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -49,13 +49,30 @@ func pageSQL(table, columns, extra, where string, q store.ListQuery) string {
 		` ORDER BY created_at DESC, id DESC LIMIT ` + itoa(q.Limit) + ` OFFSET ` + itoa(q.Offset)
 }
 
+// planned returns the arguments of a page query with the execution mode
+// that has PostgreSQL plan it for these values on every run.
+//
+// pgx prepares a statement once per connection and runs it again and
+// again; after five runs PostgreSQL may switch to a generic plan, made for
+// any parent, which expects the few rows of an average one. For a page,
+// newest first, that plan fetches every row of the parent through the
+// index on (parent, status, ...) and sorts them, so the cost of page 1
+// grows with the parent's size (a tenant of 1,000 campaigns: 1 ms instead
+// of 0.2). An unnamed statement, which pgx sends for
+// QueryExecModeCacheDescribe in the same single round trip, is planned
+// with its values each time, and that plan walks the (parent, created_at,
+// id) index for just the page.
+func planned(args []any) []any {
+	return append([]any{pgx.QueryExecModeCacheDescribe}, args...)
+}
+
 // pageWithTotal runs the page query of a list with its total as one
 // statement, one round trip without BEGIN and COMMIT, and one snapshot:
 // totalSQL, a query of one number over args, becomes a last column. An
 // empty page carries no total; found reports whether the page had rows.
 func pageWithTotal[T any](ctx context.Context, t *tx, totalSQL, table, columns, where string, args []any, q store.ListQuery,
 	scan func(row) (T, error)) (items []T, total int64, found bool, err error) {
-	rows, err := t.tx.Query(ctx, pageSQL(table, columns, `, (`+totalSQL+`)`, where, q), args...)
+	rows, err := t.tx.Query(ctx, pageSQL(table, columns, `, (`+totalSQL+`)`, where, q), planned(args)...)
 	if err != nil {
 		return nil, 0, false, err
 	}
