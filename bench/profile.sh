@@ -4,6 +4,8 @@
 # the load runs. Prints the top of the CPU profile; it and the allocation
 # profile are left in $WORK for `go tool pprof`.
 #   C (connections, 16), DUR (load, 20s), SECONDS_PROFILED (15), MIX
+# TRACE=SECONDS also takes a runtime trace that long, after the profiles,
+# and prints where goroutines waited (go tool trace -pprof=sched|sync).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED_BENCH:-$root/../shared/bench}
@@ -25,6 +27,16 @@ ld=$!
 sleep 3
 curl -fsS -o "$work/cpu.pprof" "http://127.0.0.1:18089/debug/pprof/profile?seconds=$PROF"
 curl -fsS -o "$work/allocs.pprof" "http://127.0.0.1:18089/debug/pprof/allocs"
+if [[ -n ${TRACE:-} ]]; then
+	curl -fsS -o "$work/trace.out" "http://127.0.0.1:18089/debug/pprof/trace?seconds=$TRACE"
+fi
 wait $ld
 go tool pprof -top -nodecount=40 "$work/adcamp" "$work/cpu.pprof" 2>/dev/null | head -50
-echo "profiles: $work/cpu.pprof, $work/allocs.pprof (go tool pprof -sample_index=alloc_space)"
+if [[ -n ${TRACE:-} ]]; then
+	for kind in sched sync; do
+		go tool trace -pprof=$kind "$work/trace.out" >"$work/$kind.pprof" 2>/dev/null
+		echo "== waiting $([[ $kind == sched ]] && echo "to run, by what woke them" || echo "blocked on channels and locks")"
+		go tool pprof -top -nodecount=12 "$work/adcamp" "$work/$kind.pprof" 2>/dev/null | sed -n '5,18p'
+	done
+fi
+echo "profiles: $work/cpu.pprof, $work/allocs.pprof (go tool pprof -sample_index=alloc_space)${TRACE:+, $work/trace.out}"
