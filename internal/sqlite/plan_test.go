@@ -153,7 +153,7 @@ var planQueries = []planQuery{
 
 	// keywords.go
 	{name: "TakenKeywordKeys", query: `SELECT match_type, text_key FROM keywords
-			WHERE ad_group_id = $1 AND id <> $2 AND text_key IN ($3,$4)`},
+			WHERE ad_group_id = ? AND id <> ? AND text_key IN (?,?)`},
 	{name: "GetKeyword", query: `SELECT ` + planKeywordColumns + ` FROM keywords WHERE id = $1 AND account_id = $2 AND environment = $3`},
 	{name: "ListKeywords/count", query: planCount("keywords", `ad_group_id = $1 AND account_id = $2 AND environment = $3`)},
 	{name: "ListKeywords/page", list: true, query: planPage("keywords", planKeywordColumns,
@@ -338,14 +338,15 @@ var (
 	fullScanRE = regexp.MustCompile(`^SCAN [^(\s]\S*( AS \S+)?$`)
 )
 
-// planParams returns the highest $n placeholder of query.
+// planParams returns how many arguments query takes: its highest $n
+// placeholder, plus its anonymous ones (?).
 func planParams(query string) int {
 	n := 0
 	for _, m := range planParamRE.FindAllStringSubmatch(query, -1) {
 		i, _ := strconv.Atoi(m[1])
 		n = max(n, i)
 	}
-	return n
+	return n + strings.Count(query, "?") // anonymous ones, numbered by position
 }
 
 // planProblems returns the steps of plan that read a whole table or build
