@@ -12,17 +12,25 @@ import (
 	"github.com/adcamp/adcamp/internal/store"
 )
 
-// listPage runs the count and the page query of a list, newest first.
-func listPage[T any](ctx context.Context, t *tx, table, columns, where string, args []any, q store.ListQuery,
+// listPage runs the page query of a list, newest first, with its total:
+// totalSQL, a query of one number over the same args, in one statement
+// (see pageWithTotal), or alone when the page is empty.
+func listPage[T any](ctx context.Context, t *tx, totalSQL, table, columns, where string, args []any, q store.ListQuery,
 	scan func(rowScanner) (T, error)) ([]T, int64, error) {
-	if err := t.consistent(ctx); err != nil {
-		return nil, 0, err
+	items, total, found, err := pageWithTotal(ctx, t, totalSQL, table, columns, where, args, q, scan)
+	if err != nil || found {
+		return items, total, err
 	}
-	var total int64
-	if err := t.queryRow(ctx, `SELECT count(*) FROM `+table+` WHERE `+where, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	return page(ctx, t, total, table, columns, where, args, q, scan)
+	// An empty page: past the end, or nothing to list.
+	err = t.queryRow(ctx, totalSQL, args...).Scan(&total)
+	return nil, total, err
+}
+
+// keptTotal is the total of a list of table's rows matching where, read
+// from counts, the table of counters kept for them by triggers (migration
+// 00008), whose columns are named as those where compares.
+func keptTotal(counts, where string) string {
+	return `SELECT coalesce(sum(n), 0) FROM ` + counts + ` WHERE ` + where
 }
 
 // page runs the page query of a list whose total is known.

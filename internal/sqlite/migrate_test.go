@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"io/fs"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -157,4 +158,76 @@ func migrationDB(t *testing.T) (*sql.DB, *goose.Provider) {
 		t.Fatal(err)
 	}
 	return db, p
+}
+
+// TestMigration8CountsChildren checks that migration 00008 counts the ad
+// groups and keywords already stored, that its triggers count new ones,
+// and that deleting a campaign, whose delete cascades, leaves no counter
+// of its ad groups or their keywords behind.
+func TestMigration8CountsChildren(t *testing.T) {
+	ctx := context.Background()
+	db, p := migrationDB(t)
+	if _, err := p.UpTo(ctx, 7); err != nil {
+		t.Fatalf("migrate up to 7: %v", err)
+	}
+	exec := func(q string) {
+		t.Helper()
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	counters := func(q string) string {
+		t.Helper()
+		var s string
+		if err := db.QueryRow(`SELECT coalesce(group_concat(c, ' '), '') FROM (` + q + `)`).Scan(&s); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return s
+	}
+	exec(`INSERT INTO accounts (id, name, created_at) VALUES ('acc_1', 'Acme', 1)`)
+	for _, id := range []string{"cmp_1", "cmp_2"} {
+		exec(`INSERT INTO campaigns (id, account_id, environment, name, budget_daily, marketplace, status, version, created_at, updated_at)
+			VALUES ('` + id + `', 'acc_1', 'production', 'Sale', 100, 'US', 'active', 1, 1, 1)`)
+	}
+	for _, g := range [][2]string{{"adg_1", "active"}, {"adg_2", "active"}, {"adg_3", "paused"}} {
+		exec(`INSERT INTO ad_groups (id, campaign_id, account_id, environment, name, default_bid, status, version, created_at, updated_at)
+			VALUES ('` + g[0] + `', 'cmp_1', 'acc_1', 'production', 'Shoes', 75, '` + g[1] + `', 1, 1, 1)`)
+	}
+	for i, k := range [][3]string{{"adg_1", "exact", "active"}, {"adg_1", "exact", "active"}, {"adg_1", "broad", "paused"}, {"adg_3", "phrase", "active"}} {
+		n := strconv.Itoa(i)
+		exec(`INSERT INTO keywords (id, ad_group_id, account_id, environment, text, text_key, match_type, status, version, created_at, updated_at)
+			VALUES ('kw_` + n + `', '` + k[0] + `', 'acc_1', 'production', 'k` + n + `', 'k` + n + `', '` + k[1] + `', '` + k[2] + `', 1, 1, 1)`)
+	}
+
+	if _, err := p.UpTo(ctx, 8); err != nil {
+		t.Fatalf("migrate up to 8: %v", err)
+	}
+	const groups = `SELECT campaign_id || '/' || status || '=' || n AS c FROM ad_group_counts WHERE account_id = 'acc_1' ORDER BY 1`
+	const keywords = `SELECT ad_group_id || '/' || status || '/' || match_type || '=' || n AS c FROM keyword_counts
+		WHERE account_id = 'acc_1' ORDER BY 1`
+	if got, want := counters(groups), "cmp_1/active=2 cmp_1/paused=1"; got != want {
+		t.Errorf("ad group counters after 00008: %q, want %q", got, want)
+	}
+	if got, want := counters(keywords), "adg_1/active/exact=2 adg_1/paused/broad=1 adg_3/active/phrase=1"; got != want {
+		t.Errorf("keyword counters after 00008: %q, want %q", got, want)
+	}
+
+	exec(`INSERT INTO ad_groups (id, campaign_id, account_id, environment, name, default_bid, status, version, created_at, updated_at)
+		VALUES ('adg_4', 'cmp_2', 'acc_1', 'production', 'Hats', 75, 'active', 1, 2, 2)`)
+	exec(`DELETE FROM campaigns WHERE id = 'cmp_1'`)
+	if got, want := counters(groups), "cmp_2/active=1"; got != want {
+		t.Errorf("ad group counters after deleting cmp_1: %q, want %q", got, want)
+	}
+	if got := counters(keywords); got != "" {
+		t.Errorf("keyword counters after deleting cmp_1: %q, want none", got)
+	}
+
+	if _, err := p.DownTo(ctx, 7); err != nil {
+		t.Fatalf("migrate down to 7: %v", err)
+	}
+	var left int
+	if err := db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name LIKE '%counted%' AND tbl_name IN ('ad_groups', 'keywords')
+		OR name IN ('ad_group_counts', 'keyword_counts')`).Scan(&left); err != nil || left != 0 {
+		t.Errorf("after 00008 down: %d of its tables and triggers left (%v)", left, err)
+	}
 }

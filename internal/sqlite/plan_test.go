@@ -28,11 +28,20 @@ const (
 	planChannelColumns = `id, account_id, marketplace, name, created_at`
 )
 
-// planCount and planPage build a list's two queries as list.go's listPage
-// and page do: the count, then the page, newest first, with LIMIT and
-// OFFSET as the two parameters after the filter's.
+// planCount, planKept and planPage build a list's queries as list.go's
+// listPage and pageSQL do: the total, counted or kept, and the page,
+// newest first, with LIMIT and OFFSET as the two parameters after the
+// filter's. planPageKept is a page with its kept total as a last column.
 func planCount(table, where string) string {
 	return `SELECT count(*) FROM ` + table + ` WHERE ` + where
+}
+
+func planKept(counts, where string) string {
+	return `SELECT coalesce(sum(n), 0) FROM ` + counts + ` WHERE ` + where
+}
+
+func planPageKept(table, counts, columns, where string) string {
+	return planPage(table, columns+`, (`+planKept(counts, where)+`)`, where)
 }
 
 func planPage(table, columns, where string) string {
@@ -88,7 +97,8 @@ var planQueries = []planQuery{
 	{name: "GetAccount", query: `SELECT id, name, email, created_at FROM accounts WHERE id = $1`},
 	{name: "GetChannelAccount", query: `SELECT marketplace, name, created_at FROM channel_accounts WHERE account_id = $1 AND id = $2`},
 	{name: "ListChannelAccounts/count", query: planCount("channel_accounts", `account_id = $1`)},
-	{name: "ListChannelAccounts/page", query: planPage("channel_accounts", planChannelColumns, `account_id = $1`), list: true},
+	{name: "ListChannelAccounts/page", query: planPage("channel_accounts",
+		planChannelColumns+`, (`+planCount("channel_accounts", `account_id = $1`)+`)`, `account_id = $1`), list: true},
 	{name: "GetKey", query: `SELECT ` + planKeyColumns + ` FROM api_keys WHERE id = $1`},
 	{name: "ListKeys", query: `SELECT ` + planKeyColumns + ` FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`, list: true},
 	{name: "UpdateKey", query: `UPDATE api_keys SET secret = $2, previous_secret = $3, previous_expires_at = $4, disabled = $5
@@ -133,15 +143,19 @@ var planQueries = []planQuery{
 	// The campaign_counts triggers of migration 00004.
 	{name: "trigger campaigns_counted_delete", query: `UPDATE campaign_counts SET n = n - 1
 		WHERE account_id = $1 AND environment = $2 AND status = $3`},
+	{name: "trigger ad_groups_counted_delete", query: `DELETE FROM ad_group_counts
+		WHERE campaign_id = $1 AND status = $2 AND n = 1`},
+	{name: "trigger keywords_counted_delete", query: `UPDATE keyword_counts SET n = n - 1
+		WHERE ad_group_id = $1 AND status = $2 AND match_type = $3`},
 
 	// adgroups.go
 	{name: "GetAdGroup", query: `SELECT ` + planAdGroupColumns + ` FROM ad_groups WHERE id = $1 AND account_id = $2 AND environment = $3`},
-	{name: "ListAdGroups/count", query: planCount("ad_groups", `campaign_id = $1 AND account_id = $2 AND environment = $3`)},
-	{name: "ListAdGroups/page", list: true, query: planPage("ad_groups", planAdGroupColumns,
+	{name: "ListAdGroups/total", query: planKept("ad_group_counts", `campaign_id = $1 AND account_id = $2 AND environment = $3`)},
+	{name: "ListAdGroups/page", list: true, query: planPageKept("ad_groups", "ad_group_counts", planAdGroupColumns,
 		`campaign_id = $1 AND account_id = $2 AND environment = $3`)},
-	{name: "ListAdGroups/count status", query: planCount("ad_groups",
+	{name: "ListAdGroups/total status", query: planKept("ad_group_counts",
 		`campaign_id = $1 AND account_id = $2 AND environment = $3 AND status = $4`)},
-	{name: "ListAdGroups/page status", list: true, query: planPage("ad_groups", planAdGroupColumns,
+	{name: "ListAdGroups/page status", list: true, query: planPageKept("ad_groups", "ad_group_counts", planAdGroupColumns,
 		`campaign_id = $1 AND account_id = $2 AND environment = $3 AND status = $4`)},
 	{name: "UpdateAdGroup", query: `UPDATE ad_groups SET name = $4, default_bid = $5, status = $6, version = $7, updated_at = $8
 		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $7 - 1`},
@@ -155,20 +169,20 @@ var planQueries = []planQuery{
 	{name: "TakenKeywordKeys", query: `SELECT match_type, text_key FROM keywords
 			WHERE ad_group_id = ? AND id <> ? AND text_key IN (?,?)`},
 	{name: "GetKeyword", query: `SELECT ` + planKeywordColumns + ` FROM keywords WHERE id = $1 AND account_id = $2 AND environment = $3`},
-	{name: "ListKeywords/count", query: planCount("keywords", `ad_group_id = $1 AND account_id = $2 AND environment = $3`)},
-	{name: "ListKeywords/page", list: true, query: planPage("keywords", planKeywordColumns,
+	{name: "ListKeywords/total", query: planKept("keyword_counts", `ad_group_id = $1 AND account_id = $2 AND environment = $3`)},
+	{name: "ListKeywords/page", list: true, query: planPageKept("keywords", "keyword_counts", planKeywordColumns,
 		`ad_group_id = $1 AND account_id = $2 AND environment = $3`)},
-	{name: "ListKeywords/count status", query: planCount("keywords",
+	{name: "ListKeywords/total status", query: planKept("keyword_counts",
 		`ad_group_id = $1 AND account_id = $2 AND environment = $3 AND status = $4`)},
-	{name: "ListKeywords/page status", list: true, query: planPage("keywords", planKeywordColumns,
+	{name: "ListKeywords/page status", list: true, query: planPageKept("keywords", "keyword_counts", planKeywordColumns,
 		`ad_group_id = $1 AND account_id = $2 AND environment = $3 AND status = $4`)},
-	{name: "ListKeywords/count match type", query: planCount("keywords",
+	{name: "ListKeywords/total match type", query: planKept("keyword_counts",
 		`ad_group_id = $1 AND account_id = $2 AND environment = $3 AND match_type = $4`)},
-	{name: "ListKeywords/page match type", list: true, query: planPage("keywords", planKeywordColumns,
+	{name: "ListKeywords/page match type", list: true, query: planPageKept("keywords", "keyword_counts", planKeywordColumns,
 		`ad_group_id = $1 AND account_id = $2 AND environment = $3 AND match_type = $4`)},
-	{name: "ListKeywords/count status and match type", query: planCount("keywords",
+	{name: "ListKeywords/total status and match type", query: planKept("keyword_counts",
 		`ad_group_id = $1 AND account_id = $2 AND environment = $3 AND status = $4 AND match_type = $5`)},
-	{name: "ListKeywords/page status and match type", list: true, query: planPage("keywords", planKeywordColumns,
+	{name: "ListKeywords/page status and match type", list: true, query: planPageKept("keywords", "keyword_counts", planKeywordColumns,
 		`ad_group_id = $1 AND account_id = $2 AND environment = $3 AND status = $4 AND match_type = $5`)},
 	{name: "UpdateKeyword", query: `UPDATE keywords SET text = $4, text_key = $5, match_type = $6, bid = $7, status = $8, version = $9, updated_at = $10
 		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`},

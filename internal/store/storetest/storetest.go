@@ -41,6 +41,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"DuplicateKeywords", testDuplicateKeywords},
 		{"TakenKeywordKeys", testTakenKeywordKeys},
 		{"DeleteCascades", testDeleteCascades},
+		{"ChildTotals", testChildTotals},
 		{"WriteRollsBackOnError", testRollbackOnError},
 		{"WriteRollsBackOnPanic", testRollbackOnPanic},
 		{"ReadIsReadOnly", testReadIsReadOnly},
