@@ -28,7 +28,7 @@ func listPage[T any](ctx context.Context, t *tx, totalSQL, table, columns, where
 
 // keptTotal is the total of a list of table's rows matching where, read
 // from counts, the table of counters kept for them by triggers (migration
-// 00008), whose columns are named as those where compares.
+// 00009), whose columns are named as those where compares.
 func keptTotal(counts, where string) string {
 	return `SELECT coalesce(sum(n), 0) FROM ` + counts + ` WHERE ` + where
 }

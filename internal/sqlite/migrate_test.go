@@ -160,11 +160,11 @@ func migrationDB(t *testing.T) (*sql.DB, *goose.Provider) {
 	return db, p
 }
 
-// TestMigration8CountsChildren checks that migration 00008 counts the ad
+// TestMigration9CountsChildren checks that migration 00009 counts the ad
 // groups and keywords already stored, that its triggers count new ones,
 // and that deleting a campaign, whose delete cascades, leaves no counter
 // of its ad groups or their keywords behind.
-func TestMigration8CountsChildren(t *testing.T) {
+func TestMigration9CountsChildren(t *testing.T) {
 	ctx := context.Background()
 	db, p := migrationDB(t)
 	if _, err := p.UpTo(ctx, 7); err != nil {
@@ -199,17 +199,17 @@ func TestMigration8CountsChildren(t *testing.T) {
 			VALUES ('kw_` + n + `', '` + k[0] + `', 'acc_1', 'production', 'k` + n + `', 'k` + n + `', '` + k[1] + `', '` + k[2] + `', 1, 1, 1)`)
 	}
 
-	if _, err := p.UpTo(ctx, 8); err != nil {
-		t.Fatalf("migrate up to 8: %v", err)
+	if _, err := p.UpTo(ctx, 9); err != nil {
+		t.Fatalf("migrate up to 9: %v", err)
 	}
 	const groups = `SELECT campaign_id || '/' || status || '=' || n AS c FROM ad_group_counts WHERE account_id = 'acc_1' ORDER BY 1`
 	const keywords = `SELECT ad_group_id || '/' || status || '/' || match_type || '=' || n AS c FROM keyword_counts
 		WHERE account_id = 'acc_1' ORDER BY 1`
 	if got, want := counters(groups), "cmp_1/active=2 cmp_1/paused=1"; got != want {
-		t.Errorf("ad group counters after 00008: %q, want %q", got, want)
+		t.Errorf("ad group counters after 00009: %q, want %q", got, want)
 	}
 	if got, want := counters(keywords), "adg_1/active/exact=2 adg_1/paused/broad=1 adg_3/active/phrase=1"; got != want {
-		t.Errorf("keyword counters after 00008: %q, want %q", got, want)
+		t.Errorf("keyword counters after 00009: %q, want %q", got, want)
 	}
 
 	exec(`INSERT INTO ad_groups (id, campaign_id, account_id, environment, name, default_bid, status, version, created_at, updated_at)
@@ -228,6 +228,6 @@ func TestMigration8CountsChildren(t *testing.T) {
 	var left int
 	if err := db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name LIKE '%counted%' AND tbl_name IN ('ad_groups', 'keywords')
 		OR name IN ('ad_group_counts', 'keyword_counts')`).Scan(&left); err != nil || left != 0 {
-		t.Errorf("after 00008 down: %d of its tables and triggers left (%v)", left, err)
+		t.Errorf("after 00009 down: %d of its tables and triggers left (%v)", left, err)
 	}
 }
