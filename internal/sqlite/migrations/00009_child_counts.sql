@@ -1,8 +1,9 @@
 -- +goose Up
 -- Totals of the ad groups of each campaign (per status) and of the
 -- keywords of each ad group (per status and match type), kept by triggers
--- like campaign_counts (00004); PostgreSQL keeps them under the same version, so that those lists answer their exact
--- total without counting the parent's rows. A counter row carries its
+-- like campaign_counts (00004), so that those lists answer their exact
+-- total without counting the parent's rows (PostgreSQL's 00009 is the
+-- same for its store). A counter row carries its
 -- parent's tenant, which every total is read with. A row whose count falls
 -- to zero is removed, so that nothing is left of a parent once its
 -- children are gone (a parent's delete cascades to them, and the cascade
