@@ -112,8 +112,10 @@ func scanChannelAccount(r row) (*adcamp.ChannelAccount, error) {
 }
 
 func (t *tx) ListChannelAccounts(ctx context.Context, accountID string, q store.ListQuery) ([]*adcamp.ChannelAccount, int64, error) {
-	return listPage(ctx, t, "channel_accounts", `id, account_id, marketplace, name, created_at`,
-		`account_id = $1`, []any{accountID}, q, scanChannelAccount)
+	// An account has few channel accounts: they are counted.
+	return listPage(ctx, t, `SELECT count(*) FROM channel_accounts WHERE account_id = $1`,
+		"channel_accounts", `id, account_id, marketplace, name, created_at`, `account_id = $1`, []any{accountID}, q,
+		scanChannelAccount)
 }
 
 const keyColumns = `id, account_id, environment, secret, previous_secret, previous_expires_at, disabled, created_at, last_used_at`

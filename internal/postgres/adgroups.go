@@ -46,7 +46,8 @@ func (t *tx) ListAdGroups(ctx context.Context, tn adcamp.Tenant, campaignID stri
 		where += ` AND status = $4`
 		args = append(args, q.Status)
 	}
-	return listPage(ctx, t, "ad_groups", adGroupColumns, where, args, q, scanAdGroup)
+	return listPage(ctx, t, keptTotal("ad_group_counts", "ad_group_count_changes", where), "ad_groups", adGroupColumns,
+		where, args, q, scanAdGroup)
 }
 
 func (t *tx) UpdateAdGroup(ctx context.Context, g *adcamp.AdGroup) error {

@@ -10,7 +10,9 @@ import (
 
 // Campaign totals are kept per tenant and stored status (migration 00008):
 // a counter in campaign_counts plus the changes that triggers append to
-// campaign_count_changes, which foldLoop folds into the counters.
+// campaign_count_changes, which foldLoop folds into the counters. The
+// totals of ad groups per campaign and of keywords per ad group are kept
+// alike (migration 00009).
 
 // foldEvery is how often the pending changes are folded into the
 // counters: a list's total adds up those of its tenant, at most a quarter
@@ -35,19 +37,48 @@ func (db *DB) foldLoop(every time.Duration) {
 	}
 }
 
-// foldCounts moves the pending changes into the counters, in one
-// statement: a snapshot sees them either pending or folded, never both or
-// neither. It runs at READ COMMITTED, outside the serializable writes:
-// they only ever add changes, so nothing of theirs conflicts with it. Two
-// processes folding at once take turns on the rows, and a change is
-// deleted, hence folded, by one of them only.
+// foldCounts moves the pending changes into the counters: for each kind
+// of counter one statement, so that a snapshot sees a change either
+// pending or folded, never both or neither; then it removes the counters
+// of ad groups and keywords that fell to zero (their parent, or all of its
+// children of that kind, gone). It runs at READ COMMITTED, outside the
+// serializable writes: they only ever add changes, so nothing of theirs
+// conflicts with it. Two processes folding at once take turns on the rows,
+// and a change is deleted, hence folded, by one of them only.
 func (db *DB) foldCounts(ctx context.Context) error {
+	// Without arguments pgx sends the statements as one simple query: one
+	// round trip, one transaction.
 	_, err := db.pool.Exec(ctx, `WITH folded AS (
 			DELETE FROM campaign_count_changes RETURNING account_id, environment, status, n)
 		INSERT INTO campaign_counts AS c (account_id, environment, status, n)
 		SELECT account_id, environment, status, sum(n) FROM folded GROUP BY account_id, environment, status
-		ON CONFLICT (account_id, environment, status) DO UPDATE SET n = c.n + excluded.n`)
+		ON CONFLICT (account_id, environment, status) DO UPDATE SET n = c.n + excluded.n;
+
+		WITH folded AS (
+			DELETE FROM ad_group_count_changes RETURNING campaign_id, status, account_id, environment, n)
+		INSERT INTO ad_group_counts AS c (campaign_id, status, account_id, environment, n)
+		SELECT campaign_id, status, account_id, environment, sum(n) FROM folded
+		GROUP BY campaign_id, status, account_id, environment
+		ON CONFLICT (campaign_id, status) DO UPDATE SET n = c.n + excluded.n;
+
+		WITH folded AS (
+			DELETE FROM keyword_count_changes RETURNING ad_group_id, status, match_type, account_id, environment, n)
+		INSERT INTO keyword_counts AS c (ad_group_id, status, match_type, account_id, environment, n)
+		SELECT ad_group_id, status, match_type, account_id, environment, sum(n) FROM folded
+		GROUP BY ad_group_id, status, match_type, account_id, environment
+		ON CONFLICT (ad_group_id, status, match_type) DO UPDATE SET n = c.n + excluded.n;
+
+		DELETE FROM ad_group_counts WHERE n = 0;
+		DELETE FROM keyword_counts WHERE n = 0`)
 	return err
+}
+
+// keptTotal is the total of a list of ad groups or keywords matching
+// where: the counters in counts plus the pending changes, both tables with
+// the columns that where compares (migration 00009).
+func keptTotal(counts, changes, where string) string {
+	return `SELECT ((SELECT coalesce(sum(n), 0) FROM ` + counts + ` WHERE ` + where + `)
+		+ (SELECT coalesce(sum(n), 0) FROM ` + changes + ` WHERE ` + where + `))::bigint`
 }
 
 // campaignCount is a tenant's number of campaigns ($1 account, $2

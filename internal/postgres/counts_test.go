@@ -210,20 +210,30 @@ func TestMigration8CountsExisting(t *testing.T) {
 	db.Close()
 
 	// Back to version 7, as an earlier release left it.
-	down, err := migrations.ReadFile("migrations/00008_campaign_counts.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, downSQL, _ := strings.Cut(string(down), "-- +goose Down")
-	if _, err := conn.Exec(ctx, downSQL+`; DELETE FROM goose_db_version WHERE version_id = 8`); err != nil {
-		t.Fatalf("migrate down: %v", err)
-	}
+	rollBack(t, conn, "00009_child_counts.sql", "00008_campaign_counts.sql")
 
 	db = openCounts(t, s.URL)
 	checkTotals(t, db, conn, []adcamp.Tenant{tn}, "after migrating")
 	var counted int64
 	if err := conn.QueryRow(ctx, `SELECT sum(n) FROM campaign_counts`).Scan(&counted); err != nil || counted != 5 {
 		t.Errorf("campaign_counts after migrating holds %d (%v), want the 5 campaigns", counted, err)
+	}
+}
+
+// rollBack runs the Down part of each migration file, in the order given,
+// and forgets that it was applied.
+func rollBack(t *testing.T, conn *pgx.Conn, files ...string) {
+	t.Helper()
+	for _, name := range files {
+		text, err := migrations.ReadFile("migrations/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, down, _ := strings.Cut(string(text), "-- +goose Down")
+		version, _, _ := strings.Cut(name, "_")
+		if _, err := conn.Exec(context.Background(), down+`; DELETE FROM goose_db_version WHERE version_id = `+version); err != nil {
+			t.Fatalf("migrate %s down: %v", name, err)
+		}
 	}
 }
 
@@ -340,4 +350,162 @@ func campaignBlocksRead(t *testing.T, db *DB) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestMigration9CountsChildren brings a database whose ad groups and
+// keywords predate their counters to version 9: they are counted, the
+// totals hold across folds, and once a campaign is deleted a fold leaves
+// no counter of its ad groups or their keywords. The totals read the
+// counters and their changes, never the ad groups or keywords.
+func TestMigration9CountsChildren(t *testing.T) {
+	s := pgtest.NewSchema(t)
+	db := openCounts(t, s.URL)
+	conn := connect(t, s.URL)
+	ctx := context.Background()
+	now := time.Now()
+	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, now), Name: "A"}
+	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
+	c := &adcamp.Campaign{ID: adcamp.NewID(adcamp.PrefixCampaign, now), AccountID: a.ID, Environment: tn.Environment,
+		Name: "C", BudgetDaily: 1, Marketplace: "US", Status: adcamp.StatusActive, Version: 1, CreatedAt: now, UpdatedAt: now}
+	var groups []*adcamp.AdGroup
+	for i, status := range []string{"active", "paused", "active"} {
+		at := now.Add(time.Duration(i) * time.Millisecond)
+		groups = append(groups, &adcamp.AdGroup{ID: adcamp.NewID(adcamp.PrefixAdGroup, at), CampaignID: c.ID,
+			AccountID: a.ID, Environment: tn.Environment, Name: "G", DefaultBid: 1, Status: status, Version: 1,
+			CreatedAt: at, UpdatedAt: at})
+	}
+	// Two keywords in each of the first two ad groups, all active.
+	var keywords []*adcamp.Keyword
+	for i, match := range []string{"exact", "exact", "broad", "phrase"} {
+		at := now.Add(time.Duration(i) * time.Millisecond)
+		keywords = append(keywords, &adcamp.Keyword{ID: adcamp.NewID(adcamp.PrefixKeyword, at), AdGroupID: groups[i%2].ID,
+			AccountID: a.ID, Environment: tn.Environment, Text: fmt.Sprint("k", i), MatchType: match,
+			Status: adcamp.StatusActive, Version: 1, CreatedAt: at, UpdatedAt: at})
+	}
+	err := db.Write(ctx, func(tx store.Tx) error {
+		if err := tx.CreateAccount(ctx, a); err != nil {
+			return err
+		}
+		if err := tx.CreateCampaign(ctx, c); err != nil {
+			return err
+		}
+		for _, g := range groups {
+			if err := tx.CreateAdGroup(ctx, g); err != nil {
+				return err
+			}
+		}
+		return tx.CreateKeywords(ctx, keywords)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	rollBack(t, conn, "00009_child_counts.sql")
+
+	db = openCounts(t, s.URL)
+	// want checks the total of the campaign's ad groups of q's status, and
+	// of adGroupID's keywords matching q.
+	want := func(when string, q store.ListQuery, groupsWant int64, adGroupID string, keywordsWant int64) {
+		t.Helper()
+		err := db.ReadOne(ctx, func(tx store.Tx) error {
+			_, got, err := tx.ListAdGroups(ctx, tn, c.ID, store.ListQuery{Status: q.Status, Limit: 1})
+			if err != nil || got != groupsWant {
+				t.Errorf("%s: ad groups of status %q: total %d (%v), want %d", when, q.Status, got, err, groupsWant)
+			}
+			_, got, err = tx.ListKeywords(ctx, tn, adGroupID, q)
+			if err != nil || got != keywordsWant {
+				t.Errorf("%s: keywords of %s, %+v: total %d (%v), want %d", when, adGroupID, q, got, err, keywordsWant)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	want("after migrating", store.ListQuery{Limit: 1}, 3, groups[0].ID, 2)
+	want("after migrating", store.ListQuery{Status: "active", MatchType: "exact", Limit: 1}, 2, groups[0].ID, 1)
+	want("after migrating", store.ListQuery{Status: "paused", MatchType: "broad", Limit: 1}, 1, groups[1].ID, 0)
+	want("after migrating", store.ListQuery{MatchType: "exact", Limit: 1}, 3, groups[1].ID, 1)
+
+	// An ad group paused, a keyword's match type and another's status
+	// changed, one deleted: pending, then folded.
+	g := *groups[2]
+	g.Status, g.Version = adcamp.StatusPaused, 2
+	k, paused := *keywords[3], *keywords[1]
+	k.MatchType, k.Version = adcamp.MatchExact, 2
+	paused.Status, paused.Version = adcamp.StatusPaused, 2
+	err = db.Write(ctx, func(tx store.Tx) error {
+		if err := tx.UpdateAdGroup(ctx, &g); err != nil {
+			return err
+		}
+		if err := tx.UpdateKeyword(ctx, &k); err != nil {
+			return err
+		}
+		if err := tx.UpdateKeyword(ctx, &paused); err != nil {
+			return err
+		}
+		return tx.DeleteKeyword(ctx, tn, keywords[2].ID)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fold := range []bool{false, true} {
+		when := "after changes, pending"
+		if fold {
+			if err := db.foldCounts(ctx); err != nil {
+				t.Fatal(err)
+			}
+			when = "after changes, folded"
+		}
+		want(when, store.ListQuery{Limit: 1}, 3, groups[0].ID, 1)
+		want(when, store.ListQuery{Status: "paused", Limit: 1}, 2, groups[1].ID, 1)
+		want(when, store.ListQuery{MatchType: "exact", Limit: 1}, 3, groups[1].ID, 2)
+		want(when, store.ListQuery{Status: "active", MatchType: "broad", Limit: 1}, 1, groups[0].ID, 0)
+	}
+
+	if err := db.Write(ctx, func(tx store.Tx) error { return tx.DeleteCampaign(ctx, tn, c.ID) }); err != nil {
+		t.Fatal(err)
+	}
+	want("after deleting the campaign", store.ListQuery{Limit: 1}, 0, groups[1].ID, 0)
+	if err := db.foldCounts(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var left int64
+	err = conn.QueryRow(ctx, `SELECT (SELECT count(*) FROM ad_group_counts) + (SELECT count(*) FROM ad_group_count_changes)
+		+ (SELECT count(*) FROM keyword_counts) + (SELECT count(*) FROM keyword_count_changes)`).Scan(&left)
+	if err != nil || left != 0 {
+		t.Errorf("after deleting the campaign and folding: %d counters and changes left (%v), want none", left, err)
+	}
+
+	if _, err := conn.Exec(ctx, `SET enable_seqscan = off`); err != nil {
+		t.Fatal(err)
+	}
+	for name, q := range map[string]struct {
+		sql  string
+		args []any
+	}{
+		"ad groups": {keptTotal("ad_group_counts", "ad_group_count_changes",
+			`campaign_id = $1 AND account_id = $2 AND environment = $3 AND status = $4`),
+			[]any{"cmp", "acc", "production", "active"}},
+		"keywords": {keptTotal("keyword_counts", "keyword_count_changes",
+			`ad_group_id = $1 AND account_id = $2 AND environment = $3 AND status = $4 AND match_type = $5`),
+			[]any{"adg", "acc", "production", "active", "exact"}},
+	} {
+		rows, err := conn.Query(ctx, `EXPLAIN `+q.sql, q.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, line)
+		}
+		text := strings.Join(plan, "\n")
+		if strings.Contains(text, " on ad_groups") || strings.Contains(text, " on keywords") || strings.Contains(text, "Seq Scan") {
+			t.Errorf("%s: the total reads more than its counters and changes. Plan:\n%s", name, text)
+		}
+	}
 }

@@ -126,7 +126,8 @@ func (t *tx) ListKeywords(ctx context.Context, tn adcamp.Tenant, adGroupID strin
 		args = append(args, q.MatchType)
 		where += ` AND match_type = $` + itoa(len(args))
 	}
-	return listPage(ctx, t, "keywords", keywordColumns, where, args, q, scanKeyword)
+	return listPage(ctx, t, keptTotal("keyword_counts", "keyword_count_changes", where), "keywords", keywordColumns,
+		where, args, q, scanKeyword)
 }
 
 func (t *tx) UpdateKeyword(ctx context.Context, k *adcamp.Keyword) error {

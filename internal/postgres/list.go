@@ -11,34 +11,18 @@ import (
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// listPage runs the count and the page query of a list, newest first.
-// Inside Read both see one snapshot, so the total matches the page.
-func listPage[T any](ctx context.Context, t *tx, table, columns, where string, args []any, q store.ListQuery,
+// listPage runs the page query of a list, newest first, with its total:
+// totalSQL, a query of one number over the same args, in one statement
+// (see pageWithTotal), or alone when the page is empty.
+func listPage[T any](ctx context.Context, t *tx, totalSQL, table, columns, where string, args []any, q store.ListQuery,
 	scan func(row) (T, error)) ([]T, int64, error) {
-	if err := t.consistent(ctx); err != nil {
-		return nil, 0, err
+	items, total, found, err := pageWithTotal(ctx, t, totalSQL, table, columns, where, args, q, scan)
+	if err != nil || found {
+		return items, total, err
 	}
-	var total int64
-	if err := t.tx.QueryRow(ctx, `SELECT count(*) FROM `+table+` WHERE `+where, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	if total <= int64(q.Offset) {
-		return nil, total, nil
-	}
-	rows, err := t.tx.Query(ctx, pageSQL(table, columns, "", where, q), planned(args)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	items := make([]T, 0, min(q.Limit, int(total)))
-	for rows.Next() {
-		it, err := scan(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		items = append(items, it)
-	}
-	return items, total, rows.Err()
+	// An empty page: past the end, or nothing to list.
+	err = t.tx.QueryRow(ctx, totalSQL, args...).Scan(&total)
+	return nil, total, err
 }
 
 // pageSQL is the query of a page of table's rows matching where, newest
