@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -35,6 +36,8 @@ func Bench(b *testing.B, open func(b *testing.B) store.Store) {
 		{"DeleteCampaign", benchDeleteCampaign},
 		{"CreateAdGroup", benchCreateAdGroup},
 		{"CreateKeywords", benchCreateKeywords},
+		{"ListKeywords/keywords=100", benchListKeywords(100)},
+		{"ListKeywords/keywords=10000", benchListKeywords(10_000)},
 		{"SaveRecord", benchSaveRecord},
 		{"GetRecord", benchGetRecord},
 	}
@@ -45,6 +48,12 @@ func Bench(b *testing.B, open func(b *testing.B) store.Store) {
 			bm.fn(b, f)
 		})
 	}
+}
+
+// Analyzer is a store whose planner statistics a benchmark can bring up to
+// date after seeding, as the database would by itself in time.
+type Analyzer interface {
+	Analyze(ctx context.Context) error
 }
 
 // benchFixture is an account's production tenant holding benchSeed
@@ -200,6 +209,46 @@ func benchCreateKeywords(b *testing.B, f *benchFixture) {
 		batch++
 		b.StartTimer()
 		benchWrite(b, f.db, func(tx store.Tx) error { return tx.CreateKeywords(ctx, ks) })
+	}
+}
+
+// benchListKeywords lists the first page of an ad group's n keywords
+// (stored untimed, a third of them paused), of all of them and of the
+// paused: its cost should not grow with n.
+func benchListKeywords(n int) func(b *testing.B, f *benchFixture) {
+	return func(b *testing.B, f *benchFixture) {
+		g := benchAdGroup(f.campaigns[0], base)
+		ks := make([]*adcamp.Keyword, n)
+		for i := range ks {
+			ks[i] = keyword(g, base.Add(time.Duration(i)*time.Millisecond), fmt.Sprintf("running shoes %d", i))
+			if i%3 == 0 {
+				ks[i].Status = adcamp.StatusPaused
+			}
+		}
+		benchWrite(b, f.db, func(tx store.Tx) error {
+			if err := tx.CreateAdGroup(ctx, g); err != nil {
+				return err
+			}
+			return tx.CreateKeywords(ctx, ks)
+		})
+		if a, ok := f.db.(Analyzer); ok {
+			if err := a.Analyze(ctx); err != nil {
+				b.Fatalf("Analyze: %v", err)
+			}
+		}
+		queries := []store.ListQuery{{Limit: 20}, {Status: adcamp.StatusPaused, Limit: 20}}
+		i := 0
+		for b.Loop() {
+			q := queries[i%2]
+			i++
+			benchReadOne(b, f.db, func(tx store.Tx) error {
+				items, total, err := tx.ListKeywords(ctx, f.tenant, g.ID, q)
+				if err == nil && (len(items) != 20 || total < int64(n/3)) {
+					err = fmt.Errorf("ListKeywords(%+v) = %d items of %d, want 20 of at least %d", q, len(items), total, n/3)
+				}
+				return err
+			})
+		}
 	}
 }
 
