@@ -237,6 +237,27 @@ func rollBack(t *testing.T, conn *pgx.Conn, files ...string) {
 	}
 }
 
+// explain returns the lines of the plan of sql.
+func explain(t *testing.T, conn *pgx.Conn, sql string, args ...any) []string {
+	t.Helper()
+	rows, err := conn.Query(context.Background(), `EXPLAIN `+sql, args...)
+	if err != nil {
+		t.Fatalf("EXPLAIN %s: %v", sql, err)
+	}
+	var plan []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, line)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("EXPLAIN %s: %v", sql, err)
+	}
+	return plan
+}
+
 // TestTotalsDoNotScan checks the plans of a list's totals, planned as for
 // large tables (sequential scans off): the total of all statuses reads no
 // campaign, and a total by status reads campaigns only through
@@ -258,21 +279,7 @@ func TestTotalsDoNotScan(t *testing.T) {
 		"active": {campaignStatusCount, []any{"acc_1", "production", "active", "2026-11-22"}},
 		"ended":  {campaignStatusCount, []any{"acc_1", "production", "ended", "2026-11-22"}},
 	} {
-		rows, err := conn.Query(ctx, `EXPLAIN `+q.sql, q.args...)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var plan []string
-		for rows.Next() {
-			var line string
-			if err := rows.Scan(&line); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, line)
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		plan := explain(t, conn, q.sql, q.args...)
 		text := strings.Join(plan, "\n")
 		for _, line := range plan {
 			if strings.Contains(line, " on campaigns ") && !strings.Contains(line, "campaigns_tenant_due") ||
@@ -491,19 +498,7 @@ func TestMigration9CountsChildren(t *testing.T) {
 			`ad_group_id = $1 AND account_id = $2 AND environment = $3 AND status = $4 AND match_type = $5`),
 			[]any{"adg", "acc", "production", "active", "exact"}},
 	} {
-		rows, err := conn.Query(ctx, `EXPLAIN `+q.sql, q.args...)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var plan []string
-		for rows.Next() {
-			var line string
-			if err := rows.Scan(&line); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, line)
-		}
-		text := strings.Join(plan, "\n")
+		text := strings.Join(explain(t, conn, q.sql, q.args...), "\n")
 		if strings.Contains(text, " on ad_groups") || strings.Contains(text, " on keywords") || strings.Contains(text, "Seq Scan") {
 			t.Errorf("%s: the total reads more than its counters and changes. Plan:\n%s", name, text)
 		}

@@ -100,16 +100,9 @@ func seedScale(b testing.TB, n int) (storetest.Scale, *pgtest.Schema) {
 			account, i = owners[others], others
 			others++
 		}
-		status := adcamp.StatusActive
-		switch r := i % 100; {
-		case r < 2:
-			status = adcamp.StatusEnded
-		case r < 12:
-			status = adcamp.StatusPaused
-		}
+		status, sd, ed := storetest.ScaleMix(i, created)
 		var startDate, endDate *string
-		if i%10 == 5 {
-			sd, ed := created.Format(adcamp.DateLayout), created.AddDate(0, 0, 30).Format(adcamp.DateLayout)
+		if ed != "" {
 			startDate, endDate = &sd, &ed
 		}
 		us := created.UnixMicro()

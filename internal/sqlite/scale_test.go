@@ -248,17 +248,10 @@ func seedScale(b *testing.B, db *sql.DB, n int) {
 			account, i = accounts[owners[others]], others
 			others++
 		}
-		status := adcamp.StatusActive
-		switch r := i % 100; {
-		case r < 2:
-			status = adcamp.StatusEnded
-		case r < 12:
-			status = adcamp.StatusPaused
-		}
+		status, sd, ed := storetest.ScaleMix(i, created)
 		var startDate, endDate any
-		if i%10 == 5 {
-			startDate = created.Format(adcamp.DateLayout)
-			endDate = created.AddDate(0, 0, 30).Format(adcamp.DateLayout)
+		if ed != "" {
+			startDate, endDate = sd, ed
 		}
 		us := created.UnixMicro()
 		ins.add(adcamp.NewID(adcamp.PrefixCampaign, created), account, string(adcamp.Production),

@@ -18,6 +18,25 @@ type Scale struct {
 	Sample []string
 }
 
+// ScaleMix is the status and dates of the i-th campaign of a tenant, as
+// both stores' scale benchmarks seed them: 2 in 100 ended, 10 paused, the
+// rest active; one in ten with a start and an end date 30 days after its
+// creation ("" when it has none), so that most of those are past their end
+// when the benchmark runs.
+func ScaleMix(i int, created time.Time) (status, startDate, endDate string) {
+	status = adcamp.StatusActive
+	switch r := i % 100; {
+	case r < 2:
+		status = adcamp.StatusEnded
+	case r < 12:
+		status = adcamp.StatusPaused
+	}
+	if i%10 == 5 {
+		startDate, endDate = created.Format(adcamp.DateLayout), created.AddDate(0, 0, 30).Format(adcamp.DateLayout)
+	}
+	return status, startDate, endDate
+}
+
 // BenchScale runs the hot operations on s, each one ReadOne or Write per
 // call as the service makes it: get by id and update of the sampled
 // campaigns, the first page of the list, page 1,000, the first page of
