@@ -8,9 +8,10 @@
 // the start, fn included, at most five times with a short jittered pause;
 // after the fifth it fails with CONFLICT. So fn must be safe to run again:
 // it may not keep state from a previous run. Reads run at REPEATABLE READ,
-// read only, so that a list's total and its page come from one snapshot;
-// a ReadOne call of a single statement (a get by id) runs it on a pooled
-// connection without BEGIN and COMMIT, a statement being its own snapshot.
+// read only, so that their statements see one snapshot; a ReadOne call
+// runs on a pooled connection without BEGIN and COMMIT, each of its
+// calls being one statement, its own snapshot (a list's page carries its
+// total; only an empty page reads its total after it).
 //
 // When the database cannot be reached (it is down, restarting, or the
 // connection broke), Write, Read and Ping fail with an error whose
@@ -22,9 +23,10 @@
 // again on demand, so service resumes by itself when the database is back.
 //
 // Nothing is cached between transactions: every process sees every
-// other's commits at once. A list's total of campaigns is not counted but
-// kept (counts.go): triggers append changes, and each process folds them
-// into the counters every quarter second, in a goroutine that Close stops.
+// other's commits at once. The totals of lists of campaigns, ad groups
+// and keywords are not counted but kept (counts.go): triggers append
+// changes, and each process folds them into the counters every quarter
+// second, in a goroutine that Close stops.
 //
 // Limits: times are stored as Unix microseconds (finer parts are cut, as
 // in SQLite). One pool per process, sized by pgxpool (pool_max_conns and
@@ -190,9 +192,9 @@ func (db *DB) Read(ctx context.Context, fn func(store.Tx) error) error {
 }
 
 // ReadOne runs fn, which makes one call on its Tx, on a connection of the
-// pool. A call of one statement runs without BEGIN and COMMIT (a statement
-// sees one snapshot), one round trip instead of three; a call of several
-// begins a read transaction for them (see consistent).
+// pool, without BEGIN and COMMIT: one round trip instead of three. Every
+// call is one statement, which sees one snapshot (a list's page carries
+// its total, see pageWithTotal).
 func (db *DB) ReadOne(ctx context.Context, fn func(store.Tx) error) error {
 	return db.retry(ctx, func() (bool, error) { return db.attemptOne(ctx, fn) })
 }
@@ -205,14 +207,7 @@ func (db *DB) attemptOne(ctx context.Context, fn func(store.Tx) error) (again bo
 		return isConnError(err) && !errors.As(err, &dial), err
 	}
 	defer conn.Release()
-	t := &tx{tx: conn, conn: conn}
-	defer func() {
-		if t.began != nil {
-			// Read only: rolling back keeps nothing from anyone.
-			rollback(ctx, t.began)
-		}
-	}()
-	if err := fn(t); err != nil {
+	if err := fn(&tx{tx: conn}); err != nil {
 		return isSerializationFailure(err) || isConnError(err), err
 	}
 	return false, nil
@@ -322,10 +317,6 @@ func isConnError(err error) bool {
 // tx implements store.Tx.
 type tx struct {
 	tx querier // the transaction, or for ReadOne the connection
-	// For ReadOne: the connection, and the read transaction consistent
-	// began on it, if it did.
-	conn  *pgxpool.Conn
-	began pgx.Tx
 }
 
 // querier runs statements: pgx.Tx and *pgxpool.Conn both do.
@@ -333,19 +324,4 @@ type querier interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
-// consistent makes the statements that follow share one snapshot: a
-// method of several statements calls it first. Inside Read and Write
-// they already do; a ReadOne call begins its read transaction here.
-func (t *tx) consistent(ctx context.Context) error {
-	if t.conn == nil || t.began != nil {
-		return nil
-	}
-	began, err := t.conn.BeginTx(ctx, readTx)
-	if err != nil {
-		return err
-	}
-	t.tx, t.began = began, began
-	return nil
 }

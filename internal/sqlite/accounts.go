@@ -184,13 +184,16 @@ func affectedVersion(res sql.Result, err error, kind, id string) error {
 func (t *tx) ListChannelAccounts(ctx context.Context, accountID string, q store.ListQuery) ([]*adcamp.ChannelAccount, int64, error) {
 	// An account has few channel accounts: they are counted.
 	return listPage(ctx, t, `SELECT count(*) FROM channel_accounts WHERE account_id = $1`,
-		"channel_accounts", `id, account_id, marketplace, name, created_at`, `account_id = $1`, []any{accountID}, q, func(row rowScanner) (*adcamp.ChannelAccount, error) {
-			var c adcamp.ChannelAccount
-			var created int64
-			if err := row.Scan(&c.ID, &c.AccountID, &c.Marketplace, &c.Name, &created); err != nil {
-				return nil, err
-			}
-			c.CreatedAt = fromMicros(created)
-			return &c, nil
-		})
+		"channel_accounts", `id, account_id, marketplace, name, created_at`, `account_id = $1`, []any{accountID}, q,
+		scanChannelAccount)
+}
+
+func scanChannelAccount(row rowScanner) (*adcamp.ChannelAccount, error) {
+	var c adcamp.ChannelAccount
+	var created int64
+	if err := row.Scan(&c.ID, &c.AccountID, &c.Marketplace, &c.Name, &created); err != nil {
+		return nil, err
+	}
+	c.CreatedAt = fromMicros(created)
+	return &c, nil
 }
