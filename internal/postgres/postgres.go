@@ -90,6 +90,11 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("database URL: %w", err)
 	}
+	return openConfig(ctx, cfg)
+}
+
+// openConfig is Open with the pool's configuration parsed (tests add to it).
+func openConfig(ctx context.Context, cfg *pgxpool.Config) (*DB, error) {
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
 	}
