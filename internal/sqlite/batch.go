@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/adcamp/adcamp/internal/store"
 )
@@ -35,6 +36,10 @@ type batcher struct {
 	mu      sync.Mutex
 	queue   []*writeJob
 	leading bool
+
+	// catchUp is set after a checkpoint beside the writer: the next
+	// leader copies what it left (see checkpointLoop).
+	catchUp atomic.Bool
 }
 
 type writeJob struct {
@@ -97,23 +102,51 @@ func (b *batcher) lead() {
 				}
 			}
 		}
-		b.mu.Lock()
-		if len(b.queue) > 0 {
-			b.queue[0].wake <- true
-		} else {
-			b.leading = false
-		}
-		b.mu.Unlock()
 		// The caller's own write was in this batch: its result is set,
-		// and the others' are told.
-		for _, j := range batch[1:] {
-			j.wake <- false
+		// and the others' are told. A checkpoint to catch up runs once
+		// they are answered, before the next batch.
+		if b.catchUp.CompareAndSwap(true, false) {
+			b.answer(batch)
+			b.checkpoint()
+			b.passLead()
+		} else {
+			b.passLead()
+			b.answer(batch)
 		}
 		if p != nil {
 			panic(p)
 		}
 	}()
 	b.run(batch)
+}
+
+// answer tells the callers of a batch, but the leader, that their writes
+// are done.
+func (b *batcher) answer(batch []*writeJob) {
+	for _, j := range batch[1:] {
+		j.wake <- false
+	}
+}
+
+// passLead wakes the first queued write to lead the next batch, or leaves
+// the writer free.
+func (b *batcher) passLead() {
+	b.mu.Lock()
+	if len(b.queue) > 0 {
+		b.queue[0].wake <- true
+	} else {
+		b.leading = false
+	}
+	b.mu.Unlock()
+}
+
+// checkpoint copies the pages of the WAL that a checkpoint beside the
+// writer could not (those written while it ran): on the writer's
+// connection no write is appended meanwhile, so it copies them all, and
+// the next write starts the WAL over. An error leaves the WAL to the next
+// checkpoint.
+func (b *batcher) checkpoint() {
+	_, _ = b.stmts.db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
 }
 
 // run executes a batch in one transaction. Statements run without the
