@@ -228,6 +228,7 @@ func (db *DB) Write(ctx context.Context, fn func(store.Tx) error) error {
 
 // Read runs fn in a read transaction on a reader connection.
 func (db *DB) Read(ctx context.Context, fn func(store.Tx) error) error {
+	db.writes.stepAside()
 	return transact(ctx, db.readStmts, fn)
 }
 
@@ -235,6 +236,7 @@ func (db *DB) Read(ctx context.Context, fn func(store.Tx) error) error {
 // call of one statement runs it without BEGIN and COMMIT (a statement sees
 // one snapshot); a call of several begins a transaction (see consistent).
 func (db *DB) ReadOne(ctx context.Context, fn func(store.Tx) error) (err error) {
+	db.writes.stepAside()
 	db.readStmts.prepareNoted(ctx)
 	t := &tx{pool: db.read, stmts: db.readStmts}
 	defer func() {
