@@ -50,6 +50,7 @@ type DB struct {
 	checkpoints *sql.DB // one connection, for checkpointLoop
 	stop        chan struct{}
 	stopped     chan struct{}
+	stopOnce    sync.Once
 	closeOnce   sync.Once
 }
 
@@ -140,6 +141,14 @@ func (db *DB) checkpointLoop(every time.Duration) {
 	}
 }
 
+// stopCheckpoints stops checkpointLoop and waits for it to end.
+func (db *DB) stopCheckpoints() {
+	db.stopOnce.Do(func() {
+		close(db.stop)
+		<-db.stopped
+	})
+}
+
 // checkpointBeside runs PASSIVE checkpoints on the checkpoint connection,
 // then has the writer's next batch catch up. Each pass copies what was in
 // the WAL when it began; the pages written meanwhile are left. A first
@@ -198,8 +207,7 @@ func (db *DB) migrate(ctx context.Context, dir string) error {
 func (db *DB) Close() error {
 	var err error
 	db.closeOnce.Do(func() {
-		close(db.stop)
-		<-db.stopped
+		db.stopCheckpoints()
 		db.writeStmts.close()
 		db.readStmts.close()
 		err = errors.Join(db.checkpoints.Close(), db.read.Close(), db.write.Close())
