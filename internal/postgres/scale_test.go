@@ -41,7 +41,6 @@ func BenchmarkScale(b *testing.B) {
 
 const (
 	scaleOthers = 10_000
-	scaleSpan   = 2 * 365 * 24 * time.Hour
 	scaleSample = 4096
 )
 
@@ -65,7 +64,7 @@ func seedScale(b testing.TB, n int) (storetest.Scale, *pgtest.Schema) {
 	began := time.Now()
 	rnd := rand.New(rand.NewPCG(uint64(n), 1))
 	now := time.Now().UTC()
-	start := now.Add(-scaleSpan)
+	start := now.Add(-storetest.ScaleSpan)
 	measured := adcamp.NewID(adcamp.PrefixAccount, start)
 	accounts := [][]any{{measured, "Measured", "", start.UnixMicro()}}
 	var owners []string // the account of each other campaign, shuffled
@@ -82,23 +81,15 @@ func seedScale(b testing.TB, n int) (storetest.Scale, *pgtest.Schema) {
 		b.Fatalf("copy accounts: %v", err)
 	}
 
-	total := n + len(owners)
-	step := scaleSpan / time.Duration(total)
-	mine, others := 0, 0
+	order := storetest.NewScaleOrder(rnd, start, n, len(owners))
 	rows := pgx.CopyFromFunc(func() ([]any, error) {
-		k := mine + others
-		if k == total {
+		created, measuredOne, i, ok := order.Next()
+		if !ok {
 			return nil, nil
 		}
-		created := start.Add(time.Duration(k) * step)
-		var account string
-		var i int // the campaign's number in its tenant
-		if rnd.IntN(total-k) < n-mine {
-			account, i = measured, mine
-			mine++
-		} else {
-			account, i = owners[others], others
-			others++
+		account := measured
+		if !measuredOne {
+			account = owners[i]
 		}
 		status, sd, ed := storetest.ScaleMix(i, created)
 		var startDate, endDate *string

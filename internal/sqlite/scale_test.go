@@ -37,12 +37,11 @@ import (
 // (rm "${TMPDIR:-/tmp}"/adcamp-bench-scale-*) to reclaim the space, about
 // 0.5 GB for 1,000,000 campaigns.
 const (
-	scaleOthers      = 10_000                   // accounts beside the measured one
-	scaleSpan        = 2 * 365 * 24 * time.Hour // campaigns were created over this time, up to seeding
-	scaleSample      = 4096                     // campaigns looked up and updated, spread over the tenant
-	scaleSeedVersion = 1                        // bump when seedScale changes what it stores
-	scaleInsertRows  = 500                      // rows of one multi-row INSERT (13 variables each)
-	scaleTxRows      = 50_000                   // rows of one seeding transaction
+	scaleOthers      = 10_000 // accounts beside the measured one
+	scaleSample      = 4096   // campaigns looked up and updated, spread over the tenant
+	scaleSeedVersion = 1      // bump when seedScale changes what it stores
+	scaleInsertRows  = 500    // rows of one multi-row INSERT (13 variables each)
+	scaleTxRows      = 50_000 // rows of one seeding transaction
 	scaleEnv         = "ADCAMP_BENCH_SCALE"
 )
 
@@ -152,7 +151,7 @@ func scaleKey(b *testing.B, db *sql.DB) string {
 	}
 	defer rows.Close()
 	h := sha256.New()
-	fmt.Fprintf(h, "seed %d, %d others, span %v\n", scaleSeedVersion, scaleOthers, scaleSpan)
+	fmt.Fprintf(h, "seed %d, %d others, span %v\n", scaleSeedVersion, scaleOthers, storetest.ScaleSpan)
 	for rows.Next() {
 		var typ, name, text string
 		if err := rows.Scan(&typ, &name, &text); err != nil {
@@ -205,7 +204,7 @@ func scaleTenant(b *testing.B, dir string, n int) (adcamp.Tenant, []string) {
 // accounts of 1 to 5 campaigns each, with plain multi-row INSERTs on db
 // (one connection) in large transactions. The triggers on campaigns keep
 // campaign_counts right. Campaigns are stored in creation order, the
-// tenants' interleaved, created evenly over scaleSpan up to now; ids are
+// tenants' interleaved, created evenly over storetest.ScaleSpan up to now; ids are
 // the service's (adcamp.NewID at the creation time). The measured tenant's
 // campaigns are 88% active, 10% paused and 2% ended, and one in ten has
 // an end date 30 days after its creation, most of them past.
@@ -213,7 +212,7 @@ func seedScale(b *testing.B, db *sql.DB, n int) {
 	b.Helper()
 	rnd := rand.New(rand.NewPCG(uint64(n), scaleSeedVersion))
 	now := time.Now().UTC()
-	start := now.Add(-scaleSpan)
+	start := now.Add(-storetest.ScaleSpan)
 
 	accounts := make([]string, scaleOthers)
 	var owners []int // the account of each other campaign, shuffled
@@ -234,19 +233,15 @@ func seedScale(b *testing.B, db *sql.DB, n int) {
 
 	ins = newScaleInserter(b, db, "campaigns", `id, account_id, environment, name, budget_daily, marketplace,
 		channel_account_id, start_date, end_date, status, version, created_at, updated_at`)
-	total := n + len(owners)
-	step := scaleSpan / time.Duration(total)
-	mine, others := 0, 0
-	for k := range total {
-		created := start.Add(time.Duration(k) * step)
-		var account string
-		var i int // the campaign's number in its tenant
-		if rnd.IntN(total-k) < n-mine {
-			account, i = measured, mine
-			mine++
-		} else {
-			account, i = accounts[owners[others]], others
-			others++
+	order := storetest.NewScaleOrder(rnd, start, n, len(owners))
+	for {
+		created, measuredOne, i, ok := order.Next()
+		if !ok {
+			break
+		}
+		account := measured
+		if !measuredOne {
+			account = accounts[owners[i]]
 		}
 		status, sd, ed := storetest.ScaleMix(i, created)
 		var startDate, endDate any

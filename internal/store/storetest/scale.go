@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -16,6 +17,45 @@ type Scale struct {
 	Tenant adcamp.Tenant
 	N      int
 	Sample []string
+}
+
+// ScaleSpan is the time over which the scale benchmarks' campaigns were
+// created, up to the seeding.
+const ScaleSpan = 2 * 365 * 24 * time.Hour
+
+// ScaleOrder deals the campaigns that both stores' scale benchmarks seed,
+// in creation order: n of the measured tenant interleaved at random with
+// others of other tenants, created evenly from start over ScaleSpan.
+type ScaleOrder struct {
+	rnd          *rand.Rand
+	start        time.Time
+	step         time.Duration
+	n, total     int
+	mine, theirs int
+}
+
+// NewScaleOrder deals n campaigns of the measured tenant and others of
+// other tenants, drawing from rnd.
+func NewScaleOrder(rnd *rand.Rand, start time.Time, n, others int) *ScaleOrder {
+	total := n + others
+	return &ScaleOrder{rnd: rnd, start: start, step: ScaleSpan / time.Duration(max(total, 1)), n: n, total: total}
+}
+
+// Next returns the next campaign: when it was created, whether it is the
+// measured tenant's, and its number among the measured tenant's campaigns
+// or among the others. ok is false once all are dealt.
+func (o *ScaleOrder) Next() (created time.Time, measured bool, i int, ok bool) {
+	k := o.mine + o.theirs
+	if k == o.total {
+		return time.Time{}, false, 0, false
+	}
+	created = o.start.Add(time.Duration(k) * o.step)
+	if o.rnd.IntN(o.total-k) < o.n-o.mine {
+		o.mine++
+		return created, true, o.mine - 1, true
+	}
+	o.theirs++
+	return created, false, o.theirs - 1, true
 }
 
 // ScaleMix is the status and dates of the i-th campaign of a tenant, as
