@@ -10,7 +10,7 @@ type AdGroup struct {
 	Environment Environment
 	Name        string
 	DefaultBid  Money
-	Status      string // active or paused
+	Status      Status // active or paused
 	Version     int64
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
@@ -20,14 +20,14 @@ type AdGroup struct {
 type AdGroupInput struct {
 	Name       Optional[string]
 	DefaultBid Optional[string] // JSON number text
-	Status     Optional[string]
+	Status     Optional[Status]
 	Version    Optional[int64] // precondition, like If-Match
 	Invalid    Issues          // problems found while reading the request
 }
 
 // AdGroupFilter selects a page of a campaign's ad groups.
 type AdGroupFilter struct {
-	Status   string // "" for all
+	Status   Status // "" for all
 	Page     int
 	PageSize int
 }

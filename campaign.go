@@ -2,16 +2,23 @@ package adcamp
 
 import "time"
 
-// Status values of a campaign (and of ad groups and keywords, which use
-// active and paused only).
+// Status is the state of a campaign, an ad group or a keyword. Campaigns
+// use all three; ad groups and keywords are active or paused.
+type Status string
+
+// The statuses.
 const (
-	StatusActive = "active"
-	StatusPaused = "paused"
-	StatusEnded  = "ended"
+	StatusActive Status = "active"
+	StatusPaused Status = "paused"
+	StatusEnded  Status = "ended"
 )
 
-// Date layout of start_date and end_date.
-const DateLayout = "2006-01-02"
+// CampaignStatuses and ChildStatuses list the statuses of campaigns and of
+// ad groups and keywords, in the order the API names them.
+var (
+	CampaignStatuses = []Status{StatusActive, StatusPaused, StatusEnded}
+	ChildStatuses    = []Status{StatusActive, StatusPaused}
+)
 
 // Campaign is the top-level entity of ad delivery.
 type Campaign struct {
@@ -22,9 +29,9 @@ type Campaign struct {
 	BudgetDaily      Money
 	Marketplace      string
 	ChannelAccountID *int64
-	StartDate        string // "" when unset
-	EndDate          string // "" when unset
-	Status           string // as stored; see EffectiveStatus
+	StartDate        Date   // zero when unset
+	EndDate          Date   // zero when unset
+	Status           Status // as stored; see EffectiveStatus
 	Version          int64
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
@@ -32,8 +39,8 @@ type Campaign struct {
 
 // EffectiveStatus is the status a client sees: a campaign whose end_date
 // has passed (in UTC) is ended whatever its stored status.
-func (c *Campaign) EffectiveStatus(today string) string {
-	if c.EndDate != "" && c.EndDate < today {
+func (c *Campaign) EffectiveStatus(today Date) Status {
+	if !c.EndDate.IsZero() && c.EndDate.Before(today) {
 		return StatusEnded
 	}
 	return c.Status
@@ -46,9 +53,9 @@ type CampaignInput struct {
 	BudgetDaily      Optional[string] // the JSON number's text, parsed by ParseMoney
 	Marketplace      Optional[string]
 	ChannelAccountID Optional[int64]
-	StartDate        Optional[string]
+	StartDate        Optional[string] // YYYY-MM-DD, parsed by the service
 	EndDate          Optional[string]
-	Status           Optional[string]
+	Status           Optional[Status]
 	// Version, when set, is a precondition like If-Match.
 	Version Optional[int64]
 	// Invalid lists problems found while reading the request (unknown or
@@ -58,7 +65,7 @@ type CampaignInput struct {
 
 // CampaignFilter selects a page of campaigns.
 type CampaignFilter struct {
-	Status   string // "" for all
+	Status   Status // "" for all
 	Page     int    // from 1
 	PageSize int    // 1..100
 }
@@ -82,7 +89,7 @@ func (p Page[T]) TotalPages() int64 {
 // CanTransition reports whether a campaign may move from one status to
 // another: active and paused move freely between each other and to ended;
 // ended is final. Staying in the same status is allowed.
-func CanTransition(from, to string) bool {
+func CanTransition(from, to Status) bool {
 	if from == to {
 		return true
 	}

@@ -5,30 +5,34 @@ import (
 	"fmt"
 )
 
-// Error codes. The set is small and stable; internal/httpapi maps each to
-// one HTTP status in exactly one table, and the SDK maps them back.
+// Code is the machine-readable kind of an error the API reports. The set
+// is small and stable; internal/httpapi maps each to one HTTP status in
+// exactly one table, and the SDK maps them back.
+type Code string
+
+// Error codes.
 const (
-	CodeValidation             = "VALIDATION_ERROR"
-	CodeInvalidJSON            = "INVALID_JSON"
-	CodeUnsupportedMediaType   = "UNSUPPORTED_MEDIA_TYPE"
-	CodePayloadTooLarge        = "PAYLOAD_TOO_LARGE"
-	CodeNotFound               = "NOT_FOUND"
-	CodeMethodNotAllowed       = "METHOD_NOT_ALLOWED"
-	CodeInvalidStateTransition = "INVALID_STATE_TRANSITION"
-	CodeDuplicateKeyword       = "DUPLICATE_KEYWORD"
-	CodeIdempotencyKeyReused   = "IDEMPOTENCY_KEY_REUSED"
-	CodeConflict               = "CONFLICT"
-	CodePreconditionFailed     = "PRECONDITION_FAILED"
-	CodeRateLimited            = "RATE_LIMITED"
-	CodeInternal               = "INTERNAL_ERROR"
-	CodeUnavailable            = "SERVICE_UNAVAILABLE"
+	CodeValidation             Code = "VALIDATION_ERROR"
+	CodeInvalidJSON            Code = "INVALID_JSON"
+	CodeUnsupportedMediaType   Code = "UNSUPPORTED_MEDIA_TYPE"
+	CodePayloadTooLarge        Code = "PAYLOAD_TOO_LARGE"
+	CodeNotFound               Code = "NOT_FOUND"
+	CodeMethodNotAllowed       Code = "METHOD_NOT_ALLOWED"
+	CodeInvalidStateTransition Code = "INVALID_STATE_TRANSITION"
+	CodeDuplicateKeyword       Code = "DUPLICATE_KEYWORD"
+	CodeIdempotencyKeyReused   Code = "IDEMPOTENCY_KEY_REUSED"
+	CodeConflict               Code = "CONFLICT"
+	CodePreconditionFailed     Code = "PRECONDITION_FAILED"
+	CodeRateLimited            Code = "RATE_LIMITED"
+	CodeInternal               Code = "INTERNAL_ERROR"
+	CodeUnavailable            Code = "SERVICE_UNAVAILABLE"
 
 	// Authentication codes (CONTRACT §2).
-	CodeUnauthorized     = "UNAUTHORIZED"
-	CodeTimestampExpired = "TIMESTAMP_EXPIRED"
-	CodeInvalidSignature = "INVALID_SIGNATURE" // Scheme A wording, and --signing auto
-	CodeSignatureInvalid = "SIGNATURE_INVALID" // Scheme B wording, with --signing b
-	CodeAPIKeyDisabled   = "API_KEY_DISABLED"
+	CodeUnauthorized     Code = "UNAUTHORIZED"
+	CodeTimestampExpired Code = "TIMESTAMP_EXPIRED"
+	CodeInvalidSignature Code = "INVALID_SIGNATURE" // Scheme A wording, and --signing auto
+	CodeSignatureInvalid Code = "SIGNATURE_INVALID" // Scheme B wording, with --signing b
+	CodeAPIKeyDisabled   Code = "API_KEY_DISABLED"
 )
 
 // FieldIssue names one invalid field or parameter and what is wrong with it.
@@ -41,23 +45,23 @@ type FieldIssue struct {
 // above, a human-readable message and optional details. Any other error
 // is internal and is reported as INTERNAL_ERROR without its text.
 type Error struct {
-	Code    string
+	Code    Code
 	Message string
 	// Details is []FieldIssue for VALIDATION_ERROR and a small object
 	// (map[string]any) for authentication errors; nil otherwise.
 	Details any
 }
 
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
 
 // Errorf returns an *Error with the given code and a formatted message.
-func Errorf(code, format string, args ...any) *Error {
+func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 // ErrorCode returns the code of err if it is (or wraps) an *Error, and
 // INTERNAL_ERROR otherwise.
-func ErrorCode(err error) string {
+func ErrorCode(err error) Code {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Code

@@ -8,12 +8,19 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Keyword match types.
+// MatchType says how a keyword matches a search: exactly, as a phrase, or
+// broadly.
+type MatchType string
+
+// The match types.
 const (
-	MatchExact  = "exact"
-	MatchPhrase = "phrase"
-	MatchBroad  = "broad"
+	MatchExact  MatchType = "exact"
+	MatchPhrase MatchType = "phrase"
+	MatchBroad  MatchType = "broad"
 )
+
+// MatchTypes lists the match types in the order the API names them.
+var MatchTypes = []MatchType{MatchExact, MatchPhrase, MatchBroad}
 
 // MaxKeywordBatch is the largest number of keywords one request may create.
 const MaxKeywordBatch = 1000
@@ -25,9 +32,9 @@ type Keyword struct {
 	AccountID   string
 	Environment Environment
 	Text        string
-	MatchType   string
+	MatchType   MatchType
 	Bid         *Money // nil: the ad group's default bid applies
-	Status      string // active or paused
+	Status      Status // active or paused
 	Version     int64
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
@@ -46,9 +53,9 @@ func KeywordKey(text string) string {
 // KeywordInput carries the fields of a keyword create or update request.
 type KeywordInput struct {
 	Text      Optional[string]
-	MatchType Optional[string]
+	MatchType Optional[MatchType]
 	Bid       Optional[string] // JSON number text; null means the ad group default
-	Status    Optional[string]
+	Status    Optional[Status]
 	Version   Optional[int64]
 	// Invalid lists problems found while reading the request or batch
 	// item (unknown fields; in a batch also wrong types), reported with
@@ -58,8 +65,8 @@ type KeywordInput struct {
 
 // KeywordFilter selects a page of an ad group's keywords.
 type KeywordFilter struct {
-	Status    string // "" for all
-	MatchType string // "" for all
+	Status    Status    // "" for all
+	MatchType MatchType // "" for all
 	Page      int
 	PageSize  int
 }

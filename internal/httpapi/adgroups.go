@@ -8,14 +8,14 @@ import (
 
 // adGroupJSON is an ad group as the API shows it.
 type adGroupJSON struct {
-	ID         string       `json:"id"`
-	CampaignID string       `json:"campaign_id"`
-	Name       string       `json:"name"`
-	DefaultBid adcamp.Money `json:"default_bid"`
-	Status     string       `json:"status"`
-	Version    int64        `json:"version"`
-	CreatedAt  string       `json:"created_at"`
-	UpdatedAt  string       `json:"updated_at"`
+	ID         string        `json:"id"`
+	CampaignID string        `json:"campaign_id"`
+	Name       string        `json:"name"`
+	DefaultBid adcamp.Money  `json:"default_bid"`
+	Status     adcamp.Status `json:"status"`
+	Version    int64         `json:"version"`
+	CreatedAt  string        `json:"created_at"`
+	UpdatedAt  string        `json:"updated_at"`
 }
 
 func toAdGroupJSON(g *adcamp.AdGroup) adGroupJSON {
@@ -34,7 +34,7 @@ func adGroupInput(o *object) (in adcamp.AdGroupInput) {
 		case "default_bid":
 			o.number(m.name, m.value, &in.DefaultBid)
 		case "status":
-			o.str(m.name, m.value, &in.Status)
+			text(o, m.name, m.value, &in.Status)
 		case "version":
 			o.integer(m.name, m.value, &in.Version)
 		case "id", "campaign_id", "created_at", "updated_at":
@@ -63,7 +63,7 @@ func (s *Server) createAdGroup(w http.ResponseWriter, r *http.Request, c *call) 
 func (s *Server) listAdGroups(w http.ResponseWriter, r *http.Request, c *call) error {
 	q := parseQuery(r, "page", "page_size", "status")
 	page, size := q.paging()
-	f := adcamp.AdGroupFilter{Page: page, PageSize: size, Status: q.str("status")}
+	f := adcamp.AdGroupFilter{Page: page, PageSize: size, Status: adcamp.Status(q.str("status"))}
 	if err := q.issues.Err(); err != nil {
 		return err
 	}

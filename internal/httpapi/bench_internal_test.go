@@ -62,7 +62,7 @@ func (w discard) WriteHeader(int)             {}
 // create, update) and a page of 20 (list).
 func BenchmarkEncode(b *testing.B) {
 	created := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
-	end := "2026-12-31"
+	end := adcamp.Date{Year: 2026, Month: 12, Day: 31}
 	page := &adcamp.Page[*adcamp.Campaign]{Page: 1, PageSize: 20, TotalItems: 100}
 	for i := range 20 {
 		page.Items = append(page.Items, &adcamp.Campaign{

@@ -8,17 +8,17 @@ import (
 
 // campaignJSON is a campaign as the API shows it.
 type campaignJSON struct {
-	ID               string       `json:"id"`
-	Name             string       `json:"name"`
-	BudgetDaily      adcamp.Money `json:"budget_daily"`
-	Marketplace      string       `json:"marketplace"`
-	ChannelAccountID *int64       `json:"channel_account_id"`
-	StartDate        optDate      `json:"start_date"`
-	EndDate          optDate      `json:"end_date"`
-	Status           string       `json:"status"`
-	Version          int64        `json:"version"`
-	CreatedAt        apiTime      `json:"created_at"`
-	UpdatedAt        apiTime      `json:"updated_at"`
+	ID               string        `json:"id"`
+	Name             string        `json:"name"`
+	BudgetDaily      adcamp.Money  `json:"budget_daily"`
+	Marketplace      string        `json:"marketplace"`
+	ChannelAccountID *int64        `json:"channel_account_id"`
+	StartDate        optDate       `json:"start_date"`
+	EndDate          optDate       `json:"end_date"`
+	Status           adcamp.Status `json:"status"`
+	Version          int64         `json:"version"`
+	CreatedAt        apiTime       `json:"created_at"`
+	UpdatedAt        apiTime       `json:"updated_at"`
 }
 
 func toCampaignJSON(c *adcamp.Campaign) campaignJSON {
@@ -29,16 +29,18 @@ func toCampaignJSON(c *adcamp.Campaign) campaignJSON {
 	}
 }
 
-// optDate is a date that may be unset (""), written as null.
-type optDate string
+// optDate is a date that may be unset (the zero date), written as null.
+type optDate adcamp.Date
 
 func (d optDate) MarshalJSON() ([]byte, error) { return d.appendJSON(nil), nil }
 
 func (d optDate) appendJSON(b []byte) []byte {
-	if d == "" {
+	if adcamp.Date(d).IsZero() {
 		return append(b, "null"...)
 	}
-	return appendJSONString(b, string(d))
+	b = append(b, '"')
+	b, _ = adcamp.Date(d).AppendText(b)
+	return append(b, '"')
 }
 
 // campaignInput reads a campaign create or update body.
@@ -58,7 +60,7 @@ func campaignInput(o *object) (in adcamp.CampaignInput) {
 		case "end_date":
 			o.str(m.name, m.value, &in.EndDate)
 		case "status":
-			o.str(m.name, m.value, &in.Status)
+			text(o, m.name, m.value, &in.Status)
 		case "version":
 			o.integer(m.name, m.value, &in.Version)
 		case "id", "created_at", "updated_at":
@@ -99,7 +101,7 @@ func (s *Server) getCampaign(w http.ResponseWriter, r *http.Request, c *call) er
 func (s *Server) listCampaigns(w http.ResponseWriter, r *http.Request, c *call) error {
 	q := parseQuery(r, "page", "page_size", "status")
 	page, size := q.paging()
-	f := adcamp.CampaignFilter{Page: page, PageSize: size, Status: q.str("status")}
+	f := adcamp.CampaignFilter{Page: page, PageSize: size, Status: adcamp.Status(q.str("status"))}
 	if err := q.issues.Err(); err != nil {
 		return err
 	}

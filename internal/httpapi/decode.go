@@ -132,13 +132,18 @@ func (o *object) unknown(name string) { o.fields.Add(name, "is not a known field
 func (o *object) readOnly(name string) { o.fields.Add(name, "is read-only") }
 
 func (o *object) str(name string, v jsontext.Value, dst *adcamp.Optional[string]) {
+	text(o, name, v, dst)
+}
+
+// text reads a string member into dst, whatever string type it holds.
+func text[T ~string](o *object, name string, v jsontext.Value, dst *adcamp.Optional[T]) {
 	dst.Set = true
 	switch v.Kind() {
 	case 'n':
 		dst.Null = true
 	case '"':
 		t, _ := jsontext.AppendUnquote(nil, v)
-		dst.Value = string(t)
+		dst.Value = T(t)
 	default:
 		o.types.Add(name, "must be a string")
 	}

@@ -34,7 +34,7 @@ func (c campaignJSON) appendJSON(b []byte) []byte {
 	b = append(b, `,"end_date":`...)
 	b = c.EndDate.appendJSON(b)
 	b = append(b, `,"status":`...)
-	b = appendJSONString(b, c.Status)
+	b = appendJSONString(b, string(c.Status))
 	b = append(b, `,"version":`...)
 	b = strconv.AppendInt(b, c.Version, 10)
 	b = append(b, `,"created_at":`...)

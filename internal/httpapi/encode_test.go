@@ -17,7 +17,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		{ID: "cmp_01", Name: "Spring sale", BudgetDaily: 2500, Marketplace: "US", Status: "active", Version: 1,
 			CreatedAt: created, UpdatedAt: created},
 		{ID: "cmp_02", Name: "<b>Tom & \"Jerry\"</b>\\ \n\t\r\b\f \x00\x1f \u2028\u2029 \xff\xfe 春のセール 🎉",
-			BudgetDaily: 1, Marketplace: "JP", ChannelAccountID: &channel, StartDate: "2026-12-01", EndDate: "2027-01-31",
+			BudgetDaily: 1, Marketplace: "JP", ChannelAccountID: &channel, StartDate: adcamp.Date{Year: 2026, Month: 12, Day: 1}, EndDate: adcamp.Date{Year: 2027, Month: 1, Day: 31},
 			Status: "ended", Version: 1 << 40, CreatedAt: created, UpdatedAt: created.Add(time.Hour)},
 	}
 	for _, c := range campaigns {

@@ -9,7 +9,7 @@ import (
 )
 
 // statusOf is the one table from error code to HTTP status.
-var statusOf = map[string]int{
+var statusOf = map[adcamp.Code]int{
 	adcamp.CodeValidation:             http.StatusBadRequest,
 	adcamp.CodeInvalidJSON:            http.StatusBadRequest,
 	adcamp.CodeUnsupportedMediaType:   http.StatusUnsupportedMediaType,
@@ -32,10 +32,10 @@ var statusOf = map[string]int{
 }
 
 type errorBody struct {
-	Code      string `json:"code"`
-	Message   string `json:"message"`
-	Details   any    `json:"details,omitempty"`
-	RequestID string `json:"request_id,omitempty"` // always set, but on the items of a 207
+	Code      adcamp.Code `json:"code"`
+	Message   string      `json:"message"`
+	Details   any         `json:"details,omitempty"`
+	RequestID string      `json:"request_id,omitempty"` // always set, but on the items of a 207
 }
 
 // writeError is the one place that turns an error into a response. An
@@ -66,4 +66,6 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 func requestID(w http.ResponseWriter) string { return w.Header().Get("X-Request-Id") }
 
 // errorf is shorthand for returning a coded error from a handler.
-func errorf(code, format string, args ...any) error { return adcamp.Errorf(code, format, args...) }
+func errorf(code adcamp.Code, format string, args ...any) error {
+	return adcamp.Errorf(code, format, args...)
+}

@@ -10,15 +10,15 @@ import (
 
 // keywordJSON is a keyword as the API shows it.
 type keywordJSON struct {
-	ID        string        `json:"id"`
-	AdGroupID string        `json:"ad_group_id"`
-	Text      string        `json:"text"`
-	MatchType string        `json:"match_type"`
-	Bid       *adcamp.Money `json:"bid"`
-	Status    string        `json:"status"`
-	Version   int64         `json:"version"`
-	CreatedAt string        `json:"created_at"`
-	UpdatedAt string        `json:"updated_at"`
+	ID        string           `json:"id"`
+	AdGroupID string           `json:"ad_group_id"`
+	Text      string           `json:"text"`
+	MatchType adcamp.MatchType `json:"match_type"`
+	Bid       *adcamp.Money    `json:"bid"`
+	Status    adcamp.Status    `json:"status"`
+	Version   int64            `json:"version"`
+	CreatedAt string           `json:"created_at"`
+	UpdatedAt string           `json:"updated_at"`
 }
 
 func toKeywordJSON(k *adcamp.Keyword) keywordJSON {
@@ -35,11 +35,11 @@ func keywordInput(o *object) (in adcamp.KeywordInput) {
 		case "text":
 			o.str(m.name, m.value, &in.Text)
 		case "match_type":
-			o.str(m.name, m.value, &in.MatchType)
+			text(o, m.name, m.value, &in.MatchType)
 		case "bid":
 			o.number(m.name, m.value, &in.Bid)
 		case "status":
-			o.str(m.name, m.value, &in.Status)
+			text(o, m.name, m.value, &in.Status)
 		case "version":
 			o.integer(m.name, m.value, &in.Version)
 		case "id", "ad_group_id", "created_at", "updated_at":
@@ -170,7 +170,7 @@ func batchJSON(results []adcamp.BatchResult, dryRun bool) map[string]any {
 func (s *Server) listKeywords(w http.ResponseWriter, r *http.Request, c *call) error {
 	q := parseQuery(r, "page", "page_size", "status", "match_type")
 	page, size := q.paging()
-	f := adcamp.KeywordFilter{Page: page, PageSize: size, Status: q.str("status"), MatchType: q.str("match_type")}
+	f := adcamp.KeywordFilter{Page: page, PageSize: size, Status: adcamp.Status(q.str("status")), MatchType: adcamp.MatchType(q.str("match_type"))}
 	if err := q.issues.Err(); err != nil {
 		return err
 	}

@@ -229,7 +229,7 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 	})
 	if err != nil {
 		if s.metrics != nil {
-			s.metrics.AuthFailure(string(s.env), adcamp.ErrorCode(err))
+			s.metrics.AuthFailure(string(s.env), string(adcamp.ErrorCode(err)))
 		}
 		return err
 	}

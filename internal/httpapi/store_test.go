@@ -66,7 +66,7 @@ func TestDatabaseDown(t *testing.T) {
 	p.Stop()
 	for _, req := range []struct{ method, body string }{{"GET", ""}, {"POST", validCampaign}} {
 		r := prod.do(req.method, "/campaigns", req.body)
-		if r.Status != http.StatusServiceUnavailable || r.Code() != adcamp.CodeUnavailable {
+		if r.Status != http.StatusServiceUnavailable || r.Code() != string(adcamp.CodeUnavailable) {
 			t.Errorf("%s /campaigns with the database down = %d %s, want 503 %s", req.method, r.Status, r.Code(), adcamp.CodeUnavailable)
 		}
 	}

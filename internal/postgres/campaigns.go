@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/store"
@@ -19,22 +20,35 @@ func scanCampaign(r row) (*adcamp.Campaign, error) {
 	if err != nil {
 		return nil, err
 	}
-	if start != nil {
-		c.StartDate = *start
+	if c.StartDate, err = scanDate(start); err != nil {
+		return nil, err
 	}
-	if end != nil {
-		c.EndDate = *end
+	if c.EndDate, err = scanDate(end); err != nil {
+		return nil, err
 	}
 	c.CreatedAt, c.UpdatedAt = fromMicros(created), fromMicros(updated)
 	return &c, nil
 }
 
-// nullString stores "" as NULL.
-func nullString(s string) *string {
-	if s == "" {
+// nullDate stores the zero date as NULL.
+func nullDate(d adcamp.Date) *string {
+	if d.IsZero() {
 		return nil
 	}
+	s := d.String()
 	return &s
+}
+
+// scanDate reads a stored date: NULL is the zero date.
+func scanDate(s *string) (adcamp.Date, error) {
+	if s == nil {
+		return adcamp.Date{}, nil
+	}
+	d, err := adcamp.ParseDate(*s)
+	if err != nil {
+		return d, fmt.Errorf("postgres: stored date %q: %w", *s, err)
+	}
+	return d, nil
 }
 
 func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
@@ -42,7 +56,7 @@ func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
 		`INSERT INTO campaigns (`+campaignColumns+`)
 		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
 		c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), c.Marketplace, c.ChannelAccountID,
-		nullString(c.StartDate), nullString(c.EndDate), c.Status, c.Version,
+		nullDate(c.StartDate), nullDate(c.EndDate), c.Status, c.Version,
 		micros(c.CreatedAt), micros(c.UpdatedAt))
 	return err
 }
@@ -58,7 +72,7 @@ func (t *tx) GetCampaign(ctx context.Context, tn adcamp.Tenant, id string) (*adc
 }
 
 // statusClause selects campaigns by effective status ($3 is status, $4 today).
-func statusClause(status string) string {
+func statusClause(status adcamp.Status) string {
 	switch status {
 	case "":
 		return ""
@@ -74,7 +88,7 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 	args := []any{tn.AccountID, string(tn.Environment)}
 	totalSQL := campaignCount
 	if q.Status != "" {
-		args = append(args, q.Status, q.Today)
+		args = append(args, q.Status, q.Today.String())
 		totalSQL = campaignStatusCount
 	}
 	items, total, found, err := pageWithTotal(ctx, t, totalSQL, "campaigns", campaignColumns, where, args, q, scanCampaign)
@@ -86,10 +100,10 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 	return nil, total, err
 }
 
-func (t *tx) EndCampaigns(ctx context.Context, today string, limit int) (int64, error) {
+func (t *tx) EndCampaigns(ctx context.Context, today adcamp.Date, limit int) (int64, error) {
 	tag, err := t.tx.Exec(ctx, `UPDATE campaigns SET status = 'ended' WHERE id IN (
 		SELECT id FROM campaigns WHERE end_date < $1 AND status <> 'ended' AND end_date IS NOT NULL LIMIT $2)`,
-		today, limit)
+		today.String(), limit)
 	return tag.RowsAffected(), err
 }
 
@@ -101,8 +115,8 @@ func (t *tx) UpdateCampaign(ctx context.Context, c, _ *adcamp.Campaign) error {
 		`UPDATE campaigns SET name = $4, budget_daily = $5, start_date = $6, end_date = $7, status = $8,
 		 version = $9, updated_at = $10
 		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
-		c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), nullString(c.StartDate),
-		nullString(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt))
+		c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), nullDate(c.StartDate),
+		nullDate(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt))
 	return affectedVersion(tag, err, "campaign", c.ID)
 }
 

@@ -42,9 +42,9 @@ func connect(t *testing.T, url string) *pgx.Conn {
 func checkTotals(t *testing.T, db *DB, conn *pgx.Conn, tenants []adcamp.Tenant, when string) {
 	t.Helper()
 	ctx := context.Background()
-	const today = "2026-11-22"
+	today, _ := adcamp.ParseDate("2026-11-22")
 	for _, tn := range tenants {
-		for _, status := range []string{"", adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded} {
+		for _, status := range []adcamp.Status{"", adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded} {
 			var want int64
 			err := conn.QueryRow(ctx, `SELECT count(*) FROM campaigns WHERE account_id = $1 AND environment = $2`+
 				statusClause(status), append([]any{tn.AccountID, string(tn.Environment)}, statusArgs(status, today)...)...).Scan(&want)
@@ -63,11 +63,11 @@ func checkTotals(t *testing.T, db *DB, conn *pgx.Conn, tenants []adcamp.Tenant, 
 	}
 }
 
-func statusArgs(status, today string) []any {
+func statusArgs(status adcamp.Status, today adcamp.Date) []any {
 	if status == "" {
 		return nil
 	}
-	return []any{status, today}
+	return []any{status, today.String()}
 }
 
 // TestFoldKeepsTotals writes campaigns from many goroutines while two
@@ -107,7 +107,7 @@ func TestFoldKeepsTotals(t *testing.T) {
 		})
 	}
 
-	statuses := []string{adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded}
+	statuses := adcamp.CampaignStatuses
 	var writers sync.WaitGroup
 	for w := range 8 {
 		writers.Go(func() {
@@ -120,7 +120,7 @@ func TestFoldKeepsTotals(t *testing.T) {
 					Environment: tn.Environment, Name: "C", BudgetDaily: 100, Marketplace: "US",
 					Status: statuses[r.IntN(3)], Version: 1, CreatedAt: now, UpdatedAt: now}
 				if i%7 == 0 {
-					c.EndDate = "2026-11-01" // read as ended
+					c.EndDate, _ = adcamp.ParseDate("2026-11-01") // read as ended
 				}
 				err := db.Write(ctx, func(tx store.Tx) error { return tx.CreateCampaign(ctx, c) })
 				if err != nil {
@@ -168,7 +168,7 @@ func TestFoldKeepsTotals(t *testing.T) {
 
 	// EndCampaigns stores ended for those past their end date: the
 	// totals by status, corrected until then, stay the same.
-	if err := db.Write(ctx, func(tx store.Tx) error { _, err := tx.EndCampaigns(ctx, "2026-11-22", 1000); return err }); err != nil {
+	if err := db.Write(ctx, func(tx store.Tx) error { _, err := tx.EndCampaigns(ctx, adcamp.Date{Year: 2026, Month: 11, Day: 22}, 1000); return err }); err != nil {
 		t.Fatal(err)
 	}
 	checkTotals(t, db, conn, tenants, "after EndCampaigns")
@@ -193,7 +193,7 @@ func TestMigration8CountsExisting(t *testing.T) {
 		if err := tx.CreateAccount(ctx, a); err != nil {
 			return err
 		}
-		for i, status := range []string{"active", "active", "paused", "ended", "active"} {
+		for i, status := range []adcamp.Status{"active", "active", "paused", "ended", "active"} {
 			now := time.Now().Add(time.Duration(i) * time.Millisecond)
 			err := tx.CreateCampaign(ctx, &adcamp.Campaign{ID: adcamp.NewID(adcamp.PrefixCampaign, now), AccountID: a.ID,
 				Environment: adcamp.Production, Name: "C", BudgetDaily: 1, Marketplace: "US", Status: status, Version: 1,
@@ -314,8 +314,8 @@ func TestListsReadAPage(t *testing.T) {
 		t.Skipf("PostgreSQL %d: the statistics are read with pg_stat_force_next_flush, of version 15", version)
 	}
 	const runs, perPage = 10, 20
-	for _, status := range []string{"", adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded} {
-		q := store.ListQuery{Status: status, Today: time.Now().UTC().Format(adcamp.DateLayout), Limit: perPage}
+	for _, status := range []adcamp.Status{"", adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded} {
+		q := store.ListQuery{Status: status, Today: adcamp.DateOf(time.Now()), Limit: perPage}
 		before := campaignBlocksRead(t, db)
 		for range runs {
 			err := db.ReadOne(ctx, func(tx store.Tx) error {
@@ -382,7 +382,7 @@ func TestMigration9CountsChildren(t *testing.T) {
 	c := &adcamp.Campaign{ID: adcamp.NewID(adcamp.PrefixCampaign, now), AccountID: a.ID, Environment: tn.Environment,
 		Name: "C", BudgetDaily: 1, Marketplace: "US", Status: adcamp.StatusActive, Version: 1, CreatedAt: now, UpdatedAt: now}
 	var groups []*adcamp.AdGroup
-	for i, status := range []string{"active", "paused", "active"} {
+	for i, status := range []adcamp.Status{"active", "paused", "active"} {
 		at := now.Add(time.Duration(i) * time.Millisecond)
 		groups = append(groups, &adcamp.AdGroup{ID: adcamp.NewID(adcamp.PrefixAdGroup, at), CampaignID: c.ID,
 			AccountID: a.ID, Environment: tn.Environment, Name: "G", DefaultBid: 1, Status: status, Version: 1,
@@ -390,7 +390,7 @@ func TestMigration9CountsChildren(t *testing.T) {
 	}
 	// Two keywords in each of the first two ad groups, all active.
 	var keywords []*adcamp.Keyword
-	for i, match := range []string{"exact", "exact", "broad", "phrase"} {
+	for i, match := range []adcamp.MatchType{"exact", "exact", "broad", "phrase"} {
 		at := now.Add(time.Duration(i) * time.Millisecond)
 		keywords = append(keywords, &adcamp.Keyword{ID: adcamp.NewID(adcamp.PrefixKeyword, at), AdGroupID: groups[i%2].ID,
 			AccountID: a.ID, Environment: tn.Environment, Text: fmt.Sprint("k", i), MatchType: match,

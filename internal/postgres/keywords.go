@@ -61,7 +61,7 @@ func (t *tx) CreateKeywords(ctx context.Context, ks []*adcamp.Keyword) error {
 		created, updated := make([]int64, n), make([]int64, n)
 		for i, k := range ks[:n] {
 			cols[0][i], cols[1][i], cols[2][i], cols[3][i] = k.ID, k.AdGroupID, k.AccountID, string(k.Environment)
-			cols[4][i], cols[5][i], cols[6][i], cols[7][i] = k.Text, k.TextKey(), k.MatchType, k.Status
+			cols[4][i], cols[5][i], cols[6][i], cols[7][i] = k.Text, k.TextKey(), string(k.MatchType), string(k.Status)
 			bids[i], versions[i] = nullMoney(k.Bid), k.Version
 			created[i], updated[i] = micros(k.CreatedAt), micros(k.UpdatedAt)
 		}

@@ -92,10 +92,7 @@ func seedScale(b testing.TB, n int) (storetest.Scale, *pgtest.Schema) {
 			account = owners[i]
 		}
 		status, sd, ed := storetest.ScaleMix(i, created)
-		var startDate, endDate *string
-		if ed != "" {
-			startDate, endDate = &sd, &ed
-		}
+		startDate, endDate := nullDate(sd), nullDate(ed)
 		us := created.UnixMicro()
 		return []any{adcamp.NewID(adcamp.PrefixCampaign, created), account, string(adcamp.Production),
 			"Campaign " + strconv.Itoa(i), int64(2500 + i%100*100), "US", nil, startDate, endDate, status, int64(1), us, us}, nil
@@ -108,7 +105,7 @@ func seedScale(b testing.TB, n int) (storetest.Scale, *pgtest.Schema) {
 	for {
 		var ended int64
 		err := db.Write(ctx, func(tx store.Tx) (err error) {
-			ended, err = tx.EndCampaigns(ctx, now.Format(adcamp.DateLayout), 10_000)
+			ended, err = tx.EndCampaigns(ctx, adcamp.DateOf(now), 10_000)
 			return err
 		})
 		if err != nil {

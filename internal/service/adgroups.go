@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/adcamp/adcamp"
@@ -36,16 +37,15 @@ func (s *Service) openAdGroup(ctx context.Context, tx store.Tx, t adcamp.Tenant,
 }
 
 // checkChildStatus checks the status of an ad group or keyword.
-func checkChildStatus(issues *adcamp.Issues, field string, o adcamp.Optional[string]) (string, bool) {
+func checkChildStatus(issues *adcamp.Issues, field string, o adcamp.Optional[adcamp.Status]) (adcamp.Status, bool) {
 	if !notNull(issues, field, o) {
 		return "", false
 	}
-	switch o.Value {
-	case adcamp.StatusActive, adcamp.StatusPaused:
-		return o.Value, true
+	if !slices.Contains(adcamp.ChildStatuses, o.Value) {
+		issues.Add(field, "must be active or paused")
+		return "", false
 	}
-	issues.Add(field, "must be active or paused")
-	return "", false
+	return o.Value, true
 }
 
 // CreateAdGroup validates in and stores a new ad group under a campaign.
@@ -102,7 +102,7 @@ func (s *Service) GetAdGroup(ctx context.Context, t adcamp.Tenant, id string) (*
 func (s *Service) ListAdGroups(ctx context.Context, t adcamp.Tenant, campaignID string, f adcamp.AdGroupFilter) (*adcamp.Page[*adcamp.AdGroup], error) {
 	var issues adcamp.Issues
 	checkPaging(&issues, f.Page, f.PageSize)
-	checkFilter(&issues, "status", f.Status, adcamp.StatusActive, adcamp.StatusPaused)
+	checkFilter(&issues, "status", f.Status, adcamp.ChildStatuses)
 	if err := issues.Err(); err != nil {
 		return nil, err
 	}
@@ -202,20 +202,7 @@ func (s *Service) DeleteAdGroup(ctx context.Context, t adcamp.Tenant, id string,
 	return &d, err
 }
 
-// checkFilter checks a list filter against its allowed values.
-func checkFilter(issues *adcamp.Issues, field, value string, allowed ...string) {
-	if value == "" {
-		return
-	}
-	for _, a := range allowed {
-		if value == a {
-			return
-		}
-	}
-	issues.Add(field, "must be one of %s", strings.Join(allowed, ", "))
-}
-
 // pageQuery turns paging parameters into a store query.
-func pageQuery(page, size int, status string) store.ListQuery {
+func pageQuery(page, size int, status adcamp.Status) store.ListQuery {
 	return store.ListQuery{Status: status, Limit: size, Offset: (page - 1) * size}
 }

@@ -159,7 +159,7 @@ func (s *Service) verify(c *credential, r AuthRequest, now time.Time) signing.Sc
 
 // authError builds an authentication error whose details carry the
 // server's time and, when the timestamp parsed, the measured skew.
-func authError(code string, now time.Time, skew *int64, format string, args ...any) *adcamp.Error {
+func authError(code adcamp.Code, now time.Time, skew *int64, format string, args ...any) *adcamp.Error {
 	details := map[string]any{
 		"server_time":     now.Unix(),
 		"server_time_iso": now.Format(time.RFC3339),

@@ -52,7 +52,7 @@ func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp
 	}
 	if in.EndDate.Has() {
 		c.EndDate = checkDate(&issues, "end_date", in.EndDate.Value)
-		if c.EndDate != "" && c.EndDate < s.today() {
+		if !c.EndDate.IsZero() && c.EndDate.Before(s.today()) {
 			issues.Add("end_date", "must not be before today (%s, UTC)", s.today())
 		}
 	}
@@ -101,7 +101,7 @@ func (s *Service) resolveChannelAccount(ctx context.Context, tx store.Tx, issues
 }
 
 func checkDateOrder(issues *adcamp.Issues, c *adcamp.Campaign) {
-	if c.StartDate != "" && c.EndDate != "" && c.EndDate < c.StartDate {
+	if !c.StartDate.IsZero() && !c.EndDate.IsZero() && c.EndDate.Before(c.StartDate) {
 		issues.Add("end_date", "must not be before start_date (%s)", c.StartDate)
 	}
 }
@@ -127,7 +127,7 @@ func (s *Service) GetCampaign(ctx context.Context, t adcamp.Tenant, id string) (
 func (s *Service) ListCampaigns(ctx context.Context, t adcamp.Tenant, f adcamp.CampaignFilter) (*adcamp.Page[*adcamp.Campaign], error) {
 	var issues adcamp.Issues
 	checkPaging(&issues, f.Page, f.PageSize)
-	checkFilter(&issues, "status", f.Status, adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded)
+	checkFilter(&issues, "status", f.Status, adcamp.CampaignStatuses)
 	if err := issues.Err(); err != nil {
 		return nil, err
 	}
@@ -222,29 +222,24 @@ func (s *Service) mergeCampaign(c *adcamp.Campaign, in adcamp.CampaignInput) err
 		c.BudgetDaily = checkMoney(&issues, "budget_daily", in.BudgetDaily.Value)
 	}
 	if in.StartDate.Set {
-		c.StartDate = ""
+		c.StartDate = adcamp.Date{}
 		if !in.StartDate.Null {
 			c.StartDate = checkDate(&issues, "start_date", in.StartDate.Value)
 		}
 	}
 	if in.EndDate.Set {
-		c.EndDate = ""
+		c.EndDate = adcamp.Date{}
 		if !in.EndDate.Null {
 			c.EndDate = checkDate(&issues, "end_date", in.EndDate.Value)
-			if c.EndDate != "" && c.EndDate < s.today() {
+			if !c.EndDate.IsZero() && c.EndDate.Before(s.today()) {
 				issues.Add("end_date", "must not be before today (%s, UTC); to end a campaign now, set status to ended", s.today())
 			}
 		}
 	}
 	checkDateOrder(&issues, c)
 	from := c.Status
-	if notNull(&issues, "status", in.Status) {
-		switch in.Status.Value {
-		case adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded:
-			c.Status = in.Status.Value
-		default:
-			issues.Add("status", "must be one of active, paused, ended")
-		}
+	if notNull(&issues, "status", in.Status) && checkOneOf(&issues, "status", in.Status.Value, adcamp.CampaignStatuses) {
+		c.Status = in.Status.Value
 	}
 	if err := issues.Err(); err != nil {
 		return err

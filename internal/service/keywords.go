@@ -30,10 +30,9 @@ func checkKeyword(issues *adcamp.Issues, k *adcamp.Keyword, in adcamp.KeywordInp
 		checkText(issues, "text", k.Text, 80)
 	}
 	if (create && requireValue(issues, "match_type", in.MatchType)) || (!create && notNull(issues, "match_type", in.MatchType)) {
-		switch in.MatchType.Value {
-		case adcamp.MatchExact, adcamp.MatchPhrase, adcamp.MatchBroad:
+		if slices.Contains(adcamp.MatchTypes, in.MatchType.Value) {
 			k.MatchType = in.MatchType.Value
-		default:
+		} else {
 			issues.Add("match_type", "must be exact, phrase or broad")
 		}
 	}
@@ -187,8 +186,8 @@ func (s *Service) GetKeyword(ctx context.Context, t adcamp.Tenant, id string) (*
 func (s *Service) ListKeywords(ctx context.Context, t adcamp.Tenant, adGroupID string, f adcamp.KeywordFilter) (*adcamp.Page[*adcamp.Keyword], error) {
 	var issues adcamp.Issues
 	checkPaging(&issues, f.Page, f.PageSize)
-	checkFilter(&issues, "status", f.Status, adcamp.StatusActive, adcamp.StatusPaused)
-	checkFilter(&issues, "match_type", f.MatchType, adcamp.MatchExact, adcamp.MatchPhrase, adcamp.MatchBroad)
+	checkFilter(&issues, "status", f.Status, adcamp.ChildStatuses)
+	checkFilter(&issues, "match_type", f.MatchType, adcamp.MatchTypes)
 	if err := issues.Err(); err != nil {
 		return nil, err
 	}

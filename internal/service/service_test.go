@@ -23,7 +23,7 @@ func TestToday(t *testing.T) {
 		{time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC), "1970-01-01"},
 	} {
 		now = step.at
-		if got := s.today(); got != step.want {
+		if got := s.today().String(); got != step.want {
 			t.Errorf("today() at %v = %s, want %s", step.at, got, step.want)
 		}
 	}

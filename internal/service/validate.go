@@ -3,7 +3,6 @@ package service
 import (
 	"slices"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -37,13 +36,39 @@ func checkMoney(issues *adcamp.Issues, field, text string) adcamp.Money {
 	return m
 }
 
-// checkDate checks a YYYY-MM-DD calendar date.
-func checkDate(issues *adcamp.Issues, field, s string) string {
-	if _, err := time.Parse(adcamp.DateLayout, s); err != nil || len(s) != len(adcamp.DateLayout) {
-		issues.Add(field, "must be a date written YYYY-MM-DD")
-		return ""
+// checkDate reads a YYYY-MM-DD calendar date.
+func checkDate(issues *adcamp.Issues, field, s string) adcamp.Date {
+	d, err := adcamp.ParseDate(s)
+	if err != nil {
+		issues.Add(field, "%v", err)
 	}
-	return s
+	return d
+}
+
+// checkOneOf checks a value against the allowed ones, which the message
+// lists.
+func checkOneOf[T ~string](issues *adcamp.Issues, field string, v T, allowed []T) bool {
+	if slices.Contains(allowed, v) {
+		return true
+	}
+	issues.Add(field, "must be one of %s", joinValues(allowed))
+	return false
+}
+
+// checkFilter checks a list filter: empty (no filter) or an allowed value.
+func checkFilter[T ~string](issues *adcamp.Issues, field string, v T, allowed []T) {
+	if v != "" {
+		checkOneOf(issues, field, v, allowed)
+	}
+}
+
+// joinValues lists values for a message: "active, paused, ended".
+func joinValues[T ~string](vs []T) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = string(v)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // checkMarketplace returns the upper-case site code if it is configured.
@@ -79,19 +104,19 @@ func notNull[T any](issues *adcamp.Issues, field string, o adcamp.Optional[T]) b
 }
 
 // today is the current date in UTC. A list asks for it once for every
-// campaign, so the text of the day is kept until the day changes.
-func (s *Service) today() string {
+// campaign, so the day is kept until it changes.
+func (s *Service) today() adcamp.Date {
 	now := s.Now()
 	day := now.Unix() / secondsPerDay
 	if now.Unix() < 0 && now.Unix()%secondsPerDay != 0 {
 		day-- // floor, before 1970
 	}
 	if d := s.day.Load(); d != nil && d.day == day {
-		return d.text
+		return d.date
 	}
-	d := &cachedDay{day: day, text: now.Format(adcamp.DateLayout)}
+	d := &cachedDay{day: day, date: adcamp.DateOf(now)}
 	s.day.Store(d)
-	return d.text
+	return d.date
 }
 
 const secondsPerDay = 24 * 60 * 60
@@ -99,5 +124,5 @@ const secondsPerDay = 24 * 60 * 60
 // cachedDay is a day, counted from 1970-01-01 UTC, and its date.
 type cachedDay struct {
 	day  int64
-	text string
+	date adcamp.Date
 }

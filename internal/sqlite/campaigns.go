@@ -16,14 +16,15 @@ const campaignColumns = `id, account_id, environment, name, budget_daily, market
 const campaignSelect = `id, name, budget_daily, marketplace, channel_account_id,
 	start_date, end_date, status, version, created_at, updated_at`
 
-func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+// nullDate stores the zero date as NULL.
+func nullDate(d adcamp.Date) sql.NullString { return sql.NullString{String: d.String(), Valid: !d.IsZero()} }
 
 func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
 	_, err := t.exec(ctx,
 		`INSERT INTO campaigns (`+campaignColumns+`)
 		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
 		c.ID, c.AccountID, c.Environment, c.Name, c.BudgetDaily, c.Marketplace, c.ChannelAccountID,
-		nullString(c.StartDate), nullString(c.EndDate), c.Status, c.Version,
+		nullDate(c.StartDate), nullDate(c.EndDate), c.Status, c.Version,
 		micros(c.CreatedAt), micros(c.UpdatedAt))
 	return err
 }
@@ -39,7 +40,7 @@ func (t *tx) GetCampaign(ctx context.Context, tn adcamp.Tenant, id string) (*adc
 }
 
 // statusClause selects campaigns by effective status ($3 is status, $4 today).
-func statusClause(status string) string {
+func statusClause(status adcamp.Status) string {
 	switch status {
 	case "":
 		return ""
@@ -54,7 +55,7 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 	where := `account_id = $1 AND environment = $2` + statusClause(q.Status)
 	args := []any{tn.AccountID, tn.Environment}
 	if q.Status != "" {
-		args = append(args, q.Status, q.Today)
+		args = append(args, q.Status, q.Today.String())
 	}
 	if q.Status == "" {
 		items, total, found, err := pageWithTotal(ctx, t, campaignCount, "campaigns", campaignSelect, where, args, q,
@@ -105,17 +106,17 @@ func (t *tx) campaignTotal(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 	err = t.queryRow(ctx, `SELECT count(*) FROM campaigns INDEXED BY campaigns_due
 		WHERE end_date < $4 AND status <> 'ended' AND end_date IS NOT NULL
 		  AND account_id = $1 AND environment = $2 AND ($3 = 'ended' OR status = $3)`,
-		tn.AccountID, tn.Environment, q.Status, q.Today).Scan(&due)
+		tn.AccountID, tn.Environment, q.Status, q.Today.String()).Scan(&due)
 	if q.Status == adcamp.StatusEnded {
 		return total + due, due, err
 	}
 	return total - due, due, err
 }
 
-func (t *tx) EndCampaigns(ctx context.Context, today string, limit int) (int64, error) {
+func (t *tx) EndCampaigns(ctx context.Context, today adcamp.Date, limit int) (int64, error) {
 	res, err := t.exec(ctx, `UPDATE campaigns SET status = 'ended' WHERE id IN (
 		SELECT id FROM campaigns INDEXED BY campaigns_due
-		WHERE end_date < $1 AND status <> 'ended' AND end_date IS NOT NULL LIMIT $2)`, today, limit)
+		WHERE end_date < $1 AND status <> 'ended' AND end_date IS NOT NULL LIMIT $2)`, today.String(), limit)
 	if err != nil {
 		return 0, err
 	}
@@ -135,8 +136,8 @@ func (t *tx) UpdateCampaign(ctx context.Context, c, prev *adcamp.Campaign) error
 	}{
 		{"name", prev == nil || c.Name != prev.Name, c.Name},
 		{"budget_daily", prev == nil || c.BudgetDaily != prev.BudgetDaily, c.BudgetDaily},
-		{"start_date", prev == nil || c.StartDate != prev.StartDate, nullString(c.StartDate)},
-		{"end_date", prev == nil || c.EndDate != prev.EndDate, nullString(c.EndDate)},
+		{"start_date", prev == nil || c.StartDate != prev.StartDate, nullDate(c.StartDate)},
+		{"end_date", prev == nil || c.EndDate != prev.EndDate, nullDate(c.EndDate)},
 		{"status", prev == nil || c.Status != prev.Status, c.Status},
 	} {
 		if f.changed {

@@ -116,7 +116,7 @@ func openScale(b *testing.B, n int) storetest.Scale {
 func endDueCampaigns(b *testing.B, db *sqlite.DB) {
 	b.Helper()
 	ctx := context.Background()
-	today := time.Now().UTC().Format(adcamp.DateLayout)
+	today := adcamp.DateOf(time.Now())
 	for {
 		var n int64
 		err := db.Write(ctx, func(tx store.Tx) error {
@@ -245,8 +245,8 @@ func seedScale(b *testing.B, db *sql.DB, n int) {
 		}
 		status, sd, ed := storetest.ScaleMix(i, created)
 		var startDate, endDate any
-		if ed != "" {
-			startDate, endDate = sd, ed
+		if !ed.IsZero() {
+			startDate, endDate = sd.String(), ed.String()
 		}
 		us := created.UnixMicro()
 		ins.add(adcamp.NewID(adcamp.PrefixCampaign, created), account, string(adcamp.Production),

@@ -80,7 +80,7 @@ type campaignScanner struct {
 func newCampaignScanner(tn adcamp.Tenant, rows int) *campaignScanner {
 	s := &campaignScanner{tn: tn, block: make([]adcamp.Campaign, 0, max(rows, 1))}
 	s.dest = []any{&s.c.ID, &s.c.Name, (*intCol)(&s.c.BudgetDaily), &s.c.Marketplace,
-		&s.channel, &s.start, &s.end, &s.c.Status, (*intCol)(&s.c.Version), &s.created, &s.updated}
+		&s.channel, &s.start, &s.end, (*nullText)(&s.c.Status), (*intCol)(&s.c.Version), &s.created, &s.updated}
 	return s
 }
 
@@ -95,11 +95,29 @@ func (s *campaignScanner) scan(row rowScanner) (*adcamp.Campaign, error) {
 		id := s.channel.n
 		c.ChannelAccountID = &id
 	}
-	c.StartDate, c.EndDate = string(s.start), string(s.end)
+	var err error
+	if c.StartDate, err = scanDate(s.start); err != nil {
+		return nil, err
+	}
+	if c.EndDate, err = scanDate(s.end); err != nil {
+		return nil, err
+	}
 	c.CreatedAt, c.UpdatedAt = fromMicros(int64(s.created)), fromMicros(int64(s.updated))
 	if len(s.block) == cap(s.block) { // more rows than announced
 		s.block = make([]adcamp.Campaign, 0, cap(s.block))
 	}
 	s.block = append(s.block, c)
 	return &s.block[len(s.block)-1], nil
+}
+
+// scanDate reads a stored date: "" (NULL) is the zero date.
+func scanDate(t nullText) (adcamp.Date, error) {
+	if t == "" {
+		return adcamp.Date{}, nil
+	}
+	d, err := adcamp.ParseDate(string(t))
+	if err != nil {
+		return d, fmt.Errorf("sqlite: stored date %q: %w", string(t), err)
+	}
+	return d, nil
 }

@@ -62,10 +62,10 @@ type Tx interface {
 	DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string) error
 
 	// EndCampaigns stores the status ended for at most limit campaigns
-	// whose end date is before today (YYYY-MM-DD) and whose stored status
+	// whose end date is before today and whose stored status
 	// is another, and says how many it changed. Their effective status was
 	// ended already, so their version and updated_at stay as they are.
-	EndCampaigns(ctx context.Context, today string, limit int) (int64, error)
+	EndCampaigns(ctx context.Context, today adcamp.Date, limit int) (int64, error)
 
 	CreateAdGroup(ctx context.Context, g *adcamp.AdGroup) error
 	GetAdGroup(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.AdGroup, error)
@@ -118,7 +118,7 @@ type RequestRecord struct {
 
 // KeywordKey is what keyword uniqueness is decided on within an ad group.
 type KeywordKey struct {
-	MatchType string
+	MatchType adcamp.MatchType
 	TextKey   string // adcamp.KeywordKey of the text
 }
 
@@ -134,9 +134,9 @@ type Key struct {
 type ListQuery struct {
 	// Status filters by status ("" for all). For campaigns it is the
 	// effective status: one whose end_date is before Today counts as ended.
-	Status    string
-	Today     string // YYYY-MM-DD, UTC; campaigns only
-	MatchType string // keywords only; "" for all
+	Status    adcamp.Status
+	Today     adcamp.Date      // UTC; campaigns only
+	MatchType adcamp.MatchType // keywords only; "" for all
 	Limit     int
 	Offset    int
 }

@@ -78,7 +78,7 @@ func testCampaignRoundTrip(t *testing.T, db store.Store) {
 
 	full := newCampaign(t, db, tn, at(0), func(c *adcamp.Campaign) {
 		c.Name, c.BudgetDaily, c.Marketplace = "Ünïcode — 春のセール", 100_000_000, "JP"
-		c.ChannelAccountID, c.StartDate, c.EndDate = &ca.ID, "2026-12-01", "2027-01-31"
+		c.ChannelAccountID, c.StartDate, c.EndDate = &ca.ID, day("2026-12-01"), day("2027-01-31")
 		c.UpdatedAt = at(1).Add(time.Microsecond)
 	})
 	bare := newCampaign(t, db, tn, at(1), nil)
@@ -103,7 +103,7 @@ func testCampaignRoundTrip(t *testing.T, db store.Store) {
 	}
 
 	// An update without it writes every mutable field, and clears dates.
-	full.Name, full.BudgetDaily, full.StartDate, full.EndDate = "Renamed", 1, "", ""
+	full.Name, full.BudgetDaily, full.StartDate, full.EndDate = "Renamed", 1, adcamp.Date{}, adcamp.Date{}
 	full.Status, full.Version, full.UpdatedAt = adcamp.StatusPaused, 3, at(99)
 	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, full, nil) })
 	got, err := getCampaign(t, db, tn, full.ID)
@@ -141,12 +141,17 @@ func testCampaignPaging(t *testing.T, db store.Store) {
 func testCampaignEffectiveStatus(t *testing.T, db store.Store) {
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
-	mk := func(s int, status, end string) *adcamp.Campaign {
-		return newCampaign(t, db, tn, at(s), func(c *adcamp.Campaign) { c.Status, c.EndDate = status, end })
+	mk := func(s int, status adcamp.Status, end string) *adcamp.Campaign {
+		return newCampaign(t, db, tn, at(s), func(c *adcamp.Campaign) {
+			c.Status = status
+			if end != "" {
+				c.EndDate = day(end)
+			}
+		})
 	}
 	active := mk(0, adcamp.StatusActive, "")
-	pastEnd := mk(1, adcamp.StatusActive, "2026-11-21") // ended yesterday: reads as ended
-	endsToday := mk(2, adcamp.StatusActive, today)      // still running today
+	pastEnd := mk(1, adcamp.StatusActive, "2026-11-21")     // ended yesterday: reads as ended
+	endsToday := mk(2, adcamp.StatusActive, today.String()) // still running today
 	paused := mk(3, adcamp.StatusPaused, "2026-11-30")
 	pausedPast := mk(4, adcamp.StatusPaused, "2026-11-01")
 	ended := mk(5, adcamp.StatusEnded, "")
@@ -155,7 +160,7 @@ func testCampaignEffectiveStatus(t *testing.T, db store.Store) {
 	check := func(when string) {
 		t.Helper()
 		for _, tc := range []struct {
-			status string
+			status adcamp.Status
 			want   []*adcamp.Campaign
 		}{
 			{"", all},
@@ -166,7 +171,7 @@ func testCampaignEffectiveStatus(t *testing.T, db store.Store) {
 			want := newest(tc.want, campaignCreated, campaignID)
 			for _, limit := range []int{2, 100} {
 				got, total := listCampaigns(t, db, tn, store.ListQuery{Status: tc.status, Today: today, Limit: limit})
-				sameIDs(t, when+": ListCampaigns(status "+tc.status+", first page)", got, want[:min(limit, len(want))])
+				sameIDs(t, when+": ListCampaigns(status "+string(tc.status)+", first page)", got, want[:min(limit, len(want))])
 				if total != int64(len(want)) {
 					t.Errorf("%s: ListCampaigns(status %q) total = %d, want %d", when, tc.status, total, len(want))
 				}
@@ -319,11 +324,11 @@ func testCampaignTotals(t *testing.T, db store.Store) {
 	sandbox := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Sandbox}
 	other := adcamp.Tenant{AccountID: b.ID, Environment: adcamp.Production}
 
-	want := map[adcamp.Tenant]map[string]int64{prod: {}, sandbox: {}, other: {}}
+	want := map[adcamp.Tenant]map[adcamp.Status]int64{prod: {}, sandbox: {}, other: {}}
 	check := func(when string) {
 		t.Helper()
 		for tn, counts := range want {
-			for _, status := range []string{"", adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded} {
+			for _, status := range []adcamp.Status{"", adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded} {
 				n := counts[status]
 				if status == "" {
 					n = counts[adcamp.StatusActive] + counts[adcamp.StatusPaused] + counts[adcamp.StatusEnded]
@@ -341,7 +346,7 @@ func testCampaignTotals(t *testing.T, db store.Store) {
 		}
 	}
 	var prodCampaigns []*adcamp.Campaign
-	for i, status := range []string{"active", "active", "active", "paused", "paused", "ended", "active"} {
+	for i, status := range []adcamp.Status{"active", "active", "active", "paused", "paused", "ended", "active"} {
 		c := newCampaign(t, db, prod, at(i), func(c *adcamp.Campaign) { c.Status = status })
 		prodCampaigns = append(prodCampaigns, c)
 		want[prod][status]++

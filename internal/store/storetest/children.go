@@ -100,7 +100,7 @@ func testKeywords(t *testing.T, db store.Store) {
 	// A batch larger than any one statement of either store, with and
 	// without bids, of every match type and status.
 	const n = 1000
-	matchTypes := []string{adcamp.MatchExact, adcamp.MatchPhrase, adcamp.MatchBroad}
+	matchTypes := adcamp.MatchTypes
 	ks := make([]*adcamp.Keyword, n)
 	for i := range ks {
 		k := keyword(g, at(i%7), fmt.Sprintf("keyword %d", i))

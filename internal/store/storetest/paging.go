@@ -43,7 +43,7 @@ func testDeepPages(t *testing.T, db store.Store) {
 		const size = 30
 		var got []string
 		for off := 0; off <= len(want)+size; off += size {
-			ids, total := list(store.ListQuery{Limit: size, Offset: off, Today: "2026-01-01"})
+			ids, total := list(store.ListQuery{Limit: size, Offset: off, Today: day("2026-01-01")})
 			if total != int64(len(want)) {
 				t.Errorf("%s(offset %d) total = %d, want %d", name, off, total, len(want))
 			}

@@ -61,9 +61,9 @@ func (o *ScaleOrder) Next() (created time.Time, measured bool, i int, ok bool) {
 // ScaleMix is the status and dates of the i-th campaign of a tenant, as
 // both stores' scale benchmarks seed them: 2 in 100 ended, 10 paused, the
 // rest active; one in ten with a start and an end date 30 days after its
-// creation ("" when it has none), so that most of those are past their end
+// creation (zero when it has none), so that most of those are past their end
 // when the benchmark runs.
-func ScaleMix(i int, created time.Time) (status, startDate, endDate string) {
+func ScaleMix(i int, created time.Time) (status adcamp.Status, startDate, endDate adcamp.Date) {
 	status = adcamp.StatusActive
 	switch r := i % 100; {
 	case r < 2:
@@ -72,7 +72,7 @@ func ScaleMix(i int, created time.Time) (status, startDate, endDate string) {
 		status = adcamp.StatusPaused
 	}
 	if i%10 == 5 {
-		startDate, endDate = created.Format(adcamp.DateLayout), created.AddDate(0, 0, 30).Format(adcamp.DateLayout)
+		startDate, endDate = adcamp.DateOf(created), adcamp.DateOf(created.AddDate(0, 0, 30))
 	}
 	return status, startDate, endDate
 }
@@ -110,7 +110,7 @@ func (s Scale) benchGet(b *testing.B) {
 // full as the total allows) and the total counts every campaign.
 func (s Scale) benchList(q store.ListQuery) func(b *testing.B) {
 	return func(b *testing.B) {
-		q.Today = time.Now().UTC().Format(adcamp.DateLayout)
+		q.Today = adcamp.DateOf(time.Now())
 		list := func() (items []*adcamp.Campaign, total int64) {
 			err := s.DB.ReadOne(ctx, func(tx store.Tx) (err error) {
 				items, total, err = tx.ListCampaigns(ctx, s.Tenant, q)

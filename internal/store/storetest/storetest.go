@@ -65,7 +65,16 @@ var ctx = context.Background()
 // microsecond, the precision both stores keep.
 var base = time.Date(2026, 11, 22, 9, 30, 0, 123456000, time.UTC)
 
-const today = "2026-11-22"
+var today = day("2026-11-22")
+
+// day parses a date of a fixture.
+func day(s string) adcamp.Date {
+	d, err := adcamp.ParseDate(s)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
 
 func at(seconds int) time.Time { return base.Add(time.Duration(seconds) * time.Second) }
 
@@ -86,7 +95,7 @@ func read(t *testing.T, db store.Store, fn func(tx store.Tx) error) {
 }
 
 // codeOf is the error code of err, or "no error".
-func codeOf(err error) string {
+func codeOf(err error) adcamp.Code {
 	if err == nil {
 		return "no error"
 	}
@@ -94,7 +103,7 @@ func codeOf(err error) string {
 }
 
 // wantCode checks that call failed with code.
-func wantCode(t *testing.T, call string, err error, code string) {
+func wantCode(t *testing.T, call string, err error, code adcamp.Code) {
 	t.Helper()
 	if got := codeOf(err); got != code {
 		t.Errorf("%s = %v (%s), want %s", call, err, got, code)

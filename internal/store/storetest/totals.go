@@ -26,7 +26,7 @@ func testChildTotals(t *testing.T, db store.Store) {
 	check := func(when string) {
 		t.Helper()
 		for _, c := range []*adcamp.Campaign{c1, c2} {
-			for _, status := range []string{"", adcamp.StatusActive, adcamp.StatusPaused} {
+			for _, status := range []adcamp.Status{"", adcamp.StatusActive, adcamp.StatusPaused} {
 				var want int64
 				for _, g := range groups {
 					if g.CampaignID == c.ID && (status == "" || g.Status == status) {
@@ -51,8 +51,8 @@ func testChildTotals(t *testing.T, db store.Store) {
 			seen[g.ID] = true
 		}
 		for id := range seen {
-			for _, status := range []string{"", adcamp.StatusActive, adcamp.StatusPaused} {
-				for _, match := range []string{"", adcamp.MatchExact, adcamp.MatchPhrase, adcamp.MatchBroad} {
+			for _, status := range []adcamp.Status{"", adcamp.StatusActive, adcamp.StatusPaused} {
+				for _, match := range []adcamp.MatchType{"", adcamp.MatchExact, adcamp.MatchPhrase, adcamp.MatchBroad} {
 					var want int64
 					for _, k := range keywords {
 						if k.AdGroupID == id && (status == "" || k.Status == status) && (match == "" || k.MatchType == match) {
@@ -72,7 +72,7 @@ func testChildTotals(t *testing.T, db store.Store) {
 			}
 		}
 	}
-	setStatus := func(g *adcamp.AdGroup, status string) {
+	setStatus := func(g *adcamp.AdGroup, status adcamp.Status) {
 		g.Status = status
 		g.Version++
 		write(t, db, func(tx store.Tx) error { return tx.UpdateAdGroup(ctx, g) })
@@ -96,7 +96,7 @@ func testChildTotals(t *testing.T, db store.Store) {
 	ks := make([]*adcamp.Keyword, 0, 8)
 	for i, text := range []string{"boots", "sandals", "loafers", "clogs", "slippers", "heels"} {
 		k := keyword(g1[0], at(30+i), text)
-		k.MatchType = []string{adcamp.MatchExact, adcamp.MatchExact, adcamp.MatchExact, adcamp.MatchPhrase, adcamp.MatchPhrase, adcamp.MatchBroad}[i]
+		k.MatchType = []adcamp.MatchType{adcamp.MatchExact, adcamp.MatchExact, adcamp.MatchExact, adcamp.MatchPhrase, adcamp.MatchPhrase, adcamp.MatchBroad}[i]
 		if i == 4 || i == 5 {
 			k.Status = adcamp.StatusPaused
 		}
