@@ -168,7 +168,10 @@ func TestFoldKeepsTotals(t *testing.T) {
 
 	// EndCampaigns stores ended for those past their end date: the
 	// totals by status, corrected until then, stay the same.
-	if err := db.Write(ctx, func(tx store.Tx) error { _, err := tx.EndCampaigns(ctx, adcamp.Date{Year: 2026, Month: 11, Day: 22}, 1000); return err }); err != nil {
+	if err := db.Write(ctx, func(tx store.Tx) error {
+		_, err := tx.EndCampaigns(ctx, adcamp.Date{Year: 2026, Month: 11, Day: 22}, 1000)
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 	checkTotals(t, db, conn, tenants, "after EndCampaigns")

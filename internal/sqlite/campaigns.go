@@ -17,7 +17,9 @@ const campaignSelect = `id, name, budget_daily, marketplace, channel_account_id,
 	start_date, end_date, status, version, created_at, updated_at`
 
 // nullDate stores the zero date as NULL.
-func nullDate(d adcamp.Date) sql.NullString { return sql.NullString{String: d.String(), Valid: !d.IsZero()} }
+func nullDate(d adcamp.Date) sql.NullString {
+	return sql.NullString{String: d.String(), Valid: !d.IsZero()}
+}
 
 func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
 	_, err := t.exec(ctx,
