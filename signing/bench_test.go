@@ -52,7 +52,7 @@ func BenchmarkKeyVerify(b *testing.B) {
 		b.Run(sv.scheme, func(b *testing.B) {
 			v := benchVector(b, sv.vector)
 			scheme, path, body := signing.Scheme(v.Scheme), v.signedPath(b), v.body()
-			key := signing.NewKey(v.Secret)
+			key := signing.NewVerifier(v.Secret)
 			b.ReportAllocs()
 			for b.Loop() {
 				sig, ok := signing.DecodeSignature(v.Signature)

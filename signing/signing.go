@@ -106,17 +106,17 @@ func Verify(secret string, msg []byte, sig [sha256.Size]byte) bool {
 	return hmac.Equal(m.Sum(sum[:0]), sig[:])
 }
 
-// Key verifies the signatures made with one secret, as Verify does, with
+// Verifier checks the signatures made with one secret, as Verify does, with
 // less work for each: it keeps HMAC states keyed with the secret for reuse
 // (sparing the hashing of the key), and feeds the string to sign to the
 // HMAC in parts (sparing a copy of the body). It is safe for concurrent
 // use; a server keeps one per secret it holds.
-type Key struct {
+type Verifier struct {
 	secret []byte
 	states sync.Pool // of *keyState
 }
 
-// maxKeptHead bounds the buffer a Key keeps for each of its HMAC states.
+// maxKeptHead bounds the buffer a Verifier keeps for each of its HMAC states.
 const maxKeptHead = 4 << 10
 
 type keyState struct {
@@ -124,9 +124,9 @@ type keyState struct {
 	head []byte // the string to sign but for Scheme A's body
 }
 
-// NewKey returns the Key of secret.
-func NewKey(secret string) *Key {
-	k := &Key{secret: []byte(secret)}
+// NewVerifier returns the Verifier of secret.
+func NewVerifier(secret string) *Verifier {
+	k := &Verifier{secret: []byte(secret)}
 	k.states.New = func() any { return &keyState{mac: hmac.New(sha256.New, k.secret)} }
 	return k
 }
@@ -134,7 +134,7 @@ func NewKey(secret string) *Key {
 // Verify reports whether sig is the signature, under scheme, of the request
 // with the given parts (see StringToSign). The comparison takes the same
 // time wherever the first difference lies.
-func (k *Key) Verify(sig [sha256.Size]byte, scheme Scheme, timestamp, method, path string, body []byte) bool {
+func (k *Verifier) Verify(sig [sha256.Size]byte, scheme Scheme, timestamp, method, path string, body []byte) bool {
 	st := k.states.Get().(*keyState)
 	defer func() {
 		if cap(st.head) > maxKeptHead { // a rare long path: let it go

@@ -193,7 +193,7 @@ func TestVectors(t *testing.T) {
 			if !signing.Verify(v.Secret, msg, sig) {
 				t.Errorf("Verify(%q, %q, %x) = false, want true", v.Secret, msg, sig)
 			}
-			key := signing.NewKey(v.Secret)
+			key := signing.NewVerifier(v.Secret)
 			if !key.Verify(sig, scheme, v.Request.Timestamp, v.Request.Method, path, v.body()) {
 				t.Errorf("NewKey(%q).Verify(%x, %s, %q, %q, %q, %q) = false, want true",
 					v.Secret, sig, scheme, v.Request.Timestamp, v.Request.Method, path, v.Request.Body)
@@ -232,7 +232,7 @@ func TestVectors(t *testing.T) {
 				if signing.Verify(wrong, msg, sig) {
 					t.Errorf("Verify(%q, %q, %x) = true, want false", wrong, msg, sig)
 				}
-				if signing.NewKey(wrong).Verify(sig, scheme, v.Request.Timestamp, v.Request.Method, path, v.body()) {
+				if signing.NewVerifier(wrong).Verify(sig, scheme, v.Request.Timestamp, v.Request.Method, path, v.body()) {
 					t.Errorf("NewKey(%q).Verify(%x, ...) = true, want false", wrong, sig)
 				}
 			}
@@ -712,7 +712,7 @@ func FuzzVerify(f *testing.F) {
 		}
 		// A Key of the secret agrees, on first use and reused, and refuses
 		// the signature for another body or under the other scheme.
-		key := signing.NewKey(secret)
+		key := signing.NewVerifier(secret)
 		for range 2 {
 			if !key.Verify(gsig, scheme, ts, method, path, body) {
 				t.Fatalf("NewKey(%q).Verify(%x, %s, %q, %q, %q, %q) = false, want true", secret, gsig, scheme, ts, method, path, body)
@@ -765,7 +765,7 @@ func FuzzVerify(f *testing.F) {
 // with -race), each answer right for its own request.
 func TestKeyConcurrent(t *testing.T) {
 	const secret = "sk_test_concurrent"
-	key := signing.NewKey(secret)
+	key := signing.NewVerifier(secret)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {

@@ -58,11 +58,11 @@ func TestSigningVectors(t *testing.T) {
 			continue
 		}
 		stored[v.APIKey] = true
-		k := &store.Key{
+		k := &store.Credential{
 			APIKey: adcamp.APIKey{ID: v.APIKey, AccountID: acc.ID, Environment: adcamp.Sandbox, CreatedAt: e.clock.Now()},
 			Secret: e.box.Seal([]byte(v.Secret), []byte(v.APIKey)),
 		}
-		if err := e.db.Write(ctx, func(tx store.Tx) error { return tx.CreateKey(ctx, k) }); err != nil {
+		if err := e.db.Write(ctx, func(tx store.Tx) error { return tx.CreateCredential(ctx, k) }); err != nil {
 			t.Fatal(err)
 		}
 	}

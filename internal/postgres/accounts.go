@@ -120,8 +120,8 @@ func (t *tx) ListChannelAccounts(ctx context.Context, accountID string, q store.
 
 const keyColumns = `id, account_id, environment, secret, previous_secret, previous_expires_at, disabled, created_at, last_used_at`
 
-func scanKey(r row) (*store.Key, error) {
-	var k store.Key
+func scanKey(r row) (*store.Credential, error) {
+	var k store.Credential
 	var created int64
 	var prevExp, lastUsed *int64
 	err := r.Scan(&k.ID, &k.AccountID, &k.Environment, &k.Secret, &k.PreviousSecret,
@@ -135,7 +135,7 @@ func scanKey(r row) (*store.Key, error) {
 	return &k, nil
 }
 
-func (t *tx) CreateKey(ctx context.Context, k *store.Key) error {
+func (t *tx) CreateCredential(ctx context.Context, k *store.Credential) error {
 	_, err := t.tx.Exec(ctx,
 		`INSERT INTO api_keys (`+keyColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		k.ID, k.AccountID, string(k.Environment), k.Secret, k.PreviousSecret,
@@ -143,7 +143,7 @@ func (t *tx) CreateKey(ctx context.Context, k *store.Key) error {
 	return err
 }
 
-func (t *tx) GetKey(ctx context.Context, id string) (*store.Key, error) {
+func (t *tx) GetCredential(ctx context.Context, id string) (*store.Credential, error) {
 	k, err := scanKey(t.tx.QueryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE id = $1`, id))
 	if err != nil {
 		return nil, notFound(err, "API key", id)
@@ -151,14 +151,14 @@ func (t *tx) GetKey(ctx context.Context, id string) (*store.Key, error) {
 	return k, nil
 }
 
-func (t *tx) ListKeys(ctx context.Context, accountID string) ([]*store.Key, error) {
+func (t *tx) ListCredentials(ctx context.Context, accountID string) ([]*store.Credential, error) {
 	rows, err := t.tx.Query(ctx,
 		`SELECT `+keyColumns+` FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`, accountID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var keys []*store.Key
+	var keys []*store.Credential
 	for rows.Next() {
 		k, err := scanKey(rows)
 		if err != nil {
@@ -169,7 +169,7 @@ func (t *tx) ListKeys(ctx context.Context, accountID string) ([]*store.Key, erro
 	return keys, rows.Err()
 }
 
-func (t *tx) UpdateKey(ctx context.Context, k *store.Key) error {
+func (t *tx) UpdateCredential(ctx context.Context, k *store.Credential) error {
 	tag, err := t.tx.Exec(ctx,
 		`UPDATE api_keys SET secret = $2, previous_secret = $3, previous_expires_at = $4, disabled = $5
 		 WHERE id = $1`,
@@ -177,14 +177,14 @@ func (t *tx) UpdateKey(ctx context.Context, k *store.Key) error {
 	return affectedOne(tag, err, "API key", k.ID)
 }
 
-func (t *tx) DeleteKey(ctx context.Context, id string) error {
+func (t *tx) DeleteCredential(ctx context.Context, id string) error {
 	tag, err := t.tx.Exec(ctx, `DELETE FROM api_keys WHERE id = $1`, id)
 	return affectedOne(tag, err, "API key", id)
 }
 
-// TouchKeys writes every last use in one statement. Two processes that
+// TouchCredentials writes every last use in one statement. Two processes that
 // touch the same keys at once may deadlock: Write runs the loser again.
-func (t *tx) TouchKeys(ctx context.Context, used map[string]time.Time) error {
+func (t *tx) TouchCredentials(ctx context.Context, used map[string]time.Time) error {
 	if len(used) == 0 {
 		return nil
 	}

@@ -61,7 +61,7 @@ func (s *Service) CreateKey(ctx context.Context, accountID string, env adcamp.En
 	now := s.Now().Truncate(time.Second)
 	id := "ak_" + env.KeyInfix() + "_" + randomToken(15, false)
 	secret := "sk_" + env.KeyInfix() + "_" + randomToken(32, true)
-	k := &store.Key{
+	k := &store.Credential{
 		APIKey: adcamp.APIKey{ID: id, AccountID: accountID, Environment: env, CreatedAt: now},
 		Secret: s.box.Seal([]byte(secret), []byte(id)),
 	}
@@ -69,7 +69,7 @@ func (s *Service) CreateKey(ctx context.Context, accountID string, env adcamp.En
 		if _, err := tx.GetAccount(ctx, accountID); err != nil {
 			return err
 		}
-		return tx.CreateKey(ctx, k)
+		return tx.CreateCredential(ctx, k)
 	})
 	if err != nil {
 		return nil, err
@@ -84,7 +84,7 @@ func (s *Service) ListKeys(ctx context.Context, accountID string) ([]adcamp.APIK
 		if _, err := tx.GetAccount(ctx, accountID); err != nil {
 			return err
 		}
-		keys, err := tx.ListKeys(ctx, accountID)
+		keys, err := tx.ListCredentials(ctx, accountID)
 		for _, k := range keys {
 			out = append(out, s.publicKey(k))
 		}
@@ -97,13 +97,13 @@ func (s *Service) ListKeys(ctx context.Context, accountID string) ([]adcamp.APIK
 func (s *Service) SetKeyDisabled(ctx context.Context, id string, disabled bool) (*adcamp.APIKey, error) {
 	var out adcamp.APIKey
 	err := s.write(ctx, func(tx store.Tx) error {
-		k, err := tx.GetKey(ctx, id)
+		k, err := tx.GetCredential(ctx, id)
 		if err != nil {
 			return err
 		}
 		k.Disabled = disabled
 		out = s.publicKey(k)
-		return tx.UpdateKey(ctx, k)
+		return tx.UpdateCredential(ctx, k)
 	})
 	s.keys.forget(id)
 	return &out, err
@@ -112,7 +112,7 @@ func (s *Service) SetKeyDisabled(ctx context.Context, id string, disabled bool) 
 // DeleteKey removes a credential for good.
 func (s *Service) DeleteKey(ctx context.Context, id string) error {
 	defer s.keys.forget(id)
-	return s.write(ctx, func(tx store.Tx) error { return tx.DeleteKey(ctx, id) })
+	return s.write(ctx, func(tx store.Tx) error { return tx.DeleteCredential(ctx, id) })
 }
 
 // RollKey issues a new secret for an existing credential. The old secret
@@ -123,7 +123,7 @@ func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (
 	}
 	var out *NewCredential
 	err := s.write(ctx, func(tx store.Tx) error {
-		k, err := tx.GetKey(ctx, id)
+		k, err := tx.GetCredential(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -132,7 +132,7 @@ func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (
 		k.PreviousSecret, k.PreviousExpiresAt = k.Secret, &expires
 		k.Secret = s.box.Seal([]byte(secret), []byte(k.ID))
 		out = &NewCredential{APIKey: s.publicKey(k), Secret: secret}
-		return tx.UpdateKey(ctx, k)
+		return tx.UpdateCredential(ctx, k)
 	})
 	s.keys.forget(id)
 	return out, err
@@ -140,7 +140,7 @@ func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (
 
 // publicKey is the record shown to operators: a previous-secret expiry
 // that has passed is no longer worth showing.
-func (s *Service) publicKey(k *store.Key) adcamp.APIKey {
+func (s *Service) publicKey(k *store.Credential) adcamp.APIKey {
 	pub := k.APIKey
 	if pub.PreviousExpiresAt != nil && !pub.PreviousExpiresAt.After(s.Now()) {
 		pub.PreviousExpiresAt = nil

@@ -42,7 +42,7 @@ func (s *Service) Authenticate(ctx context.Context, r AuthRequest) (*adcamp.APIK
 	ts, _ := strconv.ParseInt(r.Timestamp, 10, 64)
 	skew := &[]int64{ts - now.Unix()}[0]
 
-	cred, err := s.credential(ctx, r.APIKey, r.Environment, now)
+	cred, err := s.lookupKey(ctx, r.APIKey, r.Environment, now)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func (s *Service) candidates(r AuthRequest) []candidate {
 // under one of the credential's live secrets, or "" if none does. The
 // strings are tried in the order of candidates, each only if the ones
 // before it did not match.
-func (s *Service) verify(c *credential, r AuthRequest, now time.Time) signing.Scheme {
+func (s *Service) verify(c *liveKey, r AuthRequest, now time.Time) signing.Scheme {
 	sig, ok := signing.DecodeSignature(r.Signature)
 	if !ok {
 		return ""

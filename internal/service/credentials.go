@@ -18,12 +18,12 @@ import (
 // Changes made through this Service take effect at once.
 const KeyCacheTTL = time.Second
 
-// credential is a key as authentication needs it: its record, and its
+// liveKey is a credential as authentication needs it: its record, and its
 // secrets decrypted once, ready to verify signatures (the current one,
 // then the previous one if the key was rolled).
-type credential struct {
-	key     *store.Key
-	secrets []*signing.Key
+type liveKey struct {
+	key     *store.Credential
+	secrets []*signing.Verifier
 	fetched time.Time
 }
 
@@ -32,10 +32,10 @@ type credential struct {
 // its size is bounded by the number of credentials.
 type keyCache struct {
 	mu sync.RWMutex
-	m  map[string]*credential
+	m  map[string]*liveKey
 }
 
-func (c *keyCache) get(id string, now time.Time) *credential {
+func (c *keyCache) get(id string, now time.Time) *liveKey {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	cred := c.m[id]
@@ -45,10 +45,10 @@ func (c *keyCache) get(id string, now time.Time) *credential {
 	return cred
 }
 
-func (c *keyCache) put(cred *credential) {
+func (c *keyCache) put(cred *liveKey) {
 	c.mu.Lock()
 	if c.m == nil {
-		c.m = make(map[string]*credential)
+		c.m = make(map[string]*liveKey)
 	}
 	c.m[cred.key.ID] = cred
 	c.mu.Unlock()
@@ -61,19 +61,19 @@ func (c *keyCache) forget(id string) {
 	c.mu.Unlock()
 }
 
-// credential returns the credential with id in env, or nil if there is
+// lookupKey returns the lookupKey with id in env, or nil if there is
 // none.
-func (s *Service) credential(ctx context.Context, id string, env adcamp.Environment, now time.Time) (*credential, error) {
+func (s *Service) lookupKey(ctx context.Context, id string, env adcamp.Environment, now time.Time) (*liveKey, error) {
 	if !strings.HasPrefix(id, "ak_"+env.KeyInfix()+"_") || len(id) > 64 {
 		return nil, nil
 	}
 	if cred := s.keys.get(id, now); cred != nil {
 		return cred, nil
 	}
-	var k *store.Key
+	var k *store.Credential
 	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error
-		k, err = tx.GetKey(ctx, id)
+		k, err = tx.GetCredential(ctx, id)
 		return err
 	})
 	if adcamp.ErrorCode(err) == adcamp.CodeNotFound || (err == nil && k.Environment != env) {
@@ -82,7 +82,7 @@ func (s *Service) credential(ctx context.Context, id string, env adcamp.Environm
 	if err != nil {
 		return nil, err
 	}
-	cred := &credential{key: k, fetched: now}
+	cred := &liveKey{key: k, fetched: now}
 	for _, sealed := range [][]byte{k.Secret, k.PreviousSecret} {
 		if sealed == nil {
 			continue
@@ -91,7 +91,7 @@ func (s *Service) credential(ctx context.Context, id string, env adcamp.Environm
 		if err != nil {
 			return nil, fmt.Errorf("open a secret of %s: %w", k.ID, err)
 		}
-		cred.secrets = append(cred.secrets, signing.NewKey(string(secret)))
+		cred.secrets = append(cred.secrets, signing.NewVerifier(string(secret)))
 	}
 	s.keys.put(cred)
 	return cred, nil

@@ -53,12 +53,12 @@ const idempotencyTTL = 24 * time.Hour
 // MaxIdempotencyKey bounds the length of an Idempotency-Key.
 const MaxIdempotencyKey = 255
 
-// RequestKey names a mutating request for replay protection: always by
+// ReplayKey names a mutating request for replay protection: always by
 // its signature (scoped to the credential), and also by its
 // Idempotency-Key when the client sent one (scoped to the account and
 // environment). Both are checked: the key is not signed, so adding one to
 // a captured request must not let it through as new.
-type RequestKey struct {
+type ReplayKey struct {
 	names     []recordName
 	hash      []byte // of method, path, query and body: tells a reused key from a retry
 	lookFirst bool   // a name may hold an answer that saving would not find (a legacy one)
@@ -76,7 +76,7 @@ type recordName struct {
 // (relative to the API prefix), query, If-Match and body identify the
 // request itself: the query and If-Match are not signed, so two requests
 // can share a signature and still differ.
-func (s *Service) KeyFor(cred *adcamp.APIKey, idempotencyKey, timestamp, signature, method, path, query, ifMatch string, body []byte) (RequestKey, error) {
+func (s *Service) KeyFor(cred *adcamp.APIKey, idempotencyKey, timestamp, signature, method, path, query, ifMatch string, body []byte) (ReplayKey, error) {
 	// method path?query, If-Match, then the body, as "%s %s?%s\nIf-Match: %s\n%s".
 	h := sha256.New()
 	head := make([]byte, 0, len(method)+len(path)+len(query)+len(ifMatch)+13)
@@ -84,7 +84,7 @@ func (s *Service) KeyFor(cred *adcamp.APIKey, idempotencyKey, timestamp, signatu
 	head = append(append(append(head, '?'), query...), "\nIf-Match: "...)
 	h.Write(append(append(head, ifMatch...), '\n'))
 	h.Write(body)
-	k := RequestKey{hash: h.Sum(nil)}
+	k := ReplayKey{hash: h.Sum(nil)}
 	if idempotencyKey != "" {
 		if len(idempotencyKey) > MaxIdempotencyKey || !printableASCII(idempotencyKey) {
 			var issues adcamp.Issues
@@ -154,7 +154,7 @@ var errReplayed = errors.New("replayed")
 // key that committed first), which rolls the attempt back, change and
 // all, and the next attempt looks first and replays. Most requests are
 // not replays, and so save a lookup.
-func (s *Service) Once(ctx context.Context, k RequestKey, fn func(context.Context) (*Answer, error)) (*Answer, bool, error) {
+func (s *Service) Once(ctx context.Context, k ReplayKey, fn func(context.Context) (*Answer, error)) (*Answer, bool, error) {
 	for attempt := range 3 {
 		var ans *Answer
 		err := s.store.Write(ctx, func(tx store.Tx) error {
@@ -204,7 +204,7 @@ func (s *Service) Once(ctx context.Context, k RequestKey, fn func(context.Contex
 }
 
 // recall returns the answer stored under one of k's names, if any.
-func (s *Service) recall(ctx context.Context, tx store.Tx, k RequestKey) (*Answer, error) {
+func (s *Service) recall(ctx context.Context, tx store.Tx, k ReplayKey) (*Answer, error) {
 	for _, n := range k.names {
 		rec, err := tx.GetRecord(ctx, n.scope, n.token, s.Now())
 		if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
@@ -235,7 +235,7 @@ func (s *Service) recall(ctx context.Context, tx store.Tx, k RequestKey) (*Answe
 
 // save stores ans under every name of k, or returns errTaken if one of
 // them is already used.
-func (s *Service) save(ctx context.Context, tx store.Tx, k RequestKey, ans *Answer) error {
+func (s *Service) save(ctx context.Context, tx store.Tx, k ReplayKey, ans *Answer) error {
 	header, err := headerJSON(ans.Header)
 	if err != nil {
 		return err

@@ -185,7 +185,7 @@ func (s *Service) FlushUsage(ctx context.Context) {
 	}
 	s.usage = make(map[string]time.Time, len(pending))
 	s.usageMu.Unlock()
-	err := s.write(ctx, func(tx store.Tx) error { return tx.TouchKeys(ctx, pending) })
+	err := s.write(ctx, func(tx store.Tx) error { return tx.TouchCredentials(ctx, pending) })
 	if err != nil {
 		s.log.Error("record credential use", "err", err, "keys", len(pending))
 	}

@@ -80,8 +80,8 @@ func (t *tx) GetChannelAccount(ctx context.Context, accountID string, id int64) 
 
 const keyColumns = `id, account_id, environment, secret, previous_secret, previous_expires_at, disabled, created_at, last_used_at`
 
-func scanKey(row rowScanner) (*store.Key, error) {
-	var k store.Key
+func scanKey(row rowScanner) (*store.Credential, error) {
+	var k store.Credential
 	var created int64
 	var prevExp, lastUsed sql.NullInt64
 	err := row.Scan(&k.ID, &k.AccountID, &k.Environment, &k.Secret, &k.PreviousSecret,
@@ -95,7 +95,7 @@ func scanKey(row rowScanner) (*store.Key, error) {
 	return &k, nil
 }
 
-func (t *tx) CreateKey(ctx context.Context, k *store.Key) error {
+func (t *tx) CreateCredential(ctx context.Context, k *store.Credential) error {
 	_, err := t.exec(ctx,
 		`INSERT INTO api_keys (`+keyColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		k.ID, k.AccountID, k.Environment, k.Secret, k.PreviousSecret,
@@ -103,7 +103,7 @@ func (t *tx) CreateKey(ctx context.Context, k *store.Key) error {
 	return err
 }
 
-func (t *tx) GetKey(ctx context.Context, id string) (*store.Key, error) {
+func (t *tx) GetCredential(ctx context.Context, id string) (*store.Credential, error) {
 	k, err := scanKey(t.queryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE id = $1`, id))
 	if err != nil {
 		return nil, notFound(err, "API key", id)
@@ -111,14 +111,14 @@ func (t *tx) GetKey(ctx context.Context, id string) (*store.Key, error) {
 	return k, nil
 }
 
-func (t *tx) ListKeys(ctx context.Context, accountID string) ([]*store.Key, error) {
+func (t *tx) ListCredentials(ctx context.Context, accountID string) ([]*store.Credential, error) {
 	rows, err := t.query(ctx,
 		`SELECT `+keyColumns+` FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`, accountID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var keys []*store.Key
+	var keys []*store.Credential
 	for rows.Next() {
 		k, err := scanKey(rows)
 		if err != nil {
@@ -129,7 +129,7 @@ func (t *tx) ListKeys(ctx context.Context, accountID string) ([]*store.Key, erro
 	return keys, rows.Err()
 }
 
-func (t *tx) UpdateKey(ctx context.Context, k *store.Key) error {
+func (t *tx) UpdateCredential(ctx context.Context, k *store.Credential) error {
 	res, err := t.exec(ctx,
 		`UPDATE api_keys SET secret = $2, previous_secret = $3, previous_expires_at = $4, disabled = $5
 		 WHERE id = $1`,
@@ -137,12 +137,12 @@ func (t *tx) UpdateKey(ctx context.Context, k *store.Key) error {
 	return affectedOne(res, err, "API key", k.ID)
 }
 
-func (t *tx) DeleteKey(ctx context.Context, id string) error {
+func (t *tx) DeleteCredential(ctx context.Context, id string) error {
 	res, err := t.exec(ctx, `DELETE FROM api_keys WHERE id = $1`, id)
 	return affectedOne(res, err, "API key", id)
 }
 
-func (t *tx) TouchKeys(ctx context.Context, used map[string]time.Time) error {
+func (t *tx) TouchCredentials(ctx context.Context, used map[string]time.Time) error {
 	for id, at := range used {
 		_, err := t.exec(ctx,
 			`UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)`,

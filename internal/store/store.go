@@ -40,14 +40,14 @@ type Tx interface {
 	CreateChannelAccount(ctx context.Context, c *adcamp.ChannelAccount) error
 	GetChannelAccount(ctx context.Context, accountID string, id int64) (*adcamp.ChannelAccount, error)
 
-	CreateKey(ctx context.Context, k *Key) error
-	GetKey(ctx context.Context, id string) (*Key, error)
-	ListKeys(ctx context.Context, accountID string) ([]*Key, error)
-	// UpdateKey writes the mutable fields of k: secrets, disabled.
-	UpdateKey(ctx context.Context, k *Key) error
-	DeleteKey(ctx context.Context, id string) error
-	// TouchKeys records last use times; unknown ids are ignored.
-	TouchKeys(ctx context.Context, used map[string]time.Time) error
+	CreateCredential(ctx context.Context, k *Credential) error
+	GetCredential(ctx context.Context, id string) (*Credential, error)
+	ListCredentials(ctx context.Context, accountID string) ([]*Credential, error)
+	// UpdateCredential writes the mutable fields of k: secrets, disabled.
+	UpdateCredential(ctx context.Context, k *Credential) error
+	DeleteCredential(ctx context.Context, id string) error
+	// TouchCredentials records last use times; unknown ids are ignored.
+	TouchCredentials(ctx context.Context, used map[string]time.Time) error
 
 	CreateCampaign(ctx context.Context, c *adcamp.Campaign) error
 	GetCampaign(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Campaign, error)
@@ -122,8 +122,8 @@ type KeywordKey struct {
 	TextKey   string // adcamp.KeywordKey of the text
 }
 
-// Key is a stored credential: its public record and its encrypted secrets.
-type Key struct {
+// Credential is a stored credential: its public record and its encrypted secrets.
+type Credential struct {
 	adcamp.APIKey
 	Secret         []byte // ciphertext of the current secret
 	PreviousSecret []byte // ciphertext of the secret before the last roll, or nil

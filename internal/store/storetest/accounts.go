@@ -15,13 +15,13 @@ func newAccount(t *testing.T, db store.Store, name string) *adcamp.Account {
 	return a
 }
 
-func newKey(t *testing.T, db store.Store, accountID, id string, env adcamp.Environment, created time.Time) *store.Key {
+func newKey(t *testing.T, db store.Store, accountID, id string, env adcamp.Environment, created time.Time) *store.Credential {
 	t.Helper()
-	k := &store.Key{
+	k := &store.Credential{
 		APIKey: adcamp.APIKey{ID: id, AccountID: accountID, Environment: env, CreatedAt: created},
 		Secret: []byte("sealed " + id),
 	}
-	write(t, db, func(tx store.Tx) error { return tx.CreateKey(ctx, k) })
+	write(t, db, func(tx store.Tx) error { return tx.CreateCredential(ctx, k) })
 	return k
 }
 
@@ -90,7 +90,7 @@ func testKeys(t *testing.T, db store.Store) {
 	newKey(t, db, b.ID, "ak_live_other", adcamp.Production, at(0))
 
 	read(t, db, func(tx store.Tx) error {
-		got, err := tx.GetKey(ctx, k1.ID)
+		got, err := tx.GetCredential(ctx, k1.ID)
 		if err != nil {
 			t.Fatalf("GetKey(%s): %v", k1.ID, err)
 		}
@@ -98,13 +98,13 @@ func testKeys(t *testing.T, db store.Store) {
 		if got.PreviousSecret != nil || got.LastUsedAt != nil || got.PreviousExpiresAt != nil {
 			t.Errorf("GetKey of a new key = %s, want no previous secret and no last use", show(got))
 		}
-		_, err = tx.GetKey(ctx, "ak_live_missing")
+		_, err = tx.GetCredential(ctx, "ak_live_missing")
 		wantCode(t, "GetKey(missing)", err, adcamp.CodeNotFound)
-		keys, err := tx.ListKeys(ctx, a.ID)
+		keys, err := tx.ListCredentials(ctx, a.ID)
 		if err != nil {
 			t.Fatalf("ListKeys: %v", err)
 		}
-		sameIDs(t, "ListKeys (oldest first, then by id)", idsOf(keys, func(k *store.Key) string { return k.ID }),
+		sameIDs(t, "ListKeys (oldest first, then by id)", idsOf(keys, func(k *store.Credential) string { return k.ID }),
 			[]string{k1.ID, k3.ID, k2.ID})
 		return nil
 	})
@@ -113,9 +113,9 @@ func testKeys(t *testing.T, db store.Store) {
 	expires := at(86400)
 	k2.PreviousSecret, k2.PreviousExpiresAt = k2.Secret, &expires
 	k2.Secret, k2.Disabled = []byte("sealed new secret"), true
-	write(t, db, func(tx store.Tx) error { return tx.UpdateKey(ctx, k2) })
+	write(t, db, func(tx store.Tx) error { return tx.UpdateCredential(ctx, k2) })
 	read(t, db, func(tx store.Tx) error {
-		got, err := tx.GetKey(ctx, k2.ID)
+		got, err := tx.GetCredential(ctx, k2.ID)
 		if err != nil {
 			t.Fatalf("GetKey(%s): %v", k2.ID, err)
 		}
@@ -123,15 +123,15 @@ func testKeys(t *testing.T, db store.Store) {
 		return nil
 	})
 	err := db.Write(ctx, func(tx store.Tx) error {
-		return tx.UpdateKey(ctx, &store.Key{APIKey: adcamp.APIKey{ID: "ak_live_missing"}, Secret: []byte("x")})
+		return tx.UpdateCredential(ctx, &store.Credential{APIKey: adcamp.APIKey{ID: "ak_live_missing"}, Secret: []byte("x")})
 	})
 	wantCode(t, "UpdateKey(missing)", err, adcamp.CodeNotFound)
 
-	write(t, db, func(tx store.Tx) error { return tx.DeleteKey(ctx, k2.ID) })
-	err = db.Write(ctx, func(tx store.Tx) error { return tx.DeleteKey(ctx, k2.ID) })
+	write(t, db, func(tx store.Tx) error { return tx.DeleteCredential(ctx, k2.ID) })
+	err = db.Write(ctx, func(tx store.Tx) error { return tx.DeleteCredential(ctx, k2.ID) })
 	wantCode(t, "DeleteKey(deleted key)", err, adcamp.CodeNotFound)
 	read(t, db, func(tx store.Tx) error {
-		_, err := tx.GetKey(ctx, k2.ID)
+		_, err := tx.GetCredential(ctx, k2.ID)
 		wantCode(t, "GetKey(deleted key)", err, adcamp.CodeNotFound)
 		return nil
 	})
@@ -144,8 +144,8 @@ func testTouchKeys(t *testing.T, db store.Store) {
 	lastUse := func() (one, two string) {
 		t.Helper()
 		read(t, db, func(tx store.Tx) error {
-			g1, err1 := tx.GetKey(ctx, k1.ID)
-			g2, err2 := tx.GetKey(ctx, k2.ID)
+			g1, err1 := tx.GetCredential(ctx, k1.ID)
+			g2, err2 := tx.GetCredential(ctx, k2.ID)
 			if err1 != nil || err2 != nil {
 				t.Fatalf("GetKey: %v, %v", err1, err2)
 			}
@@ -155,16 +155,16 @@ func testTouchKeys(t *testing.T, db store.Store) {
 		return one, two
 	}
 
-	write(t, db, func(tx store.Tx) error { return tx.TouchKeys(ctx, map[string]time.Time{}) })
+	write(t, db, func(tx store.Tx) error { return tx.TouchCredentials(ctx, map[string]time.Time{}) })
 	write(t, db, func(tx store.Tx) error {
-		return tx.TouchKeys(ctx, map[string]time.Time{k1.ID: at(60), k2.ID: at(30), "ak_live_unknown": at(60)})
+		return tx.TouchCredentials(ctx, map[string]time.Time{k1.ID: at(60), k2.ID: at(30), "ak_live_unknown": at(60)})
 	})
 	if one, two := lastUse(); one != show(at(60)) || two != show(at(30)) {
 		t.Errorf("last use after TouchKeys = %s, %s; want %s, %s", one, two, show(at(60)), show(at(30)))
 	}
 	// An older use (a slower process flushing late) never moves it back.
 	write(t, db, func(tx store.Tx) error {
-		return tx.TouchKeys(ctx, map[string]time.Time{k1.ID: at(10), k2.ID: at(90)})
+		return tx.TouchCredentials(ctx, map[string]time.Time{k1.ID: at(10), k2.ID: at(90)})
 	})
 	if one, two := lastUse(); one != show(at(60)) || two != show(at(90)) {
 		t.Errorf("last use after a second TouchKeys = %s, %s; want %s, %s", one, two, show(at(60)), show(at(90)))
