@@ -2,9 +2,13 @@ package httpapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,39 +29,44 @@ func (s *Server) serveOnce(w http.ResponseWriter, r *http.Request, c *call, h ha
 	if rel, ok := signing.RelativePath(path); ok {
 		path = rel
 	}
-	k, err := s.svc.KeyFor(c.key, r.Header.Get("Idempotency-Key"), r.Header.Get(signing.HeaderTimestamp), lower(r.Header.Get(signing.HeaderSignature)),
-		r.Method, path, r.URL.RawQuery, r.Header.Get("If-Match"), c.body)
+	k, err := s.svc.ReplayKeyFor(service.SignedRequest{
+		Credential: c.key, IdempotencyKey: r.Header.Get("Idempotency-Key"),
+		Timestamp: r.Header.Get(signing.HeaderTimestamp), Signature: strings.ToLower(r.Header.Get(signing.HeaderSignature)),
+		Method: r.Method, Path: path, Query: r.URL.RawQuery, IfMatch: r.Header.Get("If-Match"), Body: c.body,
+	})
 	if err != nil {
 		return err
 	}
-	ans, replayed, err := s.svc.Once(r.Context(), k, func(ctx context.Context) (*service.Answer, error) {
+	stored, replayed, err := s.svc.Once(r.Context(), k, func(ctx context.Context) (*service.Answer, service.Outcome, error) {
 		buf := &bufferedWriter{header: http.Header{"X-Request-Id": {requestID(w)}}}
 		rc := r.WithContext(ctx)
 		if err := h(buf, rc, c); err != nil {
 			var e *adcamp.Error
 			if !errors.As(err, &e) {
-				return nil, err // the store's to retry or report
+				return nil, 0, err // the store's to retry or report
 			}
 			s.writeError(buf, rc, err)
 		}
-		return buf.answer(), nil
+		return buf.answer()
 	})
 	if err != nil {
 		return err
 	}
-	for name, v := range ans.Header {
+	header, err := parseHeaderJSON(stored.Header)
+	if err != nil {
+		return fmt.Errorf("stored answer: %w", err)
+	}
+	for name, v := range header {
 		w.Header().Set(name, v)
 	}
 	if replayed {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(ans.Body)))
-	w.WriteHeader(ans.Status)
-	w.Write(ans.Body)
+	w.Header().Set("Content-Length", strconv.Itoa(len(stored.Body)))
+	w.WriteHeader(stored.Status)
+	w.Write(stored.Body)
 	return nil
 }
-
-func lower(s string) string { return strings.ToLower(s) }
 
 // bufferedWriter holds an answer until the transaction that made it commits.
 type bufferedWriter struct {
@@ -81,15 +90,70 @@ func (b *bufferedWriter) Write(p []byte) (int, error) {
 	return b.body.Write(p)
 }
 
-func (b *bufferedWriter) answer() *service.Answer {
-	a := &service.Answer{Status: b.status, Header: map[string]string{}, Body: b.body.Bytes()}
-	if a.Status == 0 {
-		a.Status = http.StatusOK
-	}
+// answer is the buffered answer as replay protection keeps it, and what
+// becomes of the request's change: a success commits; a client error
+// (4xx) is refused, its answer kept for the same request; a rate limit or
+// a server error is forgotten, so that a retry executes again.
+func (b *bufferedWriter) answer() (*service.Answer, service.Outcome, error) {
+	status := cmp.Or(b.status, http.StatusOK)
+	kept := make(map[string]string, len(replayedHeaders))
 	for _, name := range replayedHeaders {
 		if v := b.header.Get(name); v != "" {
-			a.Header[name] = v
+			kept[name] = v
 		}
 	}
-	return a
+	header, err := headerJSON(kept)
+	if err != nil {
+		return nil, 0, err
+	}
+	ans := &service.Answer{Status: status, Header: header, Body: b.body.Bytes()}
+	switch {
+	case status >= 500 || status == http.StatusTooManyRequests:
+		return ans, service.Forget, nil
+	case status >= 400:
+		return ans, service.Refuse, nil
+	}
+	return ans, service.Commit, nil
+}
+
+// headerJSON encodes the kept headers as a JSON object, as json.Marshal
+// would but without reflection for the usual headers: names and values of
+// printable ASCII, which strconv.Quote writes as valid JSON strings (it
+// escapes only the quote and the backslash among them). Others go to
+// json.Marshal.
+func headerJSON(h map[string]string) ([]byte, error) {
+	names := make([]string, 0, len(h))
+	for name, v := range h {
+		if !printableASCII(name) || !printableASCII(v) {
+			return json.Marshal(h)
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names) // json.Marshal's order
+	b := make([]byte, 0, 96)
+	b = append(b, '{')
+	for i, name := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(strconv.AppendQuote(b, name), ':')
+		b = strconv.AppendQuote(b, h[name])
+	}
+	return append(b, '}'), nil
+}
+
+// parseHeaderJSON reads what headerJSON wrote.
+func parseHeaderJSON(b []byte) (map[string]string, error) {
+	var h map[string]string
+	err := json.Unmarshal(b, &h)
+	return h, err
+}
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }

@@ -3,11 +3,7 @@ package service
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"net/http"
-	"slices"
 	"strconv"
 	"time"
 
@@ -71,28 +67,40 @@ type recordName struct {
 	legacy       bool // looked up, never saved
 }
 
-// KeyFor names a mutating request. timestamp and signature are its
-// X-Timestamp (as authenticated) and X-Signature (lower case). method, path
-// (relative to the API prefix), query, If-Match and body identify the
-// request itself: the query and If-Match are not signed, so two requests
-// can share a signature and still differ.
-func (s *Service) KeyFor(cred *adcamp.APIKey, idempotencyKey, timestamp, signature, method, path, query, ifMatch string, body []byte) (ReplayKey, error) {
+// SignedRequest is a mutating request as replay protection tells one from
+// another. The query and If-Match are not signed, so two requests can
+// share a signature and still differ: they are part of what a retry must
+// repeat exactly.
+type SignedRequest struct {
+	Credential     *adcamp.APIKey // that the request was signed with
+	IdempotencyKey string         // the client's, or ""
+	Timestamp      string         // X-Timestamp, as authenticated
+	Signature      string         // X-Signature, lower case
+	Method         string
+	Path           string // relative to the API prefix
+	Query          string // raw, as sent
+	IfMatch        string
+	Body           []byte
+}
+
+// ReplayKeyFor names a mutating request.
+func (s *Service) ReplayKeyFor(r SignedRequest) (ReplayKey, error) {
 	// method path?query, If-Match, then the body, as "%s %s?%s\nIf-Match: %s\n%s".
 	h := sha256.New()
-	head := make([]byte, 0, len(method)+len(path)+len(query)+len(ifMatch)+13)
-	head = append(append(append(head, method...), ' '), path...)
-	head = append(append(append(head, '?'), query...), "\nIf-Match: "...)
-	h.Write(append(append(head, ifMatch...), '\n'))
-	h.Write(body)
+	head := make([]byte, 0, len(r.Method)+len(r.Path)+len(r.Query)+len(r.IfMatch)+13)
+	head = append(append(append(head, r.Method...), ' '), r.Path...)
+	head = append(append(append(head, '?'), r.Query...), "\nIf-Match: "...)
+	h.Write(append(append(head, r.IfMatch...), '\n'))
+	h.Write(r.Body)
 	k := ReplayKey{hash: h.Sum(nil)}
-	if idempotencyKey != "" {
-		if len(idempotencyKey) > MaxIdempotencyKey || !printableASCII(idempotencyKey) {
+	if r.IdempotencyKey != "" {
+		if len(r.IdempotencyKey) > MaxIdempotencyKey || !printableASCII(r.IdempotencyKey) {
 			var issues adcamp.Issues
 			issues.Add("Idempotency-Key", "must be 1 to %d printable ASCII characters", MaxIdempotencyKey)
 			return k, issues.Err()
 		}
-		k.names = append(k.names, recordName{scope: "idem:" + cred.AccountID + ":" + string(cred.Environment),
-			token: idempotencyKey, ttl: idempotencyTTL, idempotency: true})
+		k.names = append(k.names, recordName{scope: "idem:" + r.Credential.AccountID + ":" + string(r.Credential.Environment),
+			token: r.IdempotencyKey, ttl: idempotencyTTL, idempotency: true})
 	}
 	// A signature's record is named by the request's timestamp, then the
 	// signature ("1795000000/3f9a..."; the timestamp is signed, so it adds
@@ -100,14 +108,14 @@ func (s *Service) KeyFor(cred *adcamp.APIKey, idempotencyKey, timestamp, signatu
 	// so the records are appended at the end of their index instead of
 	// scattered through ten minutes of changes, where each insert would
 	// read a page and split some.
-	scope := "sig:" + cred.ID
-	k.names = append(k.names, recordName{scope: scope, token: timestamp + "/" + signature, ttl: 2 * s.maxSkew})
+	scope := "sig:" + r.Credential.ID
+	k.names = append(k.names, recordName{scope: scope, token: r.Timestamp + "/" + r.Signature, ttl: 2 * s.maxSkew})
 	// Earlier versions named it by the signature alone, and such a record
 	// lives 2×maxSkew. A request signed before this process started may
 	// have been answered under that name (by the version this one replaced,
 	// on the same database), so it is looked up under both.
-	if ts, err := strconv.ParseInt(timestamp, 10, 64); err == nil && ts < s.started.Unix() {
-		k.names = append(k.names, recordName{scope: scope, token: signature, legacy: true})
+	if ts, err := strconv.ParseInt(r.Timestamp, 10, 64); err == nil && ts < s.started.Unix() {
+		k.names = append(k.names, recordName{scope: scope, token: r.Signature, legacy: true})
 		k.lookFirst = true
 	}
 	return k, nil
@@ -122,12 +130,31 @@ func printableASCII(s string) bool {
 	return true
 }
 
-// Answer is a rendered HTTP answer, as stored for replays.
+// Answer is what a request was answered with, kept for its replays as the
+// caller gave it: the service stores it and gives it back, and never
+// reads it. (The HTTP layer keeps a status, a few headers and the body.)
 type Answer struct {
 	Status int
-	Header map[string]string // the headers worth replaying: Content-Type, Location, ETag
+	Header []byte
 	Body   []byte
 }
+
+// Outcome says what becomes of a request's change and of its answer.
+type Outcome int
+
+// The outcomes.
+const (
+	// Commit: the change commits, with its answer.
+	Commit Outcome = iota
+	// Refuse: the request was refused for what it is (a client error):
+	// the change is rolled back, and the answer is kept, so that the same
+	// request is answered the same way.
+	Refuse
+	// Forget: the request failed for a passing reason (a rate limit, an
+	// overload): the change is rolled back and the answer not kept, so
+	// that a retry executes again.
+	Forget
+)
 
 // errRollback undoes a request's transaction after it answered an error.
 var errRollback = errors.New("rollback")
@@ -143,20 +170,21 @@ var errReplayed = errors.New("replayed")
 // named another request. Otherwise fn runs in one transaction, which every
 // service call made with fn's context joins, and its answer is stored in
 // that same transaction: the change and the record of its answer commit
-// together. An error answer (4xx) rolls the change back and is stored on
-// its own; a 5xx or a 429 is not stored, so a retry executes again. fn
-// returns an error, rather than an answer, for a failure of the database:
-// the store then retries fn when it can (a serialization failure), or
-// Once returns the error.
+// together. fn says what becomes of both (Outcome): a refused request's
+// change is rolled back and its answer stored on its own; a forgotten one
+// is not stored, so a retry executes again. fn returns an error, rather
+// than an answer, for a failure of the database: the store then retries fn
+// when it can (a serialization failure), or Once returns the error.
 //
 // The first attempt does not look for a stored answer: storing its own
 // fails if one exists (a replay, or a concurrent request with the same
 // key that committed first), which rolls the attempt back, change and
 // all, and the next attempt looks first and replays. Most requests are
 // not replays, and so save a lookup.
-func (s *Service) Once(ctx context.Context, k ReplayKey, fn func(context.Context) (*Answer, error)) (*Answer, bool, error) {
+func (s *Service) Once(ctx context.Context, k ReplayKey, fn func(context.Context) (*Answer, Outcome, error)) (*Answer, bool, error) {
 	for attempt := range 3 {
 		var ans *Answer
+		var outcome Outcome
 		err := s.store.Write(ctx, func(tx store.Tx) error {
 			if attempt > 0 || k.lookFirst {
 				stored, err := s.recall(ctx, tx, k)
@@ -169,10 +197,10 @@ func (s *Service) Once(ctx context.Context, k ReplayKey, fn func(context.Context
 				}
 			}
 			var err error
-			if ans, err = fn(context.WithValue(ctx, txKey{}, tx)); err != nil {
+			if ans, outcome, err = fn(context.WithValue(ctx, txKey{}, tx)); err != nil {
 				return err
 			}
-			if ans.Status >= 400 {
+			if outcome != Commit {
 				return errRollback
 			}
 			return s.save(ctx, tx, k, ans)
@@ -184,7 +212,7 @@ func (s *Service) Once(ctx context.Context, k ReplayKey, fn func(context.Context
 			return ans, true, nil
 		case errors.Is(err, errTaken):
 			continue // replay what is stored
-		case errors.Is(err, errRollback) && ans.Status < 500 && ans.Status != http.StatusTooManyRequests:
+		case errors.Is(err, errRollback) && outcome == Refuse:
 			// Remembered on its own, all names or none.
 			err = s.store.Write(ctx, func(tx store.Tx) error { return s.save(ctx, tx, k, ans) })
 			if errors.Is(err, errTaken) {
@@ -224,11 +252,7 @@ func (s *Service) recall(ctx context.Context, tx store.Tx, k ReplayKey) (*Answer
 			return nil, adcamp.Errorf(adcamp.CodeConflict,
 				"this signature was already used for a request with another query or If-Match; sign this one with a new timestamp")
 		}
-		ans := &Answer{Status: rec.Status, Body: rec.Body}
-		if err := json.Unmarshal(rec.Header, &ans.Header); err != nil {
-			return nil, fmt.Errorf("stored answer of %s: %w", n.scope, err)
-		}
-		return ans, nil
+		return &Answer{Status: rec.Status, Header: rec.Header, Body: rec.Body}, nil
 	}
 	return nil, nil
 }
@@ -236,17 +260,13 @@ func (s *Service) recall(ctx context.Context, tx store.Tx, k ReplayKey) (*Answer
 // save stores ans under every name of k, or returns errTaken if one of
 // them is already used.
 func (s *Service) save(ctx context.Context, tx store.Tx, k ReplayKey, ans *Answer) error {
-	header, err := headerJSON(ans.Header)
-	if err != nil {
-		return err
-	}
 	now := s.Now()
 	for _, n := range k.names {
 		if n.legacy {
 			continue
 		}
 		saved, err := tx.SaveRecord(ctx, &store.RequestRecord{
-			Scope: n.scope, Token: n.token, RequestHash: k.hash, Status: ans.Status, Header: header, Body: ans.Body,
+			Scope: n.scope, Token: n.token, RequestHash: k.hash, Status: ans.Status, Header: ans.Header, Body: ans.Body,
 			CreatedAt: now, ExpiresAt: now.Add(n.ttl),
 		})
 		if err != nil {
@@ -257,31 +277,6 @@ func (s *Service) save(ctx context.Context, tx store.Tx, k ReplayKey, ans *Answe
 		}
 	}
 	return nil
-}
-
-// headerJSON encodes h as a JSON object, as json.Marshal would but without
-// reflection for the usual headers: names and values of printable ASCII,
-// which strconv.Quote writes as valid JSON strings (it escapes only the
-// quote and the backslash among them). Others go to json.Marshal.
-func headerJSON(h map[string]string) ([]byte, error) {
-	names := make([]string, 0, len(h))
-	for name, v := range h {
-		if !printableASCII(name) || !printableASCII(v) {
-			return json.Marshal(h)
-		}
-		names = append(names, name)
-	}
-	slices.Sort(names) // json.Marshal's order
-	b := make([]byte, 0, 96)
-	b = append(b, '{')
-	for i, name := range names {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(strconv.AppendQuote(b, name), ':')
-		b = strconv.AppendQuote(b, h[name])
-	}
-	return append(b, '}'), nil
 }
 
 // PurgeRecords forgets the answers whose time has passed.

@@ -3,9 +3,7 @@ package service
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
-	"maps"
 	"strconv"
 	"testing"
 	"time"
@@ -15,35 +13,15 @@ import (
 	"github.com/adcamp/adcamp/internal/store"
 )
 
-// TestHeaderJSON: what save stores as an answer's headers decodes to the
-// same headers, whatever their characters.
-func TestHeaderJSON(t *testing.T) {
-	for _, h := range []map[string]string{
-		{},
-		{"Content-Type": "application/json"},
-		{"Content-Type": "application/json", "Etag": `"3"`, "Location": "/api/v1/open/campaigns/cmp_01"},
-		{"X-Odd": `back\slash "quoted" <tag> & ~`, "A": ""},
-		{"X-Unicode": "café ☕", "X-Control": "a\tb\x00"},
-	} {
-		b, err := headerJSON(h)
-		if err != nil {
-			t.Fatalf("headerJSON(%q) = %v", h, err)
-		}
-		var got map[string]string
-		if err := json.Unmarshal(b, &got); err != nil || !maps.Equal(got, h) {
-			t.Errorf("headerJSON(%q) = %s, which decodes to %q, %v", h, b, got, err)
-		}
-	}
-}
-
-// TestKeyForHash: a request's hash is the one earlier versions stored,
+// TestReplayKeyHash: a request's hash is the one earlier versions stored,
 // so that records written before an upgrade still tell a retry from a
 // reused key.
-func TestKeyForHash(t *testing.T) {
+func TestReplayKeyHash(t *testing.T) {
 	s := New(Config{})
 	key := &adcamp.APIKey{ID: "ak_live_x", AccountID: "acc_1", Environment: adcamp.Production}
 	body := []byte(`{"name":"x"}`)
-	k, err := s.KeyFor(key, "", "1795000000", "sig", "PUT", "/campaigns/cmp_1", "validate_only=true", `"3"`, body)
+	k, err := s.ReplayKeyFor(SignedRequest{Credential: key, Timestamp: "1795000000", Signature: "sig", Method: "PUT",
+		Path: "/campaigns/cmp_1", Query: "validate_only=true", IfMatch: `"3"`, Body: body})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +29,7 @@ func TestKeyForHash(t *testing.T) {
 	fmt.Fprintf(h, "%s %s?%s\nIf-Match: %s\n", "PUT", "/campaigns/cmp_1", "validate_only=true", `"3"`)
 	h.Write(body)
 	if want := h.Sum(nil); string(k.hash) != string(want) {
-		t.Errorf("KeyFor hash = %x, want %x", k.hash, want)
+		t.Errorf("ReplayKeyFor hash = %x, want %x", k.hash, want)
 	}
 }
 
@@ -73,12 +51,12 @@ func TestLegacySignatureRecords(t *testing.T) {
 	body := []byte(`{"name":"x"}`)
 	before, since := strconv.FormatInt(start.Unix()-60, 10), strconv.FormatInt(start.Unix(), 10)
 
-	old, err := s.KeyFor(key, "", before, "5ab1", "POST", "/campaigns", "", "", body)
+	old, err := s.ReplayKeyFor(SignedRequest{Credential: key, Timestamp: before, Signature: "5ab1", Method: "POST", Path: "/campaigns", Body: body})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !old.lookFirst || len(old.names) != 2 || old.names[0].token != before+"/5ab1" || old.names[1].token != "5ab1" || !old.names[1].legacy {
-		t.Fatalf("KeyFor(signed before the start) = %+v, want the timestamped name, then the legacy one, looked up first", old)
+		t.Fatalf("ReplayKeyFor(signed before the start) = %+v, want the timestamped name, then the legacy one, looked up first", old)
 	}
 	// What the earlier version stored when it answered the request.
 	err = db.Write(ctx, func(tx store.Tx) error {
@@ -91,22 +69,22 @@ func TestLegacySignatureRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	executed := false
-	run := func(context.Context) (*Answer, error) {
+	run := func(context.Context) (*Answer, Outcome, error) {
 		executed = true
-		return &Answer{Status: 201, Header: map[string]string{}, Body: []byte(`{"second":true}`)}, nil
+		return &Answer{Status: 201, Header: []byte(`{}`), Body: []byte(`{"second":true}`)}, Commit, nil
 	}
 	ans, replayed, err := s.Once(ctx, old, run)
-	if err != nil || !replayed || executed || string(ans.Body) != `{"first":true}` || ans.Header["Location"] != "/api/v1/open/campaigns/cmp_1" {
+	if err != nil || !replayed || executed || string(ans.Body) != `{"first":true}` || string(ans.Header) != `{"Location":"/api/v1/open/campaigns/cmp_1"}` {
 		t.Errorf("Once(signed before the start, answered by the earlier version) = %+v, replayed %v, executed %v, %v; want the stored answer, not executed",
 			ans, replayed, executed, err)
 	}
 
-	now, err := s.KeyFor(key, "", since, "77cd", "POST", "/campaigns", "", "", body)
+	now, err := s.ReplayKeyFor(SignedRequest{Credential: key, Timestamp: since, Signature: "77cd", Method: "POST", Path: "/campaigns", Body: body})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if now.lookFirst || len(now.names) != 1 || now.names[0].token != since+"/77cd" {
-		t.Fatalf("KeyFor(signed since the start) = %+v, want the timestamped name alone, not looked up first", now)
+		t.Fatalf("ReplayKeyFor(signed since the start) = %+v, want the timestamped name alone, not looked up first", now)
 	}
 	// The first time it runs; the second, its attempt finds the name taken
 	// as it saves (and is rolled back), and the stored answer is replayed.
