@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"os/user"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -11,108 +14,175 @@ import (
 	"github.com/adcamp/adcamp/internal/service"
 )
 
+// adminCommand is one administrative command ("keys create", ...): its
+// own flags, and what it does with the service once they are parsed. It
+// works on the database directly (--data-dir, --database-url), also while
+// serve runs.
+type adminCommand struct {
+	// flags declares the command's own flags on fs; the returned function
+	// runs it with its positional arguments.
+	flags func(fs *flag.FlagSet) func(ctx context.Context, a *adminRun) error
+	args  int // positional arguments it takes
+}
+
+// adminRun is what an administrative command runs with.
+type adminRun struct {
+	svc  *service.Service
+	out  *printer
+	args []string
+}
+
+// adminCommands are the administrative commands by name.
+var adminCommands = map[string]adminCommand{
+	"accounts create":         {flags: accountsCreate},
+	"channel-accounts create": {flags: channelAccountsCreate},
+	"channel-accounts list":   {flags: channelAccountsList},
+	"keys create":             {flags: keysCreate},
+	"keys list":               {flags: keysList},
+	"keys roll":               {flags: keysRoll, args: 1},
+	"keys disable":            {flags: keysSetDisabled(true), args: 1},
+	"keys enable":             {flags: keysSetDisabled(false), args: 1},
+	"keys delete":             {flags: keysDelete, args: 1},
+}
+
 // admin runs one administrative command ("keys create", ...).
-func (c *cli) admin(ctx context.Context, cmd string, args []string) error {
-	fs := c.newFlags(cmd)
+func (c *cli) admin(ctx context.Context, name string, args []string) error {
+	cmd, ok := adminCommands[name]
+	if !ok {
+		return usageError("unknown command %q; see adcamp help", name)
+	}
+	fs := c.newFlags(name)
 	sf := c.storeFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON for scripts")
-	var name, email, account, marketplace, envName string
-	var grace time.Duration
-	switch cmd {
-	case "accounts create":
-		fs.StringVar(&name, "name", "", "account holder's name (required)")
-		fs.StringVar(&email, "email", "", "contact email")
-	case "channel-accounts create":
-		fs.StringVar(&account, "account", "", "account id (required)")
-		fs.StringVar(&marketplace, "marketplace", "", "marketplace site code, e.g. US (required)")
-		fs.StringVar(&name, "name", "", "seller account name (required)")
-	case "keys create":
-		fs.StringVar(&account, "account", "", "account id (required)")
-		fs.StringVar(&envName, "env", "", "sandbox or production (required)")
-	case "keys list", "channel-accounts list":
-		fs.StringVar(&account, "account", "", "account id (required)")
-	case "keys roll":
-		fs.DurationVar(&grace, "grace", 24*time.Hour, "how long the old secret keeps verifying")
-	case "keys disable", "keys enable", "keys delete":
-	default:
-		return usageError("unknown command %q; see adcamp help", cmd)
-	}
+	run := cmd.flags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	want := 0
-	switch cmd {
-	case "keys roll", "keys disable", "keys enable", "keys delete":
-		want = 1
+	if len(pos) != cmd.args {
+		return usageError("%s takes %d argument(s), got %d", name, cmd.args, len(pos))
 	}
-	if len(pos) != want {
-		return usageError("%s takes %d argument(s), got %d", cmd, want, len(pos))
-	}
-	for flagName, v := range map[string]string{"name": name, "account": account, "marketplace": marketplace, "env": envName} {
-		if fs.Lookup(flagName) != nil && v == "" {
-			return usageError("%s needs --%s", cmd, flagName)
+	var missing error
+	fs.VisitAll(func(f *flag.Flag) {
+		if missing == nil && strings.HasSuffix(f.Usage, "(required)") && f.Value.String() == "" {
+			missing = usageError("%s needs --%s", name, f.Name)
 		}
+	})
+	if missing != nil {
+		return missing
 	}
-
 	db, box, err := c.open(ctx, sf)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	svc := newService(db, box, nil, service.Config{})
-	out := &printer{c: c, json: *asJSON}
+	ctx = service.WithOrigin(ctx, service.Origin{Actor: adcamp.Actor{Type: adcamp.ActorAdmin, ID: operator()}})
+	return run(ctx, &adminRun{svc: svc, out: &printer{c: c, json: *asJSON}, args: pos})
+}
 
-	switch cmd {
-	case "accounts create":
-		a, err := svc.CreateAccount(ctx, name, email)
-		if err != nil {
-			return explain(err)
-		}
-		return out.object(a, "Account %s created (%s).\n", a.ID, a.Name)
-	case "channel-accounts create":
-		ca, err := svc.CreateChannelAccount(ctx, account, marketplace, name)
-		if err != nil {
-			return explain(err)
-		}
-		return out.object(ca, "Channel account %d created (%s on %s) for %s.\n", ca.ID, ca.Name, ca.Marketplace, ca.AccountID)
-	case "keys create":
-		env, ok := adcamp.ParseEnvironment(envName)
-		if !ok {
-			return usageError("--env must be sandbox or production, got %q", envName)
-		}
-		k, err := svc.CreateKey(ctx, account, env)
-		if err != nil {
-			return explain(err)
-		}
-		return out.credential(k)
-	case "keys roll":
-		k, err := svc.RollKey(ctx, pos[0], grace)
-		if err != nil {
-			return explain(err)
-		}
-		return out.credential(k)
-	case "channel-accounts list":
-		return out.channelAccounts(ctx, svc, account)
-	case "keys list":
-		keys, err := svc.ListKeys(ctx, account)
-		if err != nil {
-			return explain(err)
-		}
-		return out.keys(keys)
-	case "keys disable", "keys enable":
-		k, err := svc.SetKeyDisabled(ctx, pos[0], cmd == "keys disable")
-		if err != nil {
-			return explain(err)
-		}
-		return out.object(k, "API key %s is now %s.\n", k.ID, map[bool]string{true: "disabled", false: "enabled"}[k.Disabled])
-	case "keys delete":
-		if err := svc.DeleteKey(ctx, pos[0]); err != nil {
-			return explain(err)
-		}
-		return out.object(map[string]any{"api_key": pos[0], "deleted": true}, "API key %s deleted.\n", pos[0])
+// operator names who runs the command line, for the change history: the
+// operating system's user name, or "admin" if it cannot be found.
+func operator() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
 	}
-	return nil
+	return "admin"
+}
+
+func accountsCreate(fs *flag.FlagSet) func(context.Context, *adminRun) error {
+	name := fs.String("name", "", "account holder's name (required)")
+	email := fs.String("email", "", "contact email")
+	return func(ctx context.Context, a *adminRun) error {
+		acc, err := a.svc.CreateAccount(ctx, *name, *email)
+		if err != nil {
+			return explain(err)
+		}
+		return a.out.object(acc, "Account %s created (%s).\n", acc.ID, acc.Name)
+	}
+}
+
+func channelAccountsCreate(fs *flag.FlagSet) func(context.Context, *adminRun) error {
+	account := fs.String("account", "", "account id (required)")
+	marketplace := fs.String("marketplace", "", "marketplace site code, e.g. US (required)")
+	name := fs.String("name", "", "seller account name (required)")
+	return func(ctx context.Context, a *adminRun) error {
+		ca, err := a.svc.CreateChannelAccount(ctx, *account, *marketplace, *name)
+		if err != nil {
+			return explain(err)
+		}
+		return a.out.object(ca, "Channel account %d created (%s on %s) for %s.\n", ca.ID, ca.Name, ca.Marketplace, ca.AccountID)
+	}
+}
+
+func channelAccountsList(fs *flag.FlagSet) func(context.Context, *adminRun) error {
+	account := fs.String("account", "", "account id (required)")
+	return func(ctx context.Context, a *adminRun) error {
+		return a.out.channelAccounts(ctx, a.svc, *account)
+	}
+}
+
+func keysCreate(fs *flag.FlagSet) func(context.Context, *adminRun) error {
+	account := fs.String("account", "", "account id (required)")
+	envName := fs.String("env", "", "sandbox or production (required)")
+	return func(ctx context.Context, a *adminRun) error {
+		env, ok := adcamp.ParseEnvironment(*envName)
+		if !ok {
+			return usageError("--env must be sandbox or production, got %q", *envName)
+		}
+		k, err := a.svc.CreateKey(ctx, *account, env)
+		if err != nil {
+			return explain(err)
+		}
+		return a.out.credential(k)
+	}
+}
+
+func keysList(fs *flag.FlagSet) func(context.Context, *adminRun) error {
+	account := fs.String("account", "", "account id (required)")
+	return func(ctx context.Context, a *adminRun) error {
+		keys, err := a.svc.ListKeys(ctx, *account)
+		if err != nil {
+			return explain(err)
+		}
+		return a.out.keys(keys)
+	}
+}
+
+func keysRoll(fs *flag.FlagSet) func(context.Context, *adminRun) error {
+	grace := fs.Duration("grace", 24*time.Hour, "how long the old secret keeps verifying")
+	return func(ctx context.Context, a *adminRun) error {
+		k, err := a.svc.RollKey(ctx, a.args[0], *grace)
+		if err != nil {
+			return explain(err)
+		}
+		return a.out.credential(k)
+	}
+}
+
+func keysSetDisabled(disabled bool) func(*flag.FlagSet) func(context.Context, *adminRun) error {
+	return func(*flag.FlagSet) func(context.Context, *adminRun) error {
+		return func(ctx context.Context, a *adminRun) error {
+			k, err := a.svc.SetKeyDisabled(ctx, a.args[0], disabled)
+			if err != nil {
+				return explain(err)
+			}
+			state := "enabled"
+			if k.Disabled {
+				state = "disabled"
+			}
+			return a.out.object(k, "API key %s is now %s.\n", k.ID, state)
+		}
+	}
+}
+
+func keysDelete(*flag.FlagSet) func(context.Context, *adminRun) error {
+	return func(ctx context.Context, a *adminRun) error {
+		if err := a.svc.DeleteKey(ctx, a.args[0]); err != nil {
+			return explain(err)
+		}
+		return a.out.object(map[string]any{"api_key": a.args[0], "deleted": true}, "API key %s deleted.\n", a.args[0])
+	}
 }
 
 // explain turns a validation error into one readable line per field.

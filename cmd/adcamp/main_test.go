@@ -174,14 +174,14 @@ func TestServe(t *testing.T) {
 	acc := mustJSON(t, "accounts", "create", "--name", "Acme", dd)["id"].(string)
 
 	ctx, cancel := context.WithCancel(context.Background())
-	addrs := make(chan map[adcamp.Environment]string, 1)
+	addrs := make(chan map[string]string, 1)
 	done := make(chan error, 1)
 	c := &cli{lookup: noEnv, stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
-		ready: func(m map[adcamp.Environment]string) { addrs <- m }}
+		ready: func(m map[string]string) { addrs <- m }}
 	go func() {
 		done <- c.run(ctx, []string{"serve", dd, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "127.0.0.1:0"})
 	}()
-	var bound map[adcamp.Environment]string
+	var bound map[string]string
 	select {
 	case bound = <-addrs:
 	case err := <-done:
@@ -192,7 +192,7 @@ func TestServe(t *testing.T) {
 
 	k := mustJSON(t, "keys", "create", "--account", acc, "--env", "sandbox", dd)
 	get := func(env adcamp.Environment) int {
-		req, _ := http.NewRequest("GET", "http://"+bound[env]+"/api/v1/open/campaigns", nil)
+		req, _ := http.NewRequest("GET", "http://"+bound[string(env)]+"/api/v1/open/campaigns", nil)
 		signing.SignRequest(req, signing.SchemeA, k["api_key"].(string), k["api_secret"].(string), nil, time.Now())
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -223,7 +223,7 @@ func TestServe(t *testing.T) {
 	case <-time.After(35 * time.Second):
 		t.Fatal("serve did not stop")
 	}
-	if _, err := http.Get("http://" + bound[adcamp.Sandbox] + "/healthz"); err == nil {
+	if _, err := http.Get("http://" + bound[string(adcamp.Sandbox)] + "/healthz"); err == nil {
 		t.Error("the sandbox listener still answers after shutdown")
 	}
 }

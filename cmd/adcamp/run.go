@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/adcamp/adcamp"
 )
 
 const usage = `adcamp runs and administers the Campaign Advertising Open API, and calls it.
@@ -100,8 +98,9 @@ type cli struct {
 	lookup         env
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	// ready, if set, receives serve's bound addresses once it listens.
-	ready func(map[adcamp.Environment]string)
+	// ready, if set, receives serve's bound addresses once it listens,
+	// by listener: "production", "sandbox", "debug"...
+	ready func(map[string]string)
 }
 
 // errUsage marks mistakes on the command line (exit status 2).

@@ -80,6 +80,8 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	return cfg, nil
 }
 
+// serve runs adcamp serve: it parses the flags, opens the database and
+// the service, binds every listener, and serves until ctx ends.
 func (c *cli) serve(ctx context.Context, args []string) error {
 	cfg, err := c.serveFlags(args)
 	if err != nil {
@@ -93,101 +95,145 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 	defer logOut.Close()
 	log := slog.New(jsonlog.New(logOut, &slog.HandlerOptions{Level: level}))
 
-	db, box, err := c.open(ctx, cfg.store)
+	app, err := c.openServe(ctx, cfg, log)
 	if err != nil {
 		if ctx.Err() != nil { // stopped while starting: not a failure
 			return nil
 		}
 		return err
 	}
-	defer db.Close()
+	defer app.db.Close()
+	ls, err := app.listen(cfg)
+	defer ls.close()
+	if err != nil {
+		return err
+	}
+	if c.ready != nil {
+		c.ready(ls.addrs())
+	}
+	return app.run(ctx, ls)
+}
+
+// app is what serve runs: the database, the service over it, and the
+// process's metrics and logger.
+type app struct {
+	db      store.Store
+	svc     *service.Service
+	metrics *metrics.Metrics
+	log     *slog.Logger
+}
+
+// openServe opens the store and builds the service of serve.
+func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger) (*app, error) {
+	db, box, err := c.open(ctx, cfg.store)
+	if err != nil {
+		return nil, err
+	}
 	svc := newService(db, box, log, service.Config{
 		Signing:      service.SigningMode(cfg.signing),
 		Marketplaces: strings.Split(cfg.marketplaces, ","),
 	})
+	pools, _ := db.(store.StatsReporter)
+	return &app{db: db, svc: svc, metrics: metrics.New(pools), log: log}, nil
+}
 
+// listener is one bound address and the server that will serve it.
+type listener struct {
+	name string // production, sandbox, debug...
+	srv  *http.Server
+	l    net.Listener
+}
+
+// listeners are serve's bound listeners, in the order they were bound.
+type listeners []listener
+
+// addrs maps each listener's name to its bound address.
+func (ls listeners) addrs() map[string]string {
+	m := make(map[string]string, len(ls))
+	for _, l := range ls {
+		m[l.name] = l.l.Addr().String()
+	}
+	return m
+}
+
+func (ls listeners) close() {
+	for _, l := range ls {
+		l.l.Close()
+	}
+}
+
+// listen binds every listener of cfg: an API listener per environment
+// (over TLS when configured) and the profiler's. On an error it returns
+// those bound so far, for the caller to close.
+func (a *app) listen(cfg *serveConfig) (listeners, error) {
 	var tlsConfig *tls.Config
 	if cfg.tlsCert != "" {
 		cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
 		if err != nil {
-			return fmt.Errorf("load TLS certificate: %w", err)
+			return nil, fmt.Errorf("load TLS certificate: %w", err)
 		}
 		tlsConfig = &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{cert}}
 	}
-
-	type listener struct {
-		srv *http.Server
-		l   net.Listener
+	scheme := "http"
+	if tlsConfig != nil {
+		scheme = "https"
 	}
-	var listeners []listener
-	bound := map[adcamp.Environment]string{}
-	pools, _ := db.(store.StatsReporter)
-	m := metrics.New(pools)
-	defer func() {
-		for _, l := range listeners {
-			l.l.Close()
-		}
-	}()
+	var ls listeners
 	for _, e := range []struct {
 		env  adcamp.Environment
 		addr string
 	}{{adcamp.Production, cfg.productionAddr}, {adcamp.Sandbox, cfg.sandboxAddr}} {
-		env, addr := e.env, e.addr
-		if addr == "" {
+		if e.addr == "" {
 			continue
 		}
-		h, err := httpapi.New(svc, env, log.With("env", string(env)), httpapi.WithMetrics(m), httpapi.WithRateLimit(cfg.rateLimit))
+		h, err := httpapi.New(a.svc, e.env, a.log.With("env", string(e.env)), httpapi.WithMetrics(a.metrics), httpapi.WithRateLimit(cfg.rateLimit))
 		if err != nil {
-			return err
+			return ls, err
 		}
-		l, err := net.Listen("tcp", addr)
+		l, err := net.Listen("tcp", e.addr)
 		if err != nil {
-			return fmt.Errorf("%s API: %w", env, err)
+			return ls, fmt.Errorf("%s API: %w", e.env, err)
 		}
 		if tlsConfig != nil {
 			l = tls.NewListener(l, tlsConfig)
 		}
-		listeners = append(listeners, listener{newHTTPServer(h, log, serverTimeouts), l})
-		bound[env] = l.Addr().String()
-		scheme := "http"
-		if tlsConfig != nil {
-			scheme = "https"
-		}
-		log.Info("listening", "env", string(env), "url", scheme+"://"+bound[env]+signing.PrefixCanonical)
+		ls = append(ls, listener{string(e.env), newHTTPServer(h, a.log, serverTimeouts), l})
+		a.log.Info("listening", "env", string(e.env), "url", scheme+"://"+l.Addr().String()+signing.PrefixCanonical)
 	}
-
 	if cfg.debugAddr != "" {
 		l, err := net.Listen("tcp", cfg.debugAddr)
 		if err != nil {
-			return fmt.Errorf("debug listener: %w", err)
+			return ls, fmt.Errorf("debug listener: %w", err)
 		}
-		listeners = append(listeners, listener{newHTTPServer(debugHandler(), log, debugTimeouts), l})
-		log.Info("profiler listening", "url", "http://"+l.Addr().String()+"/debug/pprof/")
+		ls = append(ls, listener{"debug", newHTTPServer(debugHandler(), a.log, debugTimeouts), l})
+		a.log.Info("profiler listening", "url", "http://"+l.Addr().String()+"/debug/pprof/")
 	}
+	return ls, nil
+}
 
+// run serves ls and runs the service's background duties until ctx ends
+// or a listener fails, then finishes the requests in flight (for up to
+// 30 s) and stops.
+func (a *app) run(ctx context.Context, ls listeners) error {
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
-	wg.Go(func() { svc.Run(runCtx, 5*time.Second) })
+	wg.Go(func() { a.svc.Run(runCtx, 5*time.Second) })
 
-	errc := make(chan error, len(listeners))
-	for _, l := range listeners {
+	errc := make(chan error, len(ls))
+	for _, l := range ls {
 		go func() { errc <- l.srv.Serve(l.l) }()
 	}
-	if c.ready != nil {
-		c.ready(bound)
-	}
-
 	var serveErr error
 	select {
 	case <-ctx.Done():
-		log.Info("shutting down")
+		a.log.Info("shutting down")
 	case serveErr = <-errc:
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	for _, l := range listeners {
+	for _, l := range ls {
 		if err := l.srv.Shutdown(shutdownCtx); err != nil {
-			log.Error("shutdown", "err", err)
+			a.log.Error("shutdown", "err", err)
 		}
 	}
 	stopRun()

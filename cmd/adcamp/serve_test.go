@@ -26,13 +26,13 @@ import (
 
 // startServe runs serve with args in the background and returns the
 // bound addresses; the server stops when the test ends.
-func startServe(t *testing.T, args ...string) map[adcamp.Environment]string {
+func startServe(t *testing.T, args ...string) map[string]string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	addrs := make(chan map[adcamp.Environment]string, 1)
+	addrs := make(chan map[string]string, 1)
 	done := make(chan error, 1)
 	c := &cli{lookup: noEnv, stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
-		ready: func(m map[adcamp.Environment]string) { addrs <- m }}
+		ready: func(m map[string]string) { addrs <- m }}
 	go func() { done <- c.run(ctx, append([]string{"serve"}, args...)) }()
 	t.Cleanup(func() {
 		cancel()
@@ -58,7 +58,7 @@ func TestTLSVersions(t *testing.T) {
 	certFile, keyFile := writeCert(t, dir)
 	addrs := startServe(t, "--data-dir", dir, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "",
 		"--tls-cert", certFile, "--tls-key", keyFile)
-	addr := addrs[adcamp.Production]
+	addr := addrs[string(adcamp.Production)]
 	pool := x509.NewCertPool()
 	pem, _ := os.ReadFile(certFile)
 	pool.AppendCertsFromPEM(pem)
