@@ -5,7 +5,7 @@ run:
 	go run ./cmd/adcamp serve
 
 test:
-	go test ./...
+	go test ./... && go test -C client ./...
 
 ci:
 	bash .ci/run

@@ -3,6 +3,7 @@ module github.com/adcamp/adcamp
 go 1.26.8
 
 require (
+	github.com/adcamp/adcamp/client v0.0.0
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
 	github.com/jackc/pgx/v5 v5.12.0
@@ -48,3 +49,5 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+replace github.com/adcamp/adcamp/client => ./client

@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/adcamp/adcamp/signing"
+	"github.com/adcamp/adcamp/client/signing"
 )
 
 // Base URLs of the two environments of an `adcamp serve` with its default
@@ -93,7 +93,7 @@ func (c *Client) setDefaults() {
 		c.hc = newHTTPClient(c.timeout)
 	}
 	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
+		c.log = slog.New(discardHandler{})
 	}
 	if c.clock == nil {
 		c.clock = time.Now
@@ -205,3 +205,12 @@ type credentials struct {
 	apiKey string
 	secret string
 }
+
+// discardHandler drops every record (slog.DiscardHandler, from Go 1.24,
+// which this module does not require).
+type discardHandler struct{}
+
+func (discardHandler) Enabled(context.Context, slog.Level) bool  { return false }
+func (discardHandler) Handle(context.Context, slog.Record) error { return nil }
+func (d discardHandler) WithAttrs([]slog.Attr) slog.Handler      { return d }
+func (d discardHandler) WithGroup(string) slog.Handler           { return d }

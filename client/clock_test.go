@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp/client"
-	"github.com/adcamp/adcamp/signing"
+	"github.com/adcamp/adcamp/client/signing"
 )
 
 // skewedServer is a fake API whose clock is an hour ahead of the

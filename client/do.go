@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/adcamp/adcamp/signing"
+	"github.com/adcamp/adcamp/client/signing"
 )
 
 // maxResponseBody caps how much of a response is read.

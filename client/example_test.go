@@ -24,6 +24,11 @@ func ExampleNew() {
 	// client.Client{BaseURL: http://127.0.0.1:8081/api/v1/open/, APIKey: ak_test_4f9kq2xwz8mhv3nd7rjt5ybc, Secret: [REDACTED], Scheme: A}
 }
 
+// The examples below call a running server: set ADCAMP_BASE_URL,
+// ADCAMP_API_KEY and ADCAMP_API_SECRET to try them. go test compiles them
+// but does not run them; internal/sdktest (in the server's module) tests
+// the same calls against the real API.
+
 // newClient makes a client from the environment, as a program would.
 func newClient() *client.Client {
 	c, err := client.New(os.Getenv("ADCAMP_API_KEY"), os.Getenv("ADCAMP_API_SECRET"),
@@ -60,11 +65,6 @@ func Example_campaignTree() {
 	for _, k := range kws {
 		fmt.Printf("%s (%s), own bid %s\n", k.Text, k.MatchType, k.Bid)
 	}
-	// Output:
-	// Spring sale: active, 25.00 USD a day
-	// Shoes: default bid 0.75
-	// red shoes (exact), own bid 0.00
-	// running shoes (broad), own bid 1.10
 }
 
 func ExampleClient_AllCampaigns() {
@@ -87,7 +87,6 @@ func ExampleClient_AllCampaigns() {
 	}
 	slices.Sort(names)
 	fmt.Println(names)
-	// Output: [Iter A Iter B Iter C]
 }
 
 func ExampleIsDuplicateKeyword() {
@@ -115,10 +114,6 @@ func ExampleIsDuplicateKeyword() {
 	}
 	_, err = c.GetCampaign(ctx, "cmp_01m7q5cqg06b8994h5jr7na6t9")
 	fmt.Println(client.IsNotFound(err))
-	// Output:
-	// true true
-	// 409 DUPLICATE_KEYWORD text
-	// true
 }
 
 func ExampleNull() {

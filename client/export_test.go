@@ -7,11 +7,8 @@ import (
 	"time"
 )
 
-// Test hooks: the clock, sleep and jitter a Client uses, so that tests of
+// Test hooks: the sleep and jitter a Client uses, so that tests of
 // retries and clock correction run instantly and deterministically.
-
-// WithClock replaces the local clock.
-func WithClock(now func() time.Time) Option { return func(o *options) { o.clock = now } }
 
 // WithSleep replaces the wait between attempts.
 func WithSleep(sleep func(context.Context, time.Duration) error) Option {

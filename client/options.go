@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/adcamp/adcamp/signing"
+	"github.com/adcamp/adcamp/client/signing"
 )
 
 // Option configures a Client; pass options to [New].
@@ -75,3 +75,9 @@ func WithRetryPolicy(p RetryPolicy) Option { return func(o *options) { o.retry =
 // first time included; 1 turns retries off. Other settings of the retry
 // policy keep their values.
 func WithMaxAttempts(n int) Option { return func(o *options) { o.retry.MaxAttempts = n } }
+
+// WithClock sets the local clock the client signs requests with (its
+// X-Timestamp), time.Now by default: for tests, or a program that keeps
+// its own time. The correction learnt from the server's clock still
+// applies on top of it.
+func WithClock(now func() time.Time) Option { return func(o *options) { o.clock = now } }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base32"
 	"errors"
 	mrand "math/rand/v2"
 	"net/http"
@@ -133,9 +134,17 @@ func idempotent(req *http.Request) bool {
 		return true
 	case http.MethodPost, http.MethodPut, http.MethodDelete:
 		if req.Header.Get(HeaderIdempotencyKey) == "" {
-			req.Header.Set(HeaderIdempotencyKey, rand.Text())
+			req.Header.Set(HeaderIdempotencyKey, newIdempotencyKey())
 		}
 		return true
 	}
 	return req.Header.Get(HeaderIdempotencyKey) != ""
+}
+
+// newIdempotencyKey returns 26 random base32 characters (130 bits), as
+// crypto/rand.Text does from Go 1.24, which this module does not require.
+func newIdempotencyKey() string {
+	var b [17]byte
+	rand.Read(b[:])
+	return base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])[:26]
 }

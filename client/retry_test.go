@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp/client"
-	"github.com/adcamp/adcamp/signing"
+	"github.com/adcamp/adcamp/client/signing"
 )
 
 func TestRetryAfterIsHonoured(t *testing.T) {
@@ -116,7 +116,7 @@ func TestRealSleep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.GetCampaign(t.Context(), "cmp_x"); err != nil || len(srv.Requests()) != 2 {
+	if _, err := c.GetCampaign(context.Background(), "cmp_x"); err != nil || len(srv.Requests()) != 2 {
 		t.Errorf("GetCampaign = %v after %d requests, want success after 2", err, len(srv.Requests()))
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp/client"
-	"github.com/adcamp/adcamp/signing"
+	"github.com/adcamp/adcamp/client/signing"
 )
 
 type vectorFile struct {
@@ -37,7 +37,7 @@ type vectorFile struct {
 // the vector's timestamp and signature. The client does not sign the
 // prefix-relative form of Scheme A, so those vectors are not its to meet.
 func TestSigningVectors(t *testing.T) {
-	raw, err := os.ReadFile("../signing/testdata/vectors.json")
+	raw, err := os.ReadFile("signing/testdata/vectors.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/client/signing"
 	"github.com/adcamp/adcamp/internal/service"
-	"github.com/adcamp/adcamp/signing"
 )
 
 // runCLI runs the program with args and a clean environment.

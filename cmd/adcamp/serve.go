@@ -14,12 +14,12 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/client/signing"
 	"github.com/adcamp/adcamp/internal/httpapi"
 	"github.com/adcamp/adcamp/internal/jsonlog"
 	"github.com/adcamp/adcamp/internal/metrics"
 	"github.com/adcamp/adcamp/internal/service"
 	"github.com/adcamp/adcamp/internal/store"
-	"github.com/adcamp/adcamp/signing"
 )
 
 // defaultRateLimit is generous on purpose: above what one SQLite process

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/client/signing"
 	"github.com/adcamp/adcamp/internal/service"
-	"github.com/adcamp/adcamp/signing"
 )
 
 // TestAuthCheckOrder walks every row of CONTRACT §2's check order.

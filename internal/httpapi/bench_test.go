@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/client/signing"
 	"github.com/adcamp/adcamp/internal/httpapi"
 	"github.com/adcamp/adcamp/internal/jsonlog"
 	"github.com/adcamp/adcamp/internal/metrics"
@@ -22,7 +23,6 @@ import (
 	"github.com/adcamp/adcamp/internal/service"
 	"github.com/adcamp/adcamp/internal/sqlite"
 	"github.com/adcamp/adcamp/internal/store"
-	"github.com/adcamp/adcamp/signing"
 )
 
 // benchEnv is the production handler wired as `adcamp serve` wires it

@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/client/signing"
 	"github.com/adcamp/adcamp/internal/httpapi"
 	"github.com/adcamp/adcamp/internal/secrets"
 	"github.com/adcamp/adcamp/internal/service"
 	"github.com/adcamp/adcamp/internal/store"
-	"github.com/adcamp/adcamp/signing"
 )
 
 // clock is a settable time source shared by the service and the clients.

@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/client/signing"
 	"github.com/adcamp/adcamp/internal/service"
-	"github.com/adcamp/adcamp/signing"
 )
 
 // replayedHeaders are the headers of an answer kept for its replays.

@@ -14,7 +14,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"github.com/adcamp/adcamp"
-	"github.com/adcamp/adcamp/signing"
+	"github.com/adcamp/adcamp/client/signing"
 )
 
 var spec struct {

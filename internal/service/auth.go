@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
-	"github.com/adcamp/adcamp/signing"
+	"github.com/adcamp/adcamp/client/signing"
 )
 
 // AuthRequest is what authentication needs from an HTTP request.

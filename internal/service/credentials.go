@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/client/signing"
 	"github.com/adcamp/adcamp/internal/store"
-	"github.com/adcamp/adcamp/signing"
 )
 
 // KeyCacheTTL bounds how long a credential is served from memory: a key

@@ -1,8 +1,7 @@
-package client_test
+package sdktest_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -243,15 +242,6 @@ func TestKeywordBatchOf1000(t *testing.T) {
 	if e := asError(t, err); !client.IsValidation(err) || len(e.Details) != 1 || e.Details[0].Field != "items" {
 		t.Errorf("CreateKeywords(1001): err = %v, want VALIDATION_ERROR on items", err)
 	}
-}
-
-func asError(t *testing.T, err error) *client.Error {
-	t.Helper()
-	var e *client.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("err = %v (%T), want a *client.Error", err, err)
-	}
-	return e
 }
 
 func TestKeywordBatchAllOrNothing(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adcamp/adcamp/signing"
+	"github.com/adcamp/adcamp/client/signing"
 )
 
 // vectorFile is the layout of testdata/vectors.json, which
@@ -768,7 +768,9 @@ func TestKeyConcurrent(t *testing.T) {
 	key := signing.NewVerifier(secret)
 	var wg sync.WaitGroup
 	for g := range 8 {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for i := range 200 {
 				body := []byte(fmt.Sprintf(`{"g":%d,"i":%d}`, g, i))
 				scheme := []signing.Scheme{signing.SchemeA, signing.SchemeB}[i%2]
@@ -780,7 +782,7 @@ func TestKeyConcurrent(t *testing.T) {
 					t.Errorf("goroutine %d, request %d: Verify with another timestamp = true, want false", g, i)
 				}
 			}
-		})
+		}()
 	}
 	wg.Wait()
 }

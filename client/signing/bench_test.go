@@ -3,7 +3,7 @@ package signing_test
 import (
 	"testing"
 
-	"github.com/adcamp/adcamp/signing"
+	"github.com/adcamp/adcamp/client/signing"
 )
 
 // benchVector returns the published vector named name.
@@ -34,7 +34,8 @@ func BenchmarkVerify(b *testing.B) {
 			v := benchVector(b, sv.vector)
 			scheme, path, body := signing.Scheme(v.Scheme), v.signedPath(b), v.body()
 			b.ReportAllocs()
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				msg := signing.StringToSign(scheme, v.Request.Timestamp, v.Request.Method, path, body)
 				sig, ok := signing.DecodeSignature(v.Signature)
 				if !ok || !signing.Verify(v.Secret, msg, sig) {
@@ -54,7 +55,8 @@ func BenchmarkKeyVerify(b *testing.B) {
 			scheme, path, body := signing.Scheme(v.Scheme), v.signedPath(b), v.body()
 			key := signing.NewVerifier(v.Secret)
 			b.ReportAllocs()
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				sig, ok := signing.DecodeSignature(v.Signature)
 				if !ok || !key.Verify(sig, scheme, v.Request.Timestamp, v.Request.Method, path, body) {
 					b.Fatalf("%s: the vector's signature does not verify", v.Name)
@@ -72,7 +74,8 @@ func BenchmarkSign(b *testing.B) {
 			v := benchVector(b, sv.vector)
 			scheme, path, body := signing.Scheme(v.Scheme), v.signedPath(b), v.body()
 			b.ReportAllocs()
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				msg := signing.StringToSign(scheme, v.Request.Timestamp, v.Request.Method, path, body)
 				if got := signing.Sign(v.Secret, msg); got != v.Signature {
 					b.Fatalf("%s: Sign = %s, want %s", v.Name, got, v.Signature)

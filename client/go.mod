@@ -1,0 +1,3 @@
+module github.com/adcamp/adcamp/client
+
+go 1.23
