@@ -190,6 +190,8 @@ var (
 	requestCount atomic.Uint64
 )
 
+const hexDigits = "0123456789abcdef"
+
 // newRequestID returns "req_" and 24 hex digits.
 func newRequestID() string {
 	const low48 = 1<<48 - 1
