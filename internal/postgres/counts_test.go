@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -213,7 +215,7 @@ func TestMigration8CountsExisting(t *testing.T) {
 	db.Close()
 
 	// Back to version 7, as an earlier release left it.
-	rollBack(t, conn, "00009_child_counts.sql", "00008_campaign_counts.sql")
+	rollBack(t, conn, 7)
 
 	db = openCounts(t, s.URL)
 	checkTotals(t, db, conn, []adcamp.Tenant{tn}, "after migrating")
@@ -223,17 +225,27 @@ func TestMigration8CountsExisting(t *testing.T) {
 	}
 }
 
-// rollBack runs the Down part of each migration file, in the order given,
+// rollBack brings the schema back to version to, as an earlier release
+// left it: it runs the Down part of every later migration, newest first,
 // and forgets that it was applied.
-func rollBack(t *testing.T, conn *pgx.Conn, files ...string) {
+func rollBack(t *testing.T, conn *pgx.Conn, to int) {
 	t.Helper()
-	for _, name := range files {
+	entries, err := migrations.ReadDir("migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Reverse(entries) // newest first
+	for _, e := range entries {
+		name := e.Name()
+		version, _, _ := strings.Cut(name, "_")
+		if n, _ := strconv.Atoi(version); n <= to {
+			continue
+		}
 		text, err := migrations.ReadFile("migrations/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, down, _ := strings.Cut(string(text), "-- +goose Down")
-		version, _, _ := strings.Cut(name, "_")
 		if _, err := conn.Exec(context.Background(), down+`; DELETE FROM goose_db_version WHERE version_id = `+version); err != nil {
 			t.Fatalf("migrate %s down: %v", name, err)
 		}
@@ -417,7 +429,7 @@ func TestMigration9CountsChildren(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	rollBack(t, conn, "00009_child_counts.sql")
+	rollBack(t, conn, 8)
 
 	db = openCounts(t, s.URL)
 	// want checks the total of the campaign's ad groups of q's status, and
