@@ -16,6 +16,7 @@ type campaignJSON struct {
 	StartDate        optDate       `json:"start_date"`
 	EndDate          optDate       `json:"end_date"`
 	Status           adcamp.Status `json:"status"`
+	Notes            optText       `json:"notes"`
 	Version          int64         `json:"version"`
 	CreatedAt        apiTime       `json:"created_at"`
 	UpdatedAt        apiTime       `json:"updated_at"`
@@ -25,7 +26,7 @@ func toCampaignJSON(c *adcamp.Campaign) campaignJSON {
 	return campaignJSON{
 		ID: c.ID, Name: c.Name, BudgetDaily: c.BudgetDaily, Marketplace: c.Marketplace,
 		ChannelAccountID: c.ChannelAccountID, StartDate: optDate(c.StartDate), EndDate: optDate(c.EndDate),
-		Status: c.Status, Version: c.Version, CreatedAt: apiTime(c.CreatedAt), UpdatedAt: apiTime(c.UpdatedAt),
+		Status: c.Status, Notes: optText(c.Notes), Version: c.Version, CreatedAt: apiTime(c.CreatedAt), UpdatedAt: apiTime(c.UpdatedAt),
 	}
 }
 
@@ -41,6 +42,18 @@ func (d optDate) appendJSON(b []byte) []byte {
 	b = append(b, '"')
 	b, _ = adcamp.Date(d).AppendText(b)
 	return append(b, '"')
+}
+
+// optText is a text that may be empty, written as null then.
+type optText string
+
+func (s optText) MarshalJSON() ([]byte, error) { return s.appendJSON(nil), nil }
+
+func (s optText) appendJSON(b []byte) []byte {
+	if s == "" {
+		return append(b, "null"...)
+	}
+	return appendJSONString(b, string(s))
 }
 
 // campaignInput reads a campaign create or update body.
@@ -61,6 +74,8 @@ func campaignInput(o *object) (in adcamp.CampaignInput) {
 			o.str(m.name, m.value, &in.EndDate)
 		case "status":
 			text(o, m.name, m.value, &in.Status)
+		case "notes":
+			o.str(m.name, m.value, &in.Notes)
 		case "version":
 			o.integer(m.name, m.value, &in.Version)
 		case "id", "created_at", "updated_at":

@@ -43,6 +43,8 @@ func (c campaignJSON) appendJSON(b []byte) []byte {
 	b = c.EndDate.appendJSON(b)
 	b = append(b, `,"status":`...)
 	b = appendJSONString(b, string(c.Status))
+	b = append(b, `,"notes":`...)
+	b = c.Notes.appendJSON(b)
 	b = append(b, `,"version":`...)
 	b = strconv.AppendInt(b, c.Version, 10)
 	b = append(b, `,"created_at":`...)

@@ -9,12 +9,12 @@ import (
 )
 
 const campaignColumns = `id, account_id, environment, name, budget_daily, marketplace, channel_account_id,
-	start_date, end_date, status, version, created_at, updated_at`
+	start_date, end_date, status, version, created_at, updated_at, notes`
 
 // campaignSelect is what reads select: the columns but the tenant's, which
 // every read names in its WHERE (each column read costs, per row).
 const campaignSelect = `id, name, budget_daily, marketplace, channel_account_id,
-	start_date, end_date, status, version, created_at, updated_at`
+	start_date, end_date, status, version, created_at, updated_at, notes`
 
 // nullDate stores the zero date as NULL.
 func nullDate(d adcamp.Date) sql.NullString {
@@ -24,10 +24,10 @@ func nullDate(d adcamp.Date) sql.NullString {
 func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
 	_, err := t.exec(ctx,
 		`INSERT INTO campaigns (`+campaignColumns+`)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 		c.ID, c.AccountID, c.Environment, c.Name, c.BudgetDaily, c.Marketplace, c.ChannelAccountID,
 		nullDate(c.StartDate), nullDate(c.EndDate), c.Status, c.Version,
-		micros(c.CreatedAt), micros(c.UpdatedAt))
+		micros(c.CreatedAt), micros(c.UpdatedAt), c.Notes)
 	return err
 }
 
@@ -128,7 +128,7 @@ func (t *tx) EndCampaigns(ctx context.Context, today adcamp.Date, limit int) (in
 func (t *tx) UpdateCampaign(ctx context.Context, c, prev *adcamp.Campaign) error {
 	// Only what changed: SQLite rewrites the index entries of every column
 	// in the SET list, changed or not (three times the cost of an update
-	// on a million campaigns). At most 32 texts, all kept prepared.
+	// on a million campaigns). At most 64 texts, all kept prepared.
 	args := []any{c.ID, c.AccountID, c.Environment, c.Version, micros(c.UpdatedAt)}
 	set := `version = $4, updated_at = $5`
 	for _, f := range []struct {
@@ -141,6 +141,7 @@ func (t *tx) UpdateCampaign(ctx context.Context, c, prev *adcamp.Campaign) error
 		{"start_date", prev == nil || c.StartDate != prev.StartDate, nullDate(c.StartDate)},
 		{"end_date", prev == nil || c.EndDate != prev.EndDate, nullDate(c.EndDate)},
 		{"status", prev == nil || c.Status != prev.Status, c.Status},
+		{"notes", prev == nil || c.Notes != prev.Notes, c.Notes},
 	} {
 		if f.changed {
 			args = append(args, f.value)

@@ -80,7 +80,8 @@ type campaignScanner struct {
 func newCampaignScanner(tn adcamp.Tenant, rows int) *campaignScanner {
 	s := &campaignScanner{tn: tn, block: make([]adcamp.Campaign, 0, max(rows, 1))}
 	s.dest = []any{&s.c.ID, &s.c.Name, (*intCol)(&s.c.BudgetDaily), &s.c.Marketplace,
-		&s.channel, &s.start, &s.end, (*nullText)(&s.c.Status), (*intCol)(&s.c.Version), &s.created, &s.updated}
+		&s.channel, &s.start, &s.end, (*nullText)(&s.c.Status), (*intCol)(&s.c.Version), &s.created, &s.updated,
+		(*nullText)(&s.c.Notes)}
 	return s
 }
 

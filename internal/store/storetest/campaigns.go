@@ -79,6 +79,7 @@ func testCampaignRoundTrip(t *testing.T, db store.Store) {
 	full := newCampaign(t, db, tn, at(0), func(c *adcamp.Campaign) {
 		c.Name, c.BudgetDaily, c.Marketplace = "Ünïcode — 春のセール", 100_000_000, "JP"
 		c.ChannelAccountID, c.StartDate, c.EndDate = &ca.ID, day("2026-12-01"), day("2027-01-31")
+		c.Notes = "Line one\n\tand two — ☂"
 		c.UpdatedAt = at(1).Add(time.Microsecond)
 	})
 	bare := newCampaign(t, db, tn, at(1), nil)
@@ -93,17 +94,18 @@ func testCampaignRoundTrip(t *testing.T, db store.Store) {
 	wantCode(t, "GetCampaign(missing)", err, adcamp.CodeNotFound)
 
 	// An update with what was read writes the fields that changed: here
-	// the name alone (and the version and update time).
+	// the name and the notes (and the version and update time).
 	asRead := *full
 	renamed := *full
-	renamed.Name, renamed.Version, renamed.UpdatedAt = "Renamed once", 2, at(50)
+	renamed.Name, renamed.Notes, renamed.Version, renamed.UpdatedAt = "Renamed once", "Other notes", 2, at(50)
 	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &renamed, &asRead) })
 	if got, err := getCampaign(t, db, tn, full.ID); err != nil || !reflect.DeepEqual(got, &renamed) {
 		t.Errorf("after renaming: GetCampaign = %+v, %v; want %+v", got, err, &renamed)
 	}
 
-	// An update without it writes every mutable field, and clears dates.
-	full.Name, full.BudgetDaily, full.StartDate, full.EndDate = "Renamed", 1, adcamp.Date{}, adcamp.Date{}
+	// An update without it writes every mutable field, and clears dates
+	// and notes.
+	full.Name, full.BudgetDaily, full.StartDate, full.EndDate, full.Notes = "Renamed", 1, adcamp.Date{}, adcamp.Date{}, ""
 	full.Status, full.Version, full.UpdatedAt = adcamp.StatusPaused, 3, at(99)
 	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, full, nil) })
 	got, err := getCampaign(t, db, tn, full.ID)
