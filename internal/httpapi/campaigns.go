@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/adcamp/adcamp"
 )
@@ -20,6 +21,39 @@ type campaignJSON struct {
 	Version          int64         `json:"version"`
 	CreatedAt        apiTime       `json:"created_at"`
 	UpdatedAt        apiTime       `json:"updated_at"`
+}
+
+// appendJSON writes c as encoding/json would (see jsonAppender).
+func (c campaignJSON) appendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = appendJSONString(b, c.ID)
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, c.Name)
+	b = append(b, `,"budget_daily":`...)
+	b = c.BudgetDaily.AppendText(b)
+	b = append(b, `,"marketplace":`...)
+	b = appendJSONString(b, c.Marketplace)
+	b = append(b, `,"channel_account_id":`...)
+	if c.ChannelAccountID == nil {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendInt(b, *c.ChannelAccountID, 10)
+	}
+	b = append(b, `,"start_date":`...)
+	b = c.StartDate.appendJSON(b)
+	b = append(b, `,"end_date":`...)
+	b = c.EndDate.appendJSON(b)
+	b = append(b, `,"status":`...)
+	b = appendJSONString(b, string(c.Status))
+	b = append(b, `,"notes":`...)
+	b = c.Notes.appendJSON(b)
+	b = append(b, `,"version":`...)
+	b = strconv.AppendInt(b, c.Version, 10)
+	b = append(b, `,"created_at":`...)
+	b = c.CreatedAt.appendJSON(b)
+	b = append(b, `,"updated_at":`...)
+	b = c.UpdatedAt.appendJSON(b)
+	return append(b, '}')
 }
 
 func toCampaignJSON(c *adcamp.Campaign) campaignJSON {

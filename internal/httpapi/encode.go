@@ -22,38 +22,6 @@ type jsonAppender interface {
 	appendJSON(b []byte) []byte
 }
 
-func (c campaignJSON) appendJSON(b []byte) []byte {
-	b = append(b, `{"id":`...)
-	b = appendJSONString(b, c.ID)
-	b = append(b, `,"name":`...)
-	b = appendJSONString(b, c.Name)
-	b = append(b, `,"budget_daily":`...)
-	b = c.BudgetDaily.AppendText(b)
-	b = append(b, `,"marketplace":`...)
-	b = appendJSONString(b, c.Marketplace)
-	b = append(b, `,"channel_account_id":`...)
-	if c.ChannelAccountID == nil {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendInt(b, *c.ChannelAccountID, 10)
-	}
-	b = append(b, `,"start_date":`...)
-	b = c.StartDate.appendJSON(b)
-	b = append(b, `,"end_date":`...)
-	b = c.EndDate.appendJSON(b)
-	b = append(b, `,"status":`...)
-	b = appendJSONString(b, string(c.Status))
-	b = append(b, `,"notes":`...)
-	b = c.Notes.appendJSON(b)
-	b = append(b, `,"version":`...)
-	b = strconv.AppendInt(b, c.Version, 10)
-	b = append(b, `,"created_at":`...)
-	b = c.CreatedAt.appendJSON(b)
-	b = append(b, `,"updated_at":`...)
-	b = c.UpdatedAt.appendJSON(b)
-	return append(b, '}')
-}
-
 func (l listJSON[T]) appendJSON(b []byte) []byte {
 	b = append(b, `{"items":[`...)
 	for i := range l.Items {
