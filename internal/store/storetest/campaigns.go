@@ -14,6 +14,7 @@ import (
 // newCampaign stores an active campaign created at created; edit, if not
 // nil, changes it first.
 func newCampaign(t *testing.T, db store.Store, tn adcamp.Tenant, created time.Time, edit func(*adcamp.Campaign)) *adcamp.Campaign {
+	ctx := t.Context()
 	t.Helper()
 	c := &adcamp.Campaign{
 		ID: adcamp.NewID(adcamp.PrefixCampaign, created), AccountID: tn.AccountID, Environment: tn.Environment,
@@ -31,6 +32,7 @@ func campaignID(c *adcamp.Campaign) string         { return c.ID }
 func campaignCreated(c *adcamp.Campaign) time.Time { return c.CreatedAt }
 
 func getCampaign(t *testing.T, db store.Store, tn adcamp.Tenant, id string) (*adcamp.Campaign, error) {
+	ctx := t.Context()
 	t.Helper()
 	var c, one *adcamp.Campaign
 	err := db.Read(ctx, func(tx store.Tx) (err error) {
@@ -49,6 +51,7 @@ func getCampaign(t *testing.T, db store.Store, tn adcamp.Tenant, id string) (*ad
 }
 
 func listCampaigns(t *testing.T, db store.Store, tn adcamp.Tenant, q store.ListQuery) ([]string, int64) {
+	ctx := t.Context()
 	t.Helper()
 	var items []*adcamp.Campaign
 	var total int64
@@ -71,6 +74,7 @@ func listCampaigns(t *testing.T, db store.Store, tn adcamp.Tenant, q store.ListQ
 }
 
 func testCampaignRoundTrip(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	ca := &adcamp.ChannelAccount{AccountID: a.ID, Marketplace: "JP", Name: "Acme JP", CreatedAt: base}
@@ -141,6 +145,7 @@ func testCampaignPaging(t *testing.T, db store.Store) {
 }
 
 func testCampaignEffectiveStatus(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	mk := func(s int, status adcamp.Status, end string) *adcamp.Campaign {
@@ -210,6 +215,7 @@ func testCampaignEffectiveStatus(t *testing.T, db store.Store) {
 }
 
 func testVersionedUpdates(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	c := newCampaign(t, db, tn, at(0), nil)
@@ -257,6 +263,7 @@ func testVersionedUpdates(t *testing.T, db store.Store) {
 // testTenantIsolation checks that another account's or environment's rows
 // are answered as missing ones, by every call that takes a tenant.
 func testTenantIsolation(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a, b := newAccount(t, db, "Acme"), newAccount(t, db, "Other")
 	own := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	c := newCampaign(t, db, own, at(0), nil)
@@ -321,6 +328,7 @@ func testTenantIsolation(t *testing.T, db store.Store) {
 // (with and without the campaign as read), deletes, and a write that
 // fails, whose campaigns are not counted.
 func testCampaignTotals(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a, b := newAccount(t, db, "Acme"), newAccount(t, db, "Other")
 	prod := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	sandbox := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Sandbox}

@@ -59,8 +59,6 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	}
 }
 
-var ctx = context.Background()
-
 // base is the time the fixtures are created around: exact to the
 // microsecond, the precision both stores keep.
 var base = time.Date(2026, 11, 22, 9, 30, 0, 123456000, time.UTC)
@@ -80,6 +78,7 @@ func at(seconds int) time.Time { return base.Add(time.Duration(seconds) * time.S
 
 // write runs fn in a write transaction that must succeed.
 func write(t *testing.T, db store.Store, fn func(tx store.Tx) error) {
+	ctx := t.Context()
 	t.Helper()
 	if err := db.Write(ctx, fn); err != nil {
 		t.Fatalf("Write: %v", err)
@@ -88,6 +87,7 @@ func write(t *testing.T, db store.Store, fn func(tx store.Tx) error) {
 
 // read runs fn in a read transaction that must succeed.
 func read(t *testing.T, db store.Store, fn func(tx store.Tx) error) {
+	ctx := t.Context()
 	t.Helper()
 	if err := db.Read(ctx, fn); err != nil {
 		t.Fatalf("Read: %v", err)
@@ -160,6 +160,7 @@ func newest[T any](items []T, created func(T) time.Time, id func(T) string) []st
 var errRollback = errors.New("roll back")
 
 func testRollbackOnError(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, base), Name: "Gone", CreatedAt: base}
 	err := db.Write(ctx, func(tx store.Tx) error {
 		if err := tx.CreateAccount(ctx, a); err != nil {
@@ -181,6 +182,7 @@ func testRollbackOnError(t *testing.T, db store.Store) {
 }
 
 func testRollbackOnPanic(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, base), Name: "Gone", CreatedAt: base}
 	func() {
 		defer func() {
@@ -205,6 +207,7 @@ func testRollbackOnPanic(t *testing.T, db store.Store) {
 }
 
 func testReadIsReadOnly(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, base), Name: "Read", CreatedAt: base}
 	err := db.Read(ctx, func(tx store.Tx) error { return tx.CreateAccount(ctx, a) })
 	if err == nil {
@@ -220,6 +223,7 @@ func testReadIsReadOnly(t *testing.T, db store.Store) {
 // testConcurrentUpdates runs read-modify-write transactions on one
 // campaign at once: each one that succeeds must count, none may be lost.
 func testConcurrentUpdates(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	c := newCampaign(t, db, tn, at(0), nil)
