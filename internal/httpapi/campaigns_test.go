@@ -1,6 +1,8 @@
 package httpapi_test
 
 import (
+	"github.com/google/go-cmp/cmp"
+
 	"context"
 	"fmt"
 	"reflect"
@@ -24,8 +26,8 @@ func TestCreateCampaign(t *testing.T) {
 		"start_date": "2026-12-01", "end_date": "2026-12-31", "status": "active", "notes": nil, "version": float64(1),
 		"created_at": "2026-11-22T09:30:00Z", "updated_at": "2026-11-22T09:30:00Z",
 	}
-	if !reflect.DeepEqual(d, wantData) {
-		t.Errorf("created = %v\nwant %v", d, wantData)
+	if diff := cmp.Diff(wantData, d); diff != "" {
+		t.Errorf("created (-want +got):\n%s", diff)
 	}
 	if !strings.Contains(string(r.Raw), `"budget_daily":12.50`) {
 		t.Errorf("budget_daily not written with two decimals: %s", r.Raw)
@@ -38,8 +40,8 @@ func TestCreateCampaign(t *testing.T) {
 	}
 	g := prod.do("GET", "/campaigns/"+id, "")
 	want(t, g, 200, "")
-	if !reflect.DeepEqual(g.Data(), wantData) {
-		t.Errorf("get = %v\nwant %v", g.Data(), wantData)
+	if diff := cmp.Diff(wantData, g.Data()); diff != "" {
+		t.Errorf("get (-want +got):\n%s", diff)
 	}
 }
 
