@@ -63,7 +63,11 @@ func TestAuthenticateCheckOrder(t *testing.T) {
 		{"valid", signed(live.ID, live.Secret, ts, signing.SchemeA), ""},
 		{"valid, scheme B", signed(live.ID, live.Secret, ts, signing.SchemeB), ""},
 		{"no key header", func() AuthRequest { r := signed(live.ID, live.Secret, ts, signing.SchemeA); r.APIKey = ""; return r }(), adcamp.CodeUnauthorized},
-		{"no timestamp, and an unknown key", func() AuthRequest { r := signed("ak_live_nobody", "x", ts, signing.SchemeA); r.Timestamp = ""; return r }(), adcamp.CodeUnauthorized},
+		{"no timestamp, and an unknown key", func() AuthRequest {
+			r := signed("ak_live_nobody", "x", ts, signing.SchemeA)
+			r.Timestamp = ""
+			return r
+		}(), adcamp.CodeUnauthorized},
 		{"stale, unknown key, wrong signature", signed("ak_live_nobody", "wrong", stale, signing.SchemeA), adcamp.CodeTimestampExpired},
 		{"milliseconds", signed(live.ID, live.Secret, ts+"000", signing.SchemeA), adcamp.CodeTimestampExpired},
 		{"not a number", signed(live.ID, live.Secret, "12ab", signing.SchemeA), adcamp.CodeTimestampExpired},
