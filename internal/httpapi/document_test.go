@@ -167,7 +167,7 @@ func TestStrictValidatorRefusesWrongDocuments(t *testing.T) {
 	// The bid of a Keyword as it was once written: nullable beside allOf and
 	// no type, which OpenAPI 3.0.3 reads as "null is not allowed".
 	inline := "        bid:\n          type: number\n          format: double\n          nullable: true\n" +
-		"          minimum: 0\n          exclusiveMinimum: true\n          maximum: 1000000\n" +
+		"          minimum: 0.01\n          maximum: 1000000\n" +
 		"          description: |\n            The keyword's own bid, or null"
 	allOf := "        bid:\n          allOf:\n            - $ref: '#/components/schemas/Bid'\n          nullable: true\n" +
 		"          description: |\n            The keyword's own bid, or null"

@@ -633,7 +633,8 @@ type Bid = float64
 // Read it into an exact decimal or integer cents: every such amount is also exactly the nearest
 // double rounded to two decimals, so a client that must use a double loses nothing if it rounds
 // to the cent. (The whole-cent rule is not written as `multipleOf: 0.01`, which validators that
-// compute in floating point reject for exact amounts such as 0.07.)
+// compute in floating point reject for exact amounts such as 0.07; and, amounts being whole cents,
+// "greater than 0" is written `minimum: 0.01`, which every tool reads alike.)
 //
 // Example: 12.5
 type BudgetDaily = float64
@@ -648,7 +649,8 @@ type Campaign struct {
 	// Read it into an exact decimal or integer cents: every such amount is also exactly the nearest
 	// double rounded to two decimals, so a client that must use a double loses nothing if it rounds
 	// to the cent. (The whole-cent rule is not written as `multipleOf: 0.01`, which validators that
-	// compute in floating point reject for exact amounts such as 0.07.)
+	// compute in floating point reject for exact amounts such as 0.07; and, amounts being whole cents,
+	// "greater than 0" is written `minimum: 0.01`, which every tool reads alike.)
 	//
 	//
 	// Example: 12.5
@@ -716,7 +718,8 @@ type CampaignCreate struct {
 	// Read it into an exact decimal or integer cents: every such amount is also exactly the nearest
 	// double rounded to two decimals, so a client that must use a double loses nothing if it rounds
 	// to the cent. (The whole-cent rule is not written as `multipleOf: 0.01`, which validators that
-	// compute in floating point reject for exact amounts such as 0.07.)
+	// compute in floating point reject for exact amounts such as 0.07; and, amounts being whole cents,
+	// "greater than 0" is written `minimum: 0.01`, which every tool reads alike.)
 	//
 	//
 	// Example: 12.5
@@ -812,7 +815,8 @@ type CampaignUpdate struct {
 	// Read it into an exact decimal or integer cents: every such amount is also exactly the nearest
 	// double rounded to two decimals, so a client that must use a double loses nothing if it rounds
 	// to the cent. (The whole-cent rule is not written as `multipleOf: 0.01`, which validators that
-	// compute in floating point reject for exact amounts such as 0.07.)
+	// compute in floating point reject for exact amounts such as 0.07; and, amounts being whole cents,
+	// "greater than 0" is written `minimum: 0.01`, which every tool reads alike.)
 	//
 	//
 	// Example: 12.5
@@ -6950,6 +6954,13 @@ type HeadGetAdGroupResponse404Headers struct {
 	XRequestId         *string
 }
 
+// HeadGetAdGroupResponse405Headers the declared response headers of an HTTP 405 response for HeadGetAdGroup
+type HeadGetAdGroupResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
 // HeadGetAdGroupResponse413Headers the declared response headers of an HTTP 413 response for HeadGetAdGroup
 type HeadGetAdGroupResponse413Headers struct {
 	Date       *string
@@ -6989,6 +7000,8 @@ type HeadGetAdGroupResponse503Headers struct {
 type HeadGetAdGroupResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *HeadGetAdGroupResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -6999,6 +7012,8 @@ type HeadGetAdGroupResponse struct {
 	Headers403 *HeadGetAdGroupResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *HeadGetAdGroupResponse404Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *HeadGetAdGroupResponse405Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *HeadGetAdGroupResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7007,6 +7022,11 @@ type HeadGetAdGroupResponse struct {
 	Headers500 *HeadGetAdGroupResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *HeadGetAdGroupResponse503Headers
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r HeadGetAdGroupResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
 }
 
 // GetBody returns the raw response body bytes
@@ -7548,6 +7568,13 @@ type HeadListKeywordsResponse404Headers struct {
 	XRequestId         *string
 }
 
+// HeadListKeywordsResponse405Headers the declared response headers of an HTTP 405 response for HeadListKeywords
+type HeadListKeywordsResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
 // HeadListKeywordsResponse413Headers the declared response headers of an HTTP 413 response for HeadListKeywords
 type HeadListKeywordsResponse413Headers struct {
 	Date       *string
@@ -7587,6 +7614,8 @@ type HeadListKeywordsResponse503Headers struct {
 type HeadListKeywordsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *HeadListKeywordsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -7597,6 +7626,8 @@ type HeadListKeywordsResponse struct {
 	Headers403 *HeadListKeywordsResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *HeadListKeywordsResponse404Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *HeadListKeywordsResponse405Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *HeadListKeywordsResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7605,6 +7636,11 @@ type HeadListKeywordsResponse struct {
 	Headers500 *HeadListKeywordsResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *HeadListKeywordsResponse503Headers
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r HeadListKeywordsResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
 }
 
 // GetBody returns the raw response body bytes
@@ -8139,6 +8175,13 @@ type HeadListCampaignsResponse403Headers struct {
 	XRequestId *string
 }
 
+// HeadListCampaignsResponse405Headers the declared response headers of an HTTP 405 response for HeadListCampaigns
+type HeadListCampaignsResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
 // HeadListCampaignsResponse413Headers the declared response headers of an HTTP 413 response for HeadListCampaigns
 type HeadListCampaignsResponse413Headers struct {
 	Date       *string
@@ -8178,6 +8221,8 @@ type HeadListCampaignsResponse503Headers struct {
 type HeadListCampaignsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *HeadListCampaignsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -8186,6 +8231,8 @@ type HeadListCampaignsResponse struct {
 	Headers401 *HeadListCampaignsResponse401Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *HeadListCampaignsResponse403Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *HeadListCampaignsResponse405Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *HeadListCampaignsResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8194,6 +8241,11 @@ type HeadListCampaignsResponse struct {
 	Headers500 *HeadListCampaignsResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *HeadListCampaignsResponse503Headers
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r HeadListCampaignsResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
 }
 
 // GetBody returns the raw response body bytes
@@ -8965,6 +9017,13 @@ type HeadGetCampaignResponse404Headers struct {
 	XRequestId         *string
 }
 
+// HeadGetCampaignResponse405Headers the declared response headers of an HTTP 405 response for HeadGetCampaign
+type HeadGetCampaignResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
 // HeadGetCampaignResponse413Headers the declared response headers of an HTTP 413 response for HeadGetCampaign
 type HeadGetCampaignResponse413Headers struct {
 	Date       *string
@@ -9004,6 +9063,8 @@ type HeadGetCampaignResponse503Headers struct {
 type HeadGetCampaignResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *HeadGetCampaignResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -9014,6 +9075,8 @@ type HeadGetCampaignResponse struct {
 	Headers403 *HeadGetCampaignResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *HeadGetCampaignResponse404Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *HeadGetCampaignResponse405Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *HeadGetCampaignResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -9022,6 +9085,11 @@ type HeadGetCampaignResponse struct {
 	Headers500 *HeadGetCampaignResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *HeadGetCampaignResponse503Headers
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r HeadGetCampaignResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
 }
 
 // GetBody returns the raw response body bytes
@@ -9563,6 +9631,13 @@ type HeadListAdGroupsResponse404Headers struct {
 	XRequestId         *string
 }
 
+// HeadListAdGroupsResponse405Headers the declared response headers of an HTTP 405 response for HeadListAdGroups
+type HeadListAdGroupsResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
 // HeadListAdGroupsResponse413Headers the declared response headers of an HTTP 413 response for HeadListAdGroups
 type HeadListAdGroupsResponse413Headers struct {
 	Date       *string
@@ -9602,6 +9677,8 @@ type HeadListAdGroupsResponse503Headers struct {
 type HeadListAdGroupsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *HeadListAdGroupsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -9612,6 +9689,8 @@ type HeadListAdGroupsResponse struct {
 	Headers403 *HeadListAdGroupsResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *HeadListAdGroupsResponse404Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *HeadListAdGroupsResponse405Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *HeadListAdGroupsResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -9620,6 +9699,11 @@ type HeadListAdGroupsResponse struct {
 	Headers500 *HeadListAdGroupsResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *HeadListAdGroupsResponse503Headers
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r HeadListAdGroupsResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
 }
 
 // GetBody returns the raw response body bytes
@@ -10135,6 +10219,13 @@ type HeadListChannelAccountsResponse403Headers struct {
 	XRequestId *string
 }
 
+// HeadListChannelAccountsResponse405Headers the declared response headers of an HTTP 405 response for HeadListChannelAccounts
+type HeadListChannelAccountsResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
 // HeadListChannelAccountsResponse413Headers the declared response headers of an HTTP 413 response for HeadListChannelAccounts
 type HeadListChannelAccountsResponse413Headers struct {
 	Date       *string
@@ -10174,6 +10265,8 @@ type HeadListChannelAccountsResponse503Headers struct {
 type HeadListChannelAccountsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *HeadListChannelAccountsResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -10182,6 +10275,8 @@ type HeadListChannelAccountsResponse struct {
 	Headers401 *HeadListChannelAccountsResponse401Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *HeadListChannelAccountsResponse403Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *HeadListChannelAccountsResponse405Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *HeadListChannelAccountsResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -10190,6 +10285,11 @@ type HeadListChannelAccountsResponse struct {
 	Headers500 *HeadListChannelAccountsResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *HeadListChannelAccountsResponse503Headers
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r HeadListChannelAccountsResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
 }
 
 // GetBody returns the raw response body bytes
@@ -10310,6 +10410,13 @@ type HeadGetHealthResponse200Headers struct {
 	XRequestId *string
 }
 
+// HeadGetHealthResponse405Headers the declared response headers of an HTTP 405 response for HeadGetHealth
+type HeadGetHealthResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
 // HeadGetHealthResponse500Headers the declared response headers of an HTTP 500 response for HeadGetHealth
 type HeadGetHealthResponse500Headers struct {
 	Date       *string
@@ -10319,10 +10426,19 @@ type HeadGetHealthResponse500Headers struct {
 type HeadGetHealthResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *HeadGetHealthResponse200Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *HeadGetHealthResponse405Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *HeadGetHealthResponse500Headers
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r HeadGetHealthResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
 }
 
 // GetBody returns the raw response body bytes
@@ -10846,6 +10962,13 @@ type HeadGetKeywordResponse404Headers struct {
 	XRequestId         *string
 }
 
+// HeadGetKeywordResponse405Headers the declared response headers of an HTTP 405 response for HeadGetKeyword
+type HeadGetKeywordResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
 // HeadGetKeywordResponse413Headers the declared response headers of an HTTP 413 response for HeadGetKeyword
 type HeadGetKeywordResponse413Headers struct {
 	Date       *string
@@ -10885,6 +11008,8 @@ type HeadGetKeywordResponse503Headers struct {
 type HeadGetKeywordResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *HeadGetKeywordResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -10895,6 +11020,8 @@ type HeadGetKeywordResponse struct {
 	Headers403 *HeadGetKeywordResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *HeadGetKeywordResponse404Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *HeadGetKeywordResponse405Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *HeadGetKeywordResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -10903,6 +11030,11 @@ type HeadGetKeywordResponse struct {
 	Headers500 *HeadGetKeywordResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *HeadGetKeywordResponse503Headers
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r HeadGetKeywordResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
 }
 
 // GetBody returns the raw response body bytes
@@ -11281,6 +11413,13 @@ type HeadGetMetricsResponse200Headers struct {
 	XRequestId *string
 }
 
+// HeadGetMetricsResponse405Headers the declared response headers of an HTTP 405 response for HeadGetMetrics
+type HeadGetMetricsResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
 // HeadGetMetricsResponse500Headers the declared response headers of an HTTP 500 response for HeadGetMetrics
 type HeadGetMetricsResponse500Headers struct {
 	Date       *string
@@ -11290,10 +11429,19 @@ type HeadGetMetricsResponse500Headers struct {
 type HeadGetMetricsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *HeadGetMetricsResponse200Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *HeadGetMetricsResponse405Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *HeadGetMetricsResponse500Headers
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r HeadGetMetricsResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
 }
 
 // GetBody returns the raw response body bytes
@@ -11414,6 +11562,13 @@ type HeadGetOpenAPIDocumentResponse200Headers struct {
 	XRequestId *string
 }
 
+// HeadGetOpenAPIDocumentResponse405Headers the declared response headers of an HTTP 405 response for HeadGetOpenAPIDocument
+type HeadGetOpenAPIDocumentResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
 // HeadGetOpenAPIDocumentResponse500Headers the declared response headers of an HTTP 500 response for HeadGetOpenAPIDocument
 type HeadGetOpenAPIDocumentResponse500Headers struct {
 	Date       *string
@@ -11423,10 +11578,19 @@ type HeadGetOpenAPIDocumentResponse500Headers struct {
 type HeadGetOpenAPIDocumentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *HeadGetOpenAPIDocumentResponse200Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *HeadGetOpenAPIDocumentResponse405Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *HeadGetOpenAPIDocumentResponse500Headers
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r HeadGetOpenAPIDocumentResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
 }
 
 // GetBody returns the raw response body bytes
@@ -11565,6 +11729,13 @@ type HeadGetReadinessResponse200Headers struct {
 	XRequestId *string
 }
 
+// HeadGetReadinessResponse405Headers the declared response headers of an HTTP 405 response for HeadGetReadiness
+type HeadGetReadinessResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
 // HeadGetReadinessResponse500Headers the declared response headers of an HTTP 500 response for HeadGetReadiness
 type HeadGetReadinessResponse500Headers struct {
 	Date       *string
@@ -11580,12 +11751,21 @@ type HeadGetReadinessResponse503Headers struct {
 type HeadGetReadinessResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *HeadGetReadinessResponse200Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *HeadGetReadinessResponse405Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *HeadGetReadinessResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *HeadGetReadinessResponse503Headers
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r HeadGetReadinessResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
 }
 
 // GetBody returns the raw response body bytes
@@ -11706,6 +11886,13 @@ type HeadGetServerTimeResponse200Headers struct {
 	XRequestId *string
 }
 
+// HeadGetServerTimeResponse405Headers the declared response headers of an HTTP 405 response for HeadGetServerTime
+type HeadGetServerTimeResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
 // HeadGetServerTimeResponse500Headers the declared response headers of an HTTP 500 response for HeadGetServerTime
 type HeadGetServerTimeResponse500Headers struct {
 	Date       *string
@@ -11715,10 +11902,19 @@ type HeadGetServerTimeResponse500Headers struct {
 type HeadGetServerTimeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *HeadGetServerTimeResponse200Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *HeadGetServerTimeResponse405Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *HeadGetServerTimeResponse500Headers
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r HeadGetServerTimeResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
 }
 
 // GetBody returns the raw response body bytes
@@ -13618,6 +13814,43 @@ func ParseHeadGetAdGroupResponse(rsp *http.Response) (*HeadGetAdGroupResponse, e
 
 	switch {
 	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case rsp.StatusCode == 400:
+		break // No content-type
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	case rsp.StatusCode == 403:
+		break // No content-type
+
+	case rsp.StatusCode == 404:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case rsp.StatusCode == 413:
+		break // No content-type
+
+	case rsp.StatusCode == 429:
+		break // No content-type
+
+	case rsp.StatusCode == 500:
+		break // No content-type
+
+	case rsp.StatusCode == 503:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
 		var headers HeadGetAdGroupResponse200Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
 			var value string
@@ -13786,6 +14019,30 @@ func ParseHeadGetAdGroupResponse(rsp *http.Response) (*HeadGetAdGroupResponse, e
 			headers.XRequestId = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 405:
+		var headers HeadGetAdGroupResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
 	case rsp.StatusCode == 413:
 		var headers HeadGetAdGroupResponse413Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
@@ -14946,6 +15203,43 @@ func ParseHeadListKeywordsResponse(rsp *http.Response) (*HeadListKeywordsRespons
 
 	switch {
 	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case rsp.StatusCode == 400:
+		break // No content-type
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	case rsp.StatusCode == 403:
+		break // No content-type
+
+	case rsp.StatusCode == 404:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case rsp.StatusCode == 413:
+		break // No content-type
+
+	case rsp.StatusCode == 429:
+		break // No content-type
+
+	case rsp.StatusCode == 500:
+		break // No content-type
+
+	case rsp.StatusCode == 503:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
 		var headers HeadListKeywordsResponse200Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
 			var value string
@@ -15107,6 +15401,30 @@ func ParseHeadListKeywordsResponse(rsp *http.Response) (*HeadListKeywordsRespons
 			headers.XRequestId = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 405:
+		var headers HeadListKeywordsResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
 	case rsp.StatusCode == 413:
 		var headers HeadListKeywordsResponse413Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
@@ -16288,6 +16606,40 @@ func ParseHeadListCampaignsResponse(rsp *http.Response) (*HeadListCampaignsRespo
 
 	switch {
 	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case rsp.StatusCode == 400:
+		break // No content-type
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	case rsp.StatusCode == 403:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case rsp.StatusCode == 413:
+		break // No content-type
+
+	case rsp.StatusCode == 429:
+		break // No content-type
+
+	case rsp.StatusCode == 500:
+		break // No content-type
+
+	case rsp.StatusCode == 503:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
 		var headers HeadListCampaignsResponse200Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
 			var value string
@@ -16404,6 +16756,30 @@ func ParseHeadListCampaignsResponse(rsp *http.Response) (*HeadListCampaignsRespo
 			headers.XRequestId = &value
 		}
 		response.Headers403 = &headers
+	case rsp.StatusCode == 405:
+		var headers HeadListCampaignsResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
 	case rsp.StatusCode == 413:
 		var headers HeadListCampaignsResponse413Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
@@ -18060,6 +18436,43 @@ func ParseHeadGetCampaignResponse(rsp *http.Response) (*HeadGetCampaignResponse,
 
 	switch {
 	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case rsp.StatusCode == 400:
+		break // No content-type
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	case rsp.StatusCode == 403:
+		break // No content-type
+
+	case rsp.StatusCode == 404:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case rsp.StatusCode == 413:
+		break // No content-type
+
+	case rsp.StatusCode == 429:
+		break // No content-type
+
+	case rsp.StatusCode == 500:
+		break // No content-type
+
+	case rsp.StatusCode == 503:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
 		var headers HeadGetCampaignResponse200Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
 			var value string
@@ -18228,6 +18641,30 @@ func ParseHeadGetCampaignResponse(rsp *http.Response) (*HeadGetCampaignResponse,
 			headers.XRequestId = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 405:
+		var headers HeadGetCampaignResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
 	case rsp.StatusCode == 413:
 		var headers HeadGetCampaignResponse413Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
@@ -19388,6 +19825,43 @@ func ParseHeadListAdGroupsResponse(rsp *http.Response) (*HeadListAdGroupsRespons
 
 	switch {
 	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case rsp.StatusCode == 400:
+		break // No content-type
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	case rsp.StatusCode == 403:
+		break // No content-type
+
+	case rsp.StatusCode == 404:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case rsp.StatusCode == 413:
+		break // No content-type
+
+	case rsp.StatusCode == 429:
+		break // No content-type
+
+	case rsp.StatusCode == 500:
+		break // No content-type
+
+	case rsp.StatusCode == 503:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
 		var headers HeadListAdGroupsResponse200Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
 			var value string
@@ -19549,6 +20023,30 @@ func ParseHeadListAdGroupsResponse(rsp *http.Response) (*HeadListAdGroupsRespons
 			headers.XRequestId = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 405:
+		var headers HeadListAdGroupsResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
 	case rsp.StatusCode == 413:
 		var headers HeadListAdGroupsResponse413Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
@@ -20678,6 +21176,40 @@ func ParseHeadListChannelAccountsResponse(rsp *http.Response) (*HeadListChannelA
 
 	switch {
 	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case rsp.StatusCode == 400:
+		break // No content-type
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	case rsp.StatusCode == 403:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case rsp.StatusCode == 413:
+		break // No content-type
+
+	case rsp.StatusCode == 429:
+		break // No content-type
+
+	case rsp.StatusCode == 500:
+		break // No content-type
+
+	case rsp.StatusCode == 503:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
 		var headers HeadListChannelAccountsResponse200Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
 			var value string
@@ -20794,6 +21326,30 @@ func ParseHeadListChannelAccountsResponse(rsp *http.Response) (*HeadListChannelA
 			headers.XRequestId = &value
 		}
 		response.Headers403 = &headers
+	case rsp.StatusCode == 405:
+		var headers HeadListChannelAccountsResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
 	case rsp.StatusCode == 413:
 		var headers HeadListChannelAccountsResponse413Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
@@ -21088,6 +21644,22 @@ func ParseHeadGetHealthResponse(rsp *http.Response) (*HeadGetHealthResponse, err
 
 	switch {
 	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case rsp.StatusCode == 500:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
 		var headers HeadGetHealthResponse200Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
 			var value string
@@ -21104,6 +21676,30 @@ func ParseHeadGetHealthResponse(rsp *http.Response) (*HeadGetHealthResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 405:
+		var headers HeadGetHealthResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
 	case rsp.StatusCode == 500:
 		var headers HeadGetHealthResponse500Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
@@ -22077,6 +22673,43 @@ func ParseHeadGetKeywordResponse(rsp *http.Response) (*HeadGetKeywordResponse, e
 
 	switch {
 	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case rsp.StatusCode == 400:
+		break // No content-type
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	case rsp.StatusCode == 403:
+		break // No content-type
+
+	case rsp.StatusCode == 404:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case rsp.StatusCode == 413:
+		break // No content-type
+
+	case rsp.StatusCode == 429:
+		break // No content-type
+
+	case rsp.StatusCode == 500:
+		break // No content-type
+
+	case rsp.StatusCode == 503:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
 		var headers HeadGetKeywordResponse200Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
 			var value string
@@ -22245,6 +22878,30 @@ func ParseHeadGetKeywordResponse(rsp *http.Response) (*HeadGetKeywordResponse, e
 			headers.XRequestId = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 405:
+		var headers HeadGetKeywordResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
 	case rsp.StatusCode == 413:
 		var headers HeadGetKeywordResponse413Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
@@ -23118,6 +23775,22 @@ func ParseHeadGetMetricsResponse(rsp *http.Response) (*HeadGetMetricsResponse, e
 
 	switch {
 	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case rsp.StatusCode == 500:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
 		var headers HeadGetMetricsResponse200Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
 			var value string
@@ -23134,6 +23807,30 @@ func ParseHeadGetMetricsResponse(rsp *http.Response) (*HeadGetMetricsResponse, e
 			headers.XRequestId = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 405:
+		var headers HeadGetMetricsResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
 	case rsp.StatusCode == 500:
 		var headers HeadGetMetricsResponse500Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
@@ -23293,6 +23990,22 @@ func ParseHeadGetOpenAPIDocumentResponse(rsp *http.Response) (*HeadGetOpenAPIDoc
 
 	switch {
 	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case rsp.StatusCode == 500:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
 		var headers HeadGetOpenAPIDocumentResponse200Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
 			var value string
@@ -23309,6 +24022,30 @@ func ParseHeadGetOpenAPIDocumentResponse(rsp *http.Response) (*HeadGetOpenAPIDoc
 			headers.XRequestId = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 405:
+		var headers HeadGetOpenAPIDocumentResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
 	case rsp.StatusCode == 500:
 		var headers HeadGetOpenAPIDocumentResponse500Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
@@ -23513,6 +24250,25 @@ func ParseHeadGetReadinessResponse(rsp *http.Response) (*HeadGetReadinessRespons
 
 	switch {
 	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case rsp.StatusCode == 500:
+		break // No content-type
+
+	case rsp.StatusCode == 503:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
 		var headers HeadGetReadinessResponse200Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
 			var value string
@@ -23529,6 +24285,30 @@ func ParseHeadGetReadinessResponse(rsp *http.Response) (*HeadGetReadinessRespons
 			headers.XRequestId = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 405:
+		var headers HeadGetReadinessResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
 	case rsp.StatusCode == 500:
 		var headers HeadGetReadinessResponse500Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
@@ -23705,6 +24485,22 @@ func ParseHeadGetServerTimeResponse(rsp *http.Response) (*HeadGetServerTimeRespo
 
 	switch {
 	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case rsp.StatusCode == 500:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
 		var headers HeadGetServerTimeResponse200Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
 			var value string
@@ -23721,6 +24517,30 @@ func ParseHeadGetServerTimeResponse(rsp *http.Response) (*HeadGetServerTimeRespo
 			headers.XRequestId = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 405:
+		var headers HeadGetServerTimeResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
 	case rsp.StatusCode == 500:
 		var headers HeadGetServerTimeResponse500Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
