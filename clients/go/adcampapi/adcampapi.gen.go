@@ -1069,8 +1069,9 @@ type Keyword struct {
 	// Example: adg_01m80v39s1rbqjszbkfg0k74m4
 	AdGroupId AdGroupId `json:"ad_group_id"`
 
-	// Bid The keyword's own bid, or null when the ad group's `default_bid` applies. Otherwise a bid in US dollars, exact to the cent: greater than 0, at most
-	// 1,000,000.00, with at most two decimal places (see `Bid`).
+	// Bid The keyword's own bid, or null when the ad group's `default_bid` applies.
+	// Otherwise a bid in US dollars, exact to the cent: greater than 0, at most 1,000,000.00,
+	// with at most two decimal places (see `Bid`).
 	//
 	//
 	// Example: 1.2
@@ -1215,8 +1216,9 @@ type KeywordBatchResultResponseSuccess bool
 // (the ad group's `default_bid` applies). `id`, `ad_group_id`, `version`, `created_at`,
 // `updated_at` and any other member → 400.
 type KeywordCreate struct {
-	// Bid Absent or null — the ad group's `default_bid` applies. Otherwise a bid in US dollars, exact to the cent: greater than 0, at most
-	// 1,000,000.00, with at most two decimal places (see `Bid`).
+	// Bid Absent or null — the ad group's `default_bid` applies.
+	// Otherwise a bid in US dollars, exact to the cent: greater than 0, at most 1,000,000.00,
+	// with at most two decimal places (see `Bid`).
 	//
 	//
 	// Example: 1.2
@@ -1312,8 +1314,9 @@ type KeywordResponseSuccess bool
 // precondition. `id`, `ad_group_id`, `created_at`, `updated_at` and any other member → 400. A body
 // with `version` alone changes nothing and is a 400 too.
 type KeywordUpdate struct {
-	// Bid A new bid, or null to fall back to the ad group's `default_bid`. Otherwise a bid in US dollars, exact to the cent: greater than 0, at most
-	// 1,000,000.00, with at most two decimal places (see `Bid`).
+	// Bid A new bid, or null to fall back to the ad group's `default_bid`.
+	// Otherwise a bid in US dollars, exact to the cent: greater than 0, at most 1,000,000.00,
+	// with at most two decimal places (see `Bid`).
 	//
 	//
 	// Example: 1.2

@@ -955,8 +955,9 @@ export interface components {
             match_type: components["schemas"]["MatchType"];
             /**
              * Format: double
-             * @description The keyword's own bid, or null when the ad group's `default_bid` applies. Otherwise a bid in US dollars, exact to the cent: greater than 0, at most
-             *     1,000,000.00, with at most two decimal places (see `Bid`).
+             * @description The keyword's own bid, or null when the ad group's `default_bid` applies.
+             *     Otherwise a bid in US dollars, exact to the cent: greater than 0, at most 1,000,000.00,
+             *     with at most two decimal places (see `Bid`).
              * @example 1.2
              */
             bid: Money | null;
@@ -996,8 +997,9 @@ export interface components {
             match_type: components["schemas"]["MatchType"];
             /**
              * Format: double
-             * @description Absent or null — the ad group's `default_bid` applies. Otherwise a bid in US dollars, exact to the cent: greater than 0, at most
-             *     1,000,000.00, with at most two decimal places (see `Bid`).
+             * @description Absent or null — the ad group's `default_bid` applies.
+             *     Otherwise a bid in US dollars, exact to the cent: greater than 0, at most 1,000,000.00,
+             *     with at most two decimal places (see `Bid`).
              * @example 1.2
              */
             bid?: Money | null;
@@ -1028,8 +1030,9 @@ export interface components {
             match_type?: components["schemas"]["MatchType"];
             /**
              * Format: double
-             * @description A new bid, or null to fall back to the ad group's `default_bid`. Otherwise a bid in US dollars, exact to the cent: greater than 0, at most
-             *     1,000,000.00, with at most two decimal places (see `Bid`).
+             * @description A new bid, or null to fall back to the ad group's `default_bid`.
+             *     Otherwise a bid in US dollars, exact to the cent: greater than 0, at most 1,000,000.00,
+             *     with at most two decimal places (see `Bid`).
              * @example 1.2
              */
             bid?: Money | null;
