@@ -275,7 +275,7 @@ func errorCodeConstants(t *testing.T) map[string]string {
 
 // servedRoutes reads the routes internal/httpapi/server.go registers, as
 // "METHOD /path" relative to the API prefix (or at the root for the
-// routes registered outside the prefix loop).
+// routes registered outside the prefix loop), with HEAD beside each GET.
 func servedRoutes(t *testing.T) map[string]bool {
 	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), "internal/httpapi/server.go", nil, 0)
@@ -313,6 +313,9 @@ func servedRoutes(t *testing.T) map[string]bool {
 		lits(call.Args[0])
 		if method, path, ok := strings.Cut(pattern, " "); ok {
 			routes[method+" "+path] = true
+			if method == http.MethodGet { // ServeMux serves HEAD wherever GET is
+				routes[http.MethodHead+" "+path] = true
+			}
 		}
 		return true
 	})
