@@ -686,6 +686,11 @@ type Campaign struct {
 	// Example: Spring sale
 	Name string `json:"name"`
 
+	// Notes The account holder's own notes on the campaign (free text, line breaks allowed), or null.
+	//
+	// Example: Budget agreed with finance on 2026-11-20.
+	Notes *string `json:"notes"`
+
 	// StartDate Example: 2026-12-01
 	StartDate *openapi_types.Date `json:"start_date"`
 
@@ -703,8 +708,8 @@ type Campaign struct {
 	Version int64 `json:"version"`
 }
 
-// CampaignCreate One of two shapes: `{name, budget_daily, marketplace, start_date?, end_date?}` or
-// `{name, budget_daily, channel_account_id, start_date?, end_date?}`. Both `marketplace` and
+// CampaignCreate One of two shapes: `{name, budget_daily, marketplace, start_date?, end_date?, notes?}` or
+// `{name, budget_daily, channel_account_id, start_date?, end_date?, notes?}`. Both `marketplace` and
 // `channel_account_id` may be given if the channel account is on that marketplace; neither → 400.
 // `status`, `version`, `id`, `created_at`, `updated_at` and any other member → 400.
 // (That one of `marketplace` and `channel_account_id` is required is said here rather than as an
@@ -746,6 +751,13 @@ type CampaignCreate struct {
 	//
 	// Example: Spring sale
 	Name string `json:"name"`
+
+	// Notes Free text of at most 1,000 characters; line breaks and tabs allowed, no other control
+	// characters. Surrounding white space is not kept; empty or null means no notes.
+	//
+	//
+	// Example: Budget agreed with finance on 2026-11-20.
+	Notes *string `json:"notes,omitempty"`
 
 	// StartDate `YYYY-MM-DD`. Null is the same as absent.
 	//
@@ -802,7 +814,7 @@ type CampaignResponseSuccess bool
 // CampaignStatus `active` on create; `active` ↔ `paused`; `active`/`paused` → `ended`; `ended` is final. A campaign whose `end_date` has passed (UTC) is `ended`.
 type CampaignStatus string
 
-// CampaignUpdate Any non-empty subset of `name`, `budget_daily`, `start_date`, `end_date` and `status`, and
+// CampaignUpdate Any non-empty subset of `name`, `budget_daily`, `start_date`, `end_date`, `status` and `notes`, and
 // optionally `version` as a precondition. `marketplace` and `channel_account_id` are read-only
 // after create; they, `id`, `created_at`, `updated_at` and any other member → 400. A body with
 // `version` alone changes nothing and is a 400 too.
@@ -831,6 +843,11 @@ type CampaignUpdate struct {
 	//
 	// Example: Spring sale (EU)
 	Name *string `json:"name,omitempty"`
+
+	// Notes As on create; null (or empty) clears them.
+	//
+	// Example: Paused for the stock count.
+	Notes *string `json:"notes,omitempty"`
 
 	// StartDate `YYYY-MM-DD`; null clears it.
 	//
@@ -1603,15 +1620,15 @@ type AdGroupCreateBody = AdGroupCreate
 // member → 400. A body with `version` alone changes nothing and is a 400 too.
 type AdGroupUpdateBody = AdGroupUpdate
 
-// CampaignCreateBody One of two shapes: `{name, budget_daily, marketplace, start_date?, end_date?}` or
-// `{name, budget_daily, channel_account_id, start_date?, end_date?}`. Both `marketplace` and
+// CampaignCreateBody One of two shapes: `{name, budget_daily, marketplace, start_date?, end_date?, notes?}` or
+// `{name, budget_daily, channel_account_id, start_date?, end_date?, notes?}`. Both `marketplace` and
 // `channel_account_id` may be given if the channel account is on that marketplace; neither → 400.
 // `status`, `version`, `id`, `created_at`, `updated_at` and any other member → 400.
 // (That one of `marketplace` and `channel_account_id` is required is said here rather than as an
 // `anyOf` of `required` lists, which code generators turn into an untyped body.)
 type CampaignCreateBody = CampaignCreate
 
-// CampaignUpdateBody Any non-empty subset of `name`, `budget_daily`, `start_date`, `end_date` and `status`, and
+// CampaignUpdateBody Any non-empty subset of `name`, `budget_daily`, `start_date`, `end_date`, `status` and `notes`, and
 // optionally `version` as a precondition. `marketplace` and `channel_account_id` are read-only
 // after create; they, `id`, `created_at`, `updated_at` and any other member → 400. A body with
 // `version` alone changes nothing and is a 400 too.

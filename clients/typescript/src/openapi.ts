@@ -718,6 +718,11 @@ export interface components {
             end_date: string | null;
             status: components["schemas"]["CampaignStatus"];
             /**
+             * @description The account holder's own notes on the campaign (free text, line breaks allowed), or null.
+             * @example Budget agreed with finance on 2026-11-20.
+             */
+            notes: string | null;
+            /**
              * Format: int64
              * @description Starts at 1; increased by one by every update. Also sent as `ETag`.
              * @example 1
@@ -737,8 +742,8 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description One of two shapes: `{name, budget_daily, marketplace, start_date?, end_date?}` or
-         *     `{name, budget_daily, channel_account_id, start_date?, end_date?}`. Both `marketplace` and
+         * @description One of two shapes: `{name, budget_daily, marketplace, start_date?, end_date?, notes?}` or
+         *     `{name, budget_daily, channel_account_id, start_date?, end_date?, notes?}`. Both `marketplace` and
          *     `channel_account_id` may be given if the channel account is on that marketplace; neither → 400.
          *     `status`, `version`, `id`, `created_at`, `updated_at` and any other member → 400.
          *     (That one of `marketplace` and `channel_account_id` is required is said here rather than as an
@@ -775,9 +780,15 @@ export interface components {
              * @example 2027-03-31
              */
             end_date?: string | null;
+            /**
+             * @description Free text of at most 1,000 characters; line breaks and tabs allowed, no other control
+             *     characters. Surrounding white space is not kept; empty or null means no notes.
+             * @example Budget agreed with finance on 2026-11-20.
+             */
+            notes?: string | null;
         };
         /**
-         * @description Any non-empty subset of `name`, `budget_daily`, `start_date`, `end_date` and `status`, and
+         * @description Any non-empty subset of `name`, `budget_daily`, `start_date`, `end_date`, `status` and `notes`, and
          *     optionally `version` as a precondition. `marketplace` and `channel_account_id` are read-only
          *     after create; they, `id`, `created_at`, `updated_at` and any other member → 400. A body with
          *     `version` alone changes nothing and is a 400 too.
@@ -802,6 +813,11 @@ export interface components {
              */
             end_date?: string | null;
             status?: components["schemas"]["CampaignStatus"];
+            /**
+             * @description As on create; null (or empty) clears them.
+             * @example Paused for the stock count.
+             */
+            notes?: string | null;
             /**
              * Format: int64
              * @description If given, the campaign's current version must equal it (like `If-Match`), else 412.
