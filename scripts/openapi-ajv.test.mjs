@@ -55,7 +55,7 @@ test("an undocumented member or status fails", () => {
   const d = doc();
   const v = createValidator(d);
   const campaign = JSON.parse(example(d, "CampaignCreated"));
-  campaign.data.notes = "not in the document";
+  campaign.data.colour = "not in the document";
   assert.ok(v.response("POST", "/campaigns", 201, JSON.stringify(campaign)).length > 0);
   assert.ok(v.response("GET", "/campaigns", 418, "{}").length > 0);
 });
