@@ -12,10 +12,10 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/client/signing"
 	"github.com/adcamp/adcamp/internal/httpapi"
 	"github.com/adcamp/adcamp/internal/metrics"
 	"github.com/adcamp/adcamp/internal/openapischema"
-	"github.com/adcamp/adcamp/client/signing"
 )
 
 // rootPaths are the paths openapi.yaml serves at the root of a listener
