@@ -294,3 +294,14 @@ func usesByDate(uses map[keyDay]int64) map[store.CredentialDay]int64 {
 	}
 	return out
 }
+
+// MayChangeKeys answers what a change of a credential of env in
+// accountID would meet for the actor of ctx: nil, or the refusal (role,
+// membership). Pages call it to explain before a form is filled in; the
+// changes check again.
+func (s *Service) MayChangeKeys(ctx context.Context, accountID string, env adcamp.Environment) error {
+	return s.read(ctx, func(tx store.Tx) error {
+		_, err := s.authorize(ctx, tx, accountID, keyAction(env), adcamp.NotFound("account", accountID))
+		return err
+	})
+}

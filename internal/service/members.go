@@ -203,3 +203,11 @@ func notLastOwner(ctx context.Context, tx store.Tx, m *adcamp.Member, change str
 	}
 	return nil
 }
+
+// MayManageMembers is MayChangeKeys for the account's members.
+func (s *Service) MayManageMembers(ctx context.Context, accountID string) error {
+	return s.read(ctx, func(tx store.Tx) error {
+		_, err := s.authorize(ctx, tx, accountID, actMembers, adcamp.NotFound("account", accountID))
+		return err
+	})
+}
