@@ -325,10 +325,16 @@ type call struct {
 	role    adcamp.Role
 }
 
-// page returns the page of c with its title and section.
+// page returns the page of c with its title and section. A page of no
+// account (settings) names the user's account if they have one only, so
+// that the navigation leads back to it.
 func (c *call) page(r *http.Request, title, section string) *page {
+	account, role := c.account, c.role
+	if account == nil && len(c.accounts) == 1 {
+		account, role = &c.accounts[0].Account, c.accounts[0].Role
+	}
 	return &page{Title: title, Section: section, User: &c.session.User, Accounts: c.accounts,
-		Account: c.account, Role: c.role, Can: service.AllowedFor(c.role), Notice: notice(r)}
+		Account: account, Role: role, Can: service.AllowedFor(role), Notice: notice(r)}
 }
 
 // accountPath is the path of a page of the call's account.

@@ -22,9 +22,16 @@ const (
 // what describes an action for a refusal.
 var what = map[action]string{
 	actRead:           "see this account",
-	actSandboxKeys:    "change sandbox credentials",
-	actProductionKeys: "change production credentials",
+	actSandboxKeys:    "create or change sandbox API keys",
+	actProductionKeys: "create or change production API keys",
 	actMembers:        "manage the account's members",
+}
+
+// who says who may do an action, for a refusal.
+var who = map[action]string{
+	actSandboxKeys:    "an owner or a developer of the account can",
+	actProductionKeys: "an owner of the account can",
+	actMembers:        "an owner of the account can",
 }
 
 // allowed is the table of roles: an owner does everything, a developer
@@ -74,7 +81,7 @@ func (s *Service) authorize(ctx context.Context, tx store.Tx, accountID string, 
 	}
 	if !allowed(m.Role, a) {
 		return m, &adcamp.Error{Code: adcamp.CodeForbidden,
-			Message: fmt.Sprintf("As a %s of this account you cannot %s; an owner of the account can.", m.Role, what[a])}
+			Message: fmt.Sprintf("As a %s of this account you cannot %s; %s.", m.Role, what[a], who[a])}
 	}
 	return m, nil
 }
