@@ -254,6 +254,11 @@ func TestBrowserJourney(t *testing.T) {
 	shot(t, ctx, "12-members")
 	do(t, ctx, chromedp.Navigate(e.console.URL+"/settings"), chromedp.WaitVisible(chromedp.CSS(".settings")))
 	shot(t, ctx, "13-settings")
+	submit(t, ctx, `form[action="/settings/two-step"]`, "img.qr")
+	if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector("img.qr").naturalWidth > 0`)); err != nil || !ok {
+		t.Errorf("the QR code of the authenticator key is not shown (%v)", err)
+	}
+	shot(t, ctx, "14-two-step-setup")
 }
 
 func mustLocation(t *testing.T, ctx context.Context) string {
@@ -293,7 +298,7 @@ func TestBrowserThrottle(t *testing.T) {
 	if got := textOf(t, ctx, ".alert"); !strings.Contains(got, "Too many failed attempts") || !strings.Contains(got, "Wait") {
 		t.Errorf("after %d wrong passwords the right one is answered %q, want a wait", service.SignInLimitPerEmail, got)
 	}
-	shot(t, ctx, "14-sign-in-throttled")
+	shot(t, ctx, "15-sign-in-throttled")
 }
 
 // TestBrowserCrossOrigin: a page of another origin that posts a form to
@@ -316,7 +321,7 @@ func TestBrowserCrossOrigin(t *testing.T) {
 	if n := len(e.keys(acc)); n != 0 {
 		t.Errorf("%d keys after a cross-origin post, want 0", n)
 	}
-	shot(t, ctx, "15-cross-origin-refused")
+	shot(t, ctx, "16-cross-origin-refused")
 }
 
 // TestBrowserViewer: a viewer is shown no way to create a key, is told
@@ -341,7 +346,7 @@ func TestBrowserViewer(t *testing.T) {
 	if got := textOf(t, ctx, ".alert"); !strings.Contains(got, "As a viewer") || count(t, ctx, "#f-name") != 0 {
 		t.Errorf("the new key page tells a viewer %q, with %d name fields", got, count(t, ctx, "#f-name"))
 	}
-	shot(t, ctx, "16-viewer-refused")
+	shot(t, ctx, "17-viewer-refused")
 
 	// The same session, by hand.
 	cookies, err := chromedp.Call(ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{e.console.URL}})

@@ -144,6 +144,9 @@ func (s *Server) routes() http.Handler {
 	return mux
 }
 
+// maxForm bounds a request's body: the console's forms are a few fields.
+const maxForm = 64 << 10
+
 // headers sets what every answer carries: a strict Content-Security-Policy
 // (scripts and styles from the console only, no framing, forms posting
 // to the console only), no caching of pages, and a request id.
@@ -160,6 +163,7 @@ func (s *Server) headers(next http.Handler) http.Handler {
 		if s.secure {
 			h.Set("Strict-Transport-Security", "max-age=31536000")
 		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
 		next.ServeHTTP(w, r)
 	})
 }

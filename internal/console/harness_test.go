@@ -234,17 +234,6 @@ func (c *client) post(path string, form url.Values) *page {
 	return c.do("POST", path, form)
 }
 
-// cookie returns the client's cookie of name for the console, or nil.
-func (c *client) cookie(name string) *http.Cookie {
-	u, _ := url.Parse(c.e.console.URL)
-	for _, k := range c.http.Jar.Cookies(u) {
-		if k.Name == name {
-			return k
-		}
-	}
-	return nil
-}
-
 func (p *page) wantStatus(status int) *page {
 	p.t.Helper()
 	if p.status != status {

@@ -632,3 +632,83 @@ func TestRollNow(t *testing.T) {
 		t.Errorf("the new secret = %v", err)
 	}
 }
+
+// TestNothingSecretAtRest: after a setup, sign-ins, an invitation, an
+// authenticator added and a credential's secret held to be shown once,
+// the database's files hold none of the secrets in the clear: passwords,
+// session and link tokens, recovery codes, the authenticator's key, the
+// API secret.
+func TestNothingSecretAtRest(t *testing.T) {
+	dir := t.TempDir()
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := make([]byte, secrets.KeySize)
+	rand.Read(key)
+	box, _ := secrets.New(key)
+	svc := service.New(service.Config{Store: db, Box: box})
+	var clear []string
+	keep := func(s ...string) { clear = append(clear, s...) }
+
+	setupToken, err := svc.NewSetupLink(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := svc.Setup(ctx, service.SetupRequest{Token: setupToken, AccountName: "Acme", Email: "owner@example.com", Password: ownerPassword})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep(setupToken, ownerPassword, in.Session)
+	u := as(in.User.ID)
+	accs, _ := svc.Accounts(u)
+	inv, err := svc.AddMember(u, accs[0].Account.ID, "dev@example.com", adcamp.RoleDeveloper)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep(inv.Token)
+	ts, err := svc.BeginTwoStep(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _ := totp.GenerateCode(ts.Secret, time.Now())
+	codes, err := svc.EnableTwoStep(u, ts.Token, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep(ts.Secret, ts.Token)
+	for _, c := range codes {
+		keep(c, strings.ReplaceAll(c, "-", ""))
+	}
+	step, err := svc.SignIn(ctx, service.SignInRequest{Email: "owner@example.com", Password: ownerPassword})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep(step.SecondStep)
+	k, err := svc.CreateKeyWith(u, service.KeyRequest{AccountID: accs[0].Account.ID, Environment: adcamp.Sandbox})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := svc.HoldSecret(u, k, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep(k.Secret, held)
+	db.Close()
+
+	files, _ := os.ReadDir(dir)
+	for _, f := range files {
+		b, err := os.ReadFile(dir + "/" + f.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range clear {
+			if strings.Contains(string(b), s) {
+				t.Errorf("%s holds %q in the clear", f.Name(), s)
+			}
+		}
+	}
+	if len(files) == 0 || len(clear) < 20 {
+		t.Fatalf("checked %d files for %d secrets: the test checked nothing", len(files), len(clear))
+	}
+}
