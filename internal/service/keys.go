@@ -169,46 +169,53 @@ type KeyView struct {
 }
 
 // KeyViews lists the credentials of accountID, oldest first, with their
-// requests per day, for a member of it.
+// requests per day, for a member of it: ListKeys, and what the console
+// shows beside each key.
 func (s *Service) KeyViews(ctx context.Context, accountID string) ([]KeyView, error) {
+	keys, err := s.ListKeys(ctx, accountID)
+	if err != nil {
+		return nil, err
+	}
 	now := s.Now()
 	days := make([]adcamp.Date, ChartDays)
 	for i := range days {
 		days[i] = adcamp.DateOf(now.AddDate(0, 0, i-(ChartDays-1)))
 	}
-	var out []KeyView
-	err := s.read(ctx, func(tx store.Tx) error {
-		out = out[:0]
-		if _, err := s.authorize(ctx, tx, accountID, actRead, adcamp.NotFound("account", accountID)); err != nil {
+	var uses map[store.CredentialDay]int64
+	emails := map[string]string{}
+	err = s.read(ctx, func(tx store.Tx) error {
+		var err error
+		if uses, err = tx.ListCredentialUses(ctx, accountID, days[0]); err != nil {
 			return err
 		}
-		keys, err := tx.ListCredentials(ctx, accountID)
-		if err != nil {
-			return err
-		}
-		uses, err := tx.ListCredentialUses(ctx, accountID, days[0])
-		if err != nil {
-			return err
-		}
-		emails := map[string]string{}
 		for _, k := range keys {
-			v := KeyView{APIKey: s.publicKey(k)}
-			if by := k.CreatedBy; by != nil && by.Type == adcamp.ActorUser {
-				if _, ok := emails[by.ID]; !ok {
-					if u, err := tx.GetUser(ctx, by.ID); err == nil {
-						emails[by.ID] = u.Email
-					}
+			if by := k.CreatedBy; by != nil && by.Type == adcamp.ActorUser && emails[by.ID] == "" {
+				u, err := tx.GetUser(ctx, by.ID)
+				if err != nil && adcamp.ErrorCode(err) != adcamp.CodeNotFound {
+					return err
 				}
-				v.CreatorEmail = emails[by.ID]
+				if err == nil {
+					emails[by.ID] = u.Email
+				}
 			}
-			for _, day := range days {
-				v.Uses = append(v.Uses, DayUses{Day: day, Requests: uses[store.CredentialDay{KeyID: k.ID, Day: day}]})
-			}
-			out = append(out, v)
 		}
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	out := make([]KeyView, 0, len(keys))
+	for _, k := range keys {
+		v := KeyView{APIKey: k}
+		if k.CreatedBy != nil && k.CreatedBy.Type == adcamp.ActorUser {
+			v.CreatorEmail = emails[k.CreatedBy.ID]
+		}
+		for _, day := range days {
+			v.Uses = append(v.Uses, DayUses{Day: day, Requests: uses[store.CredentialDay{KeyID: k.ID, Day: day}]})
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 // revealed is what a reveal token holds, sealed.
