@@ -421,3 +421,28 @@ func TestTwoStepPages(t *testing.T) {
 	d.post("/sign-in/code", url.Values{"step": {step}, "code": {recovery}}).wantStatus(200).wantText("h1", "API keys")
 	e.client().post("/sign-in/code", url.Values{"step": {step}, "code": {recovery}}).wantStatus(200).wantText(".notice", "sign in again")
 }
+
+// TestSignOutEndsSession: after sign-out, the old cookie's token no
+// longer opens anything, even sent again by hand.
+func TestSignOutEndsSession(t *testing.T) {
+	e := newEnv(t)
+	c, acc := e.owner()
+	u, _ := url.Parse(e.console.URL)
+	var old *http.Cookie
+	for _, k := range c.http.Jar.Cookies(u) {
+		if k.Name == "adcamp_session" {
+			old = k
+		}
+	}
+	if old == nil {
+		t.Fatal("no session cookie after setup")
+	}
+	c.post("/sign-out", nil).wantStatus(200).wantText("h1", "Sign in")
+	replay := e.client()
+	replay.http.Jar.SetCookies(u, []*http.Cookie{{Name: old.Name, Value: old.Value, Path: "/"}})
+	replay.get("/accounts/"+acc+"/api-keys").wantStatus(200).wantText("h1", "Sign in")
+	replay.post("/accounts/"+acc+"/api-keys/new", url.Values{"environment": {"sandbox"}, "name": {"after sign-out"}}).wantText("h1", "Sign in")
+	if n := len(e.keys(acc)); n != 0 {
+		t.Errorf("%d keys made with a signed-out session, want 0", n)
+	}
+}
