@@ -29,7 +29,10 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
-func noEnv(string) (string, bool) { return "", false }
+// noEnv is a clean environment, but for the console's listener, which is
+// off unless a test asks for it (--console-addr): its default address is
+// a fixed port, which tests running at once would compete for.
+func noEnv(name string) (string, bool) { return "", name == "ADCAMP_CONSOLE_ADDR" }
 
 // mustJSON runs a command that must succeed and decodes its --json output.
 func mustJSON(t *testing.T, args ...string) map[string]any {

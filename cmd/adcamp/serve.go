@@ -39,6 +39,8 @@ type serveConfig struct {
 	marketplaces   string
 	logLevel       string
 	debugAddr      string
+	consoleAddr    string
+	consoleURL     string
 }
 
 func (c *cli) serveFlags(args []string) (*serveConfig, error) {
@@ -53,6 +55,8 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	str(&cfg.marketplaces, "marketplaces", strings.Join(service.DefaultMarketplaces, ","), "accepted marketplace site codes, comma-separated")
 	str(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	str(&cfg.debugAddr, "debug-addr", "", "listen address of the Go profiler (/debug/pprof/); empty (the default) turns it off")
+	str(&cfg.consoleAddr, "console-addr", "127.0.0.1:8082", "listen address of the account console; empty turns it off")
+	str(&cfg.consoleURL, "console-url", "", "the console's address as its users reach it (https://... behind a proxy), for its links")
 	rate := c.envDefault(envName("rate-limit"), strconv.Itoa(defaultRateLimit))
 	fs.Func("rate-limit", fmt.Sprintf("requests per second per credential and process, burst 2N; 0 turns it off (default %d)", defaultRateLimit), func(s string) error {
 		rate = s
@@ -106,6 +110,9 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 	ls, err := app.listen(cfg)
 	defer ls.close()
 	if err != nil {
+		return err
+	}
+	if err := c.announceConsole(ctx, app, cfg, ls); err != nil {
 		return err
 	}
 	if c.ready != nil {
@@ -199,6 +206,13 @@ func (a *app) listen(cfg *serveConfig) (listeners, error) {
 		}
 		ls = append(ls, listener{string(e.env), newHTTPServer(h, a.log, serverTimeouts), l})
 		a.log.Info("listening", "env", string(e.env), "url", scheme+"://"+l.Addr().String()+signing.PrefixCanonical)
+	}
+	if cfg.consoleAddr != "" {
+		l, err := a.listenConsole(cfg, tlsConfig)
+		if err != nil {
+			return ls, err
+		}
+		ls = append(ls, l)
 	}
 	if cfg.debugAddr != "" {
 		l, err := net.Listen("tcp", cfg.debugAddr)

@@ -48,6 +48,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ConcurrentVersionedUpdates", testConcurrentUpdates},
 		{"RequestRecords", testRequestRecords},
 	}
+	tests = append(tests, consoleTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			db := open(t)
