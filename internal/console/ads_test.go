@@ -368,7 +368,7 @@ func TestKeywordPaste(t *testing.T) {
 
 			// All or none: refused whole, each bad line named.
 			p = c.post(add, url.Values{"items": {text}, "match_type": {"broad"}}).wantStatus(http.StatusUnprocessableEntity)
-			p.wantText(".alert", "Nothing was stored: 2 of 50 lines need another look").wantText(".line-issues", "2 blank lines skipped")
+			p.wantText(".alert", "Nothing was stored: 2 of 50 lines need another look").wantText(".line-issues", "2 blank lines skipped").wantText(".line-issues", "store the other 48")
 			issues := p.doc.Find("#line-issues li .line-issue")
 			if issues.Length() != 2 || issues.Eq(0).Text() != "line 7: "+bad[7] || issues.Eq(1).Text() != "line 31: "+bad[31] {
 				t.Errorf("the lines named are %q", issues.Text())
@@ -653,5 +653,34 @@ func TestCampaignList(t *testing.T) {
 	c.get(list+"?done=campaign-deleted&n=2&m=1").wantText(".notice", "with 2 ad groups and 1 keyword.")
 	if c.get(list + "?done=campaign-deleted&n=<b>&m=1").has(".notice") {
 		t.Error("a notice shows counts that are not numbers")
+	}
+}
+
+// TestCampaignChannelAccount: a campaign may name a channel account
+// instead of a marketplace, as in the API.
+func TestCampaignChannelAccount(t *testing.T) {
+	e := newEnv(t)
+	c, acc := e.owner()
+	ca, err := e.svc.CreateChannelAccount(admin, acc, "UK", "Acme UK")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := adcamp.Sandbox
+	create := at(acc, env, "/campaigns/new")
+	id := fmt.Sprint(ca.ID)
+	if p := c.get(create); !p.has(`#f-channel_account_id option[value="`+id+`"]`) || !strings.Contains(p.text("#f-channel_account_id"), "Acme UK (UK") {
+		t.Fatal("the form offers no choice of the account's channel account")
+	}
+	c.post(create, url.Values{"name": {"X"}, "budget_daily": {"5"}, "marketplace": {"DE"}, "channel_account_id": {id}}).
+		wantStatus(http.StatusUnprocessableEntity).wantFieldError("marketplace", "is DE but channel account "+id+" is on UK")
+	c.post(create, url.Values{"name": {"X"}, "budget_daily": {"5"}, "channel_account_id": {"999999"}}).
+		wantStatus(http.StatusUnprocessableEntity).wantFieldError("channel_account_id", "no such channel account")
+	c.post(create, url.Values{"name": {"X"}, "budget_daily": {"5"}, "channel_account_id": {"x"}}).
+		wantStatus(http.StatusUnprocessableEntity).wantFieldError("channel_account_id", "must be an integer")
+	p := c.post(create, url.Values{"name": {"Via UK"}, "budget_daily": {"5"}, "channel_account_id": {id}}).wantStatus(200)
+	p.wantText(".facts", "Acme UK").wantText(".facts", "UK")
+	got := e.apiFor(acc, env).campaign(lastSegment(strings.Split(p.url, "?")[0]))
+	if got.Marketplace != "UK" {
+		t.Errorf("the API shows the campaign on %q, want UK", got.Marketplace)
 	}
 }

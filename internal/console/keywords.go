@@ -135,13 +135,14 @@ type keywordsFormView struct {
 	Group     *adcamp.AdGroup
 	Campaign  *adcamp.Campaign
 	Matches   []option
-	Max       int
+	Max       string // the most lines a paste may have, for people
 	CanChange bool
 	// After a post that was refused whole, or stored in part:
 	Sent    int // lines sent (blank ones skipped)
 	Blank   int
 	Lines   []lineIssue
 	Refused bool // nothing was stored
+	Good    int  // lines that would be stored, keeping the valid ones
 	Stored  int  // stored with "keep the valid ones"
 }
 
@@ -155,7 +156,7 @@ func (s *Server) newKeywords(w http.ResponseWriter, r *http.Request, c *call) er
 	if err != nil {
 		return err
 	}
-	v := &keywordsFormView{Group: g, Campaign: camp, Matches: matchOptions(""), Max: adcamp.MaxKeywordBatch, CanChange: c.mayChange()}
+	v := &keywordsFormView{Group: g, Campaign: camp, Matches: matchOptions(""), Max: grouped(adcamp.MaxKeywordBatch), CanChange: c.mayChange()}
 	p := c.page(r, "Add keywords", "campaigns")
 	p.Form, p.Data = newForm(r, keywordsFields...), v
 	if r.Method == http.MethodGet {
@@ -185,8 +186,8 @@ func (s *Server) newKeywords(w http.ResponseWriter, r *http.Request, c *call) er
 	if derr != nil {
 		return s.showChange(w, "keywords-new.html", p, derr, keywordsFields...)
 	}
-	lines, fields, _ := pasted.outcome(dry)
-	v.Lines, v.Refused = lines, true
+	lines, fields, good := pasted.outcome(dry)
+	v.Lines, v.Refused, v.Good = lines, true, good
 	for name, msg := range fields {
 		p.Form.errors[name] = msg
 	}
@@ -407,4 +408,13 @@ func keywordOp(c *call, o *op, k *adcamp.Keyword, g *adcamp.AdGroup, camp *adcam
 		v.Closed = "Its campaign has ended: nothing under an ended campaign can be changed or deleted."
 	}
 	return v
+}
+
+// grouped writes n with its thousands grouped: "1,000".
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
