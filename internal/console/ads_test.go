@@ -84,7 +84,7 @@ func TestCampaignForms(t *testing.T) {
 				t.Error("an edit form shown again with its problems does not keep the version it was opened at")
 			}
 			c.post(edit, with(form, "budget_daily", "")).wantStatus(http.StatusUnprocessableEntity).wantFieldError("budget_daily", "is required")
-			p = c.post(edit, with(form, "budget_daily", "40", "end_date", "", "notes", "")).wantStatus(200).wantText(".notice", "campaign was saved")
+			c.post(edit, with(form, "budget_daily", "40", "end_date", "", "notes", "")).wantStatus(200).wantText(".notice", "campaign was saved")
 			if got := api.campaign(id); got.BudgetDaily != 40 || got.EndDate != nil || got.Notes != nil || got.Version != 2 || got.Name != "Spring sale" {
 				t.Errorf("after the edit the API shows %+v; want budget 40, no end date, no notes, version 2", got)
 			}
@@ -683,4 +683,23 @@ func TestCampaignChannelAccount(t *testing.T) {
 	if got.Marketplace != "UK" {
 		t.Errorf("the API shows the campaign on %q, want UK", got.Marketplace)
 	}
+}
+
+// TestCampaignFormsGuarded: a campaign form posted from another site is
+// refused, and a paste beyond the largest batch is refused with a reason.
+func TestCampaignFormsGuarded(t *testing.T) {
+	e := newEnv(t)
+	c, acc := e.owner()
+	env := adcamp.Production
+	g := newAdGroup(t, c, acc, env, newCampaign(t, c, acc, env, "Guarded"), "G")
+	c.header = http.Header{"Origin": {"http://evil.example"}}
+	c.post(at(acc, env, "/campaigns/new"), url.Values{"name": {"csrf"}, "budget_daily": {"5"}, "marketplace": {"US"}}).
+		wantStatus(http.StatusForbidden).wantText("main", "sent from another site")
+	c.header = http.Header{}
+	if n := e.apiFor(acc, env).total("/campaigns"); n != 1 {
+		t.Errorf("%d campaigns after a cross-origin post, want 1", n)
+	}
+	huge := strings.Repeat(strings.Repeat("x", 80)+"\n", 14000)
+	c.post(at(acc, env, "/ad-groups/"+g+"/keywords/new"), url.Values{"items": {huge}, "match_type": {"exact"}}).
+		wantStatus(http.StatusUnprocessableEntity).wantFieldError("items", "is too long: paste at most 1,000 lines")
 }
