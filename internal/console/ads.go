@@ -1,8 +1,10 @@
 package console
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -117,29 +119,21 @@ func (s *Server) showChange(w http.ResponseWriter, name string, p *page, err err
 	return s.render(w, status, name, p)
 }
 
-// adopt moves the problems of fields the form does not show to Others.
+// adopt moves the problems of fields the form does not show to Others,
+// in the order of their fields' names.
 func (f *form) adopt(fields []string) {
 	shown := 0
-	for name, msg := range f.errors {
-		if len(fields) == 0 || contains(fields, name) {
+	for _, name := range slices.Sorted(maps.Keys(f.errors)) {
+		if len(fields) == 0 || slices.Contains(fields, name) {
 			shown++
 			continue
 		}
-		f.Others = append(f.Others, msg)
+		f.Others = append(f.Others, f.errors[name])
 		delete(f.errors, name)
 	}
 	if len(f.Others) > 0 && shown == 0 {
 		f.Error = "This was not saved:"
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // conflict is what an edit form shows when its entity was changed by

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -99,7 +100,7 @@ func (p paste) outcome(results []adcamp.BatchResult) (lines []lineIssue, fields 
 			}
 		}
 		for _, is := range issues {
-			if contains(sharedFields, is.Field) {
+			if slices.Contains(sharedFields, is.Field) {
 				if fields[is.Field] == "" {
 					fields[is.Field] = sentence(fieldLabels[is.Field], is.Issue)
 				}
