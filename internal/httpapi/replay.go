@@ -37,7 +37,14 @@ func (s *Server) serveOnce(w http.ResponseWriter, r *http.Request, c *call, h ha
 	if err != nil {
 		return err
 	}
-	stored, replayed, err := s.svc.Once(r.Context(), k, func(ctx context.Context) (*service.Answer, service.Outcome, error) {
+	// The change is the API key's, made by this request: the change
+	// history names them (reads need no origin).
+	ctx := service.WithOrigin(r.Context(), service.Origin{
+		Actor:     adcamp.Actor{Type: adcamp.ActorAPIKey, ID: c.key.ID},
+		RequestID: requestID(w), IdempotencyKey: r.Header.Get("Idempotency-Key"),
+	})
+	var kept map[string]string // the headers of the answer this request made, if it made one
+	stored, replayed, err := s.svc.Once(ctx, k, func(ctx context.Context) (*service.Answer, service.Outcome, error) {
 		buf := &bufferedWriter{header: http.Header{"X-Request-Id": {requestID(w)}}}
 		rc := r.WithContext(ctx)
 		if err := h(buf, rc, c); err != nil {
@@ -47,14 +54,19 @@ func (s *Server) serveOnce(w http.ResponseWriter, r *http.Request, c *call, h ha
 			}
 			s.writeError(buf, rc, err)
 		}
-		return buf.answer()
+		ans, outcome, header, err := buf.answer()
+		kept = header
+		return ans, outcome, err
 	})
 	if err != nil {
 		return err
 	}
-	header, err := parseHeaderJSON(stored.Header)
-	if err != nil {
-		return fmt.Errorf("stored answer: %w", err)
+	header := kept
+	if replayed {
+		// Another request's answer: its headers as they were stored.
+		if header, err = parseHeaderJSON(stored.Header); err != nil {
+			return fmt.Errorf("stored answer: %w", err)
+		}
 	}
 	for name, v := range header {
 		w.Header().Set(name, v)
@@ -94,7 +106,7 @@ func (b *bufferedWriter) Write(p []byte) (int, error) {
 // becomes of the request's change: a success commits; a client error
 // (4xx) is refused, its answer kept for the same request; a rate limit or
 // a server error is forgotten, so that a retry executes again.
-func (b *bufferedWriter) answer() (*service.Answer, service.Outcome, error) {
+func (b *bufferedWriter) answer() (*service.Answer, service.Outcome, map[string]string, error) {
 	status := cmp.Or(b.status, http.StatusOK)
 	kept := make(map[string]string, len(replayedHeaders))
 	for _, name := range replayedHeaders {
@@ -104,16 +116,16 @@ func (b *bufferedWriter) answer() (*service.Answer, service.Outcome, error) {
 	}
 	header, err := headerJSON(kept)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	ans := &service.Answer{Status: status, Header: header, Body: b.body.Bytes()}
 	switch {
 	case status >= 500 || status == http.StatusTooManyRequests:
-		return ans, service.Forget, nil
+		return ans, service.Forget, kept, nil
 	case status >= 400:
-		return ans, service.Refuse, nil
+		return ans, service.Refuse, kept, nil
 	}
-	return ans, service.Commit, nil
+	return ans, service.Commit, kept, nil
 }
 
 // headerJSON encodes the kept headers as a JSON object, as json.Marshal

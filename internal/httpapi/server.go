@@ -247,10 +247,6 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 		}
 	}
 	c := &call{tenant: adcamp.Tenant{AccountID: key.AccountID, Environment: s.env}, key: key, body: body}
-	r = r.WithContext(service.WithOrigin(r.Context(), service.Origin{
-		Actor:     adcamp.Actor{Type: adcamp.ActorAPIKey, ID: key.ID},
-		RequestID: requestID(w), IdempotencyKey: r.Header.Get("Idempotency-Key"),
-	}))
 	switch r.Method {
 	case http.MethodPost, http.MethodPut, http.MethodDelete:
 		return s.serveOnce(w, r, c, h)

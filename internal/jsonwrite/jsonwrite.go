@@ -10,32 +10,44 @@ import "unicode/utf8"
 
 // Escaping says which encoder's output a string must match.
 type Escaping struct {
-	// HTML escapes <, > and & as \u003c, \u003e and \u0026.
-	HTML bool
-	// ShortBF writes backspace and form feed as \b and \f rather than
+	// plain tells, for each ASCII byte, whether it is written as it is: a
+	// table rather than tests in the loop, because most strings are plain
+	// ASCII from end to end.
+	plain *[utf8.RuneSelf]bool
+	// shortBF writes backspace and form feed as \b and \f rather than
 	// \u0008 and \u000c.
-	ShortBF bool
+	shortBF bool
 }
 
 // The two escapings the server needs.
 var (
-	// EncodingJSON is encoding/json's: HTML-safe, \b and \f.
-	EncodingJSON = Escaping{HTML: true, ShortBF: true}
+	// EncodingJSON is encoding/json's: HTML-safe (<, > and & escaped as
+	// \u003c, \u003e and \u0026), \b and \f.
+	EncodingJSON = Escaping{plain: plainTable(true), shortBF: true}
 	// Slog is log/slog's JSONHandler's.
-	Slog = Escaping{}
+	Slog = Escaping{plain: plainTable(false)}
 )
 
 const hexDigits = "0123456789abcdef"
+
+func plainTable(html bool) *[utf8.RuneSelf]bool {
+	var t [utf8.RuneSelf]bool
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && (!html || (c != '<' && c != '>' && c != '&'))
+	}
+	return &t
+}
 
 // AppendString appends s as a quoted JSON string, escaped as e says.
 // Both escapings escape quotes, backslashes, control characters, U+2028
 // and U+2029, and replace invalid UTF-8 with \ufffd.
 func AppendString(b []byte, s string, e Escaping) []byte {
+	safe := e.plain
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!e.HTML || (c != '<' && c != '>' && c != '&')) {
+			if safe[c] {
 				i++
 				continue
 			}
@@ -49,9 +61,9 @@ func AppendString(b []byte, s string, e Escaping) []byte {
 				b = append(b, '\\', 'r')
 			case c == '\t':
 				b = append(b, '\\', 't')
-			case c == '\b' && e.ShortBF:
+			case c == '\b' && e.shortBF:
 				b = append(b, '\\', 'b')
-			case c == '\f' && e.ShortBF:
+			case c == '\f' && e.shortBF:
 				b = append(b, '\\', 'f')
 			default:
 				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
