@@ -108,6 +108,15 @@ func TestAdminCommands(t *testing.T) {
 	if rolled["api_key"] != key || rolled["api_secret"] == secret || rolled["previous_secret_expires_at"] == nil {
 		t.Errorf("keys roll = %v", rolled)
 	}
+	for _, grace := range []string{"-1s", "721h"} {
+		if _, err := runCLI(t, "keys", "roll", key, "--grace", grace, dd); err == nil || exitCode(err) != 2 {
+			t.Errorf("keys roll --grace %s: %v, want a usage error", grace, err)
+		}
+	}
+	now := mustJSON(t, "keys", "roll", key, "--grace", "0", dd)
+	if now["previous_secret_expires_at"] != nil {
+		t.Errorf("keys roll --grace 0 = %v; want the old secret revoked at once (no expiry)", now)
+	}
 	if _, err := runCLI(t, "keys", "delete", key, dd); err != nil {
 		t.Errorf("keys delete: %v", err)
 	}

@@ -19,7 +19,7 @@ Usage:
   adcamp keys create --account ID --env sandbox|production [--json]
   adcamp keys list --account ID [--json]
   adcamp keys disable|enable|delete KEY
-  adcamp keys roll KEY [--grace 24h] [--json]
+  adcamp keys roll KEY [--grace 24h] [--json]   (--grace 0: the old secret stops at once)
 
 Every command above takes --data-dir, --database-url and --master-key-file (or
 ADCAMP_DATA_DIR, ADCAMP_DATABASE_URL, ADCAMP_MASTER_KEY_FILE).

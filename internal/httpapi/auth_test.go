@@ -207,6 +207,32 @@ func TestRolledKey(t *testing.T) {
 	want(t, old.do("GET", "/campaigns", ""), 401, "INVALID_SIGNATURE")
 }
 
+// TestRollWithoutGrace: a roll with a grace of 0 revokes the old secret
+// at once (a leaked secret); a negative grace, or one over 30 days, is
+// refused and changes nothing.
+func TestRollWithoutGrace(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	for _, grace := range []time.Duration{-time.Second, 30*24*time.Hour + time.Second} {
+		_, err := e.svc.RollKey(context.Background(), prod.key, grace)
+		if adcamp.ErrorCode(err) != adcamp.CodeValidation {
+			t.Errorf("RollKey(grace %v) = %v, want VALIDATION_ERROR", grace, err)
+		}
+	}
+	want(t, prod.do("GET", "/campaigns", ""), 200, "")
+	old := *prod
+	k, err := e.svc.RollKey(context.Background(), prod.key, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.PreviousExpiresAt != nil {
+		t.Errorf("RollKey(grace 0) left the old secret valid until %v", k.PreviousExpiresAt)
+	}
+	want(t, old.do("GET", "/campaigns", ""), 401, "INVALID_SIGNATURE")
+	prod.secret = k.Secret
+	want(t, prod.do("GET", "/campaigns", ""), 200, "")
+}
+
 // TestSignedOverExactBytes: the signature covers the body as sent, so a
 // body re-serialised differently does not verify.
 func TestSignedOverExactBytes(t *testing.T) {

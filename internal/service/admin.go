@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"encoding/base64"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -115,11 +116,22 @@ func (s *Service) DeleteKey(ctx context.Context, id string) error {
 	return s.write(ctx, func(tx store.Tx) error { return tx.DeleteCredential(ctx, id) })
 }
 
+// DefaultRollGrace is how long a rolled key's old secret keeps verifying
+// unless the operator says otherwise; MaxRollGrace is the longest grace a
+// roll accepts.
+const (
+	DefaultRollGrace = 24 * time.Hour
+	MaxRollGrace     = 30 * 24 * time.Hour
+)
+
 // RollKey issues a new secret for an existing credential. The old secret
-// keeps verifying for grace (the configured default if zero), then stops.
+// keeps verifying for grace, then stops; a grace of 0 revokes it at once
+// (a leaked secret). A negative grace, or one over MaxRollGrace, is refused.
 func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (*NewCredential, error) {
-	if grace <= 0 {
-		grace = s.rollGrace
+	if grace < 0 || grace > MaxRollGrace {
+		var issues adcamp.Issues
+		issues.Add("grace", "must be from 0 (the old secret stops at once) to %s, got %s", fmtDays(MaxRollGrace), grace)
+		return nil, issues.Err()
 	}
 	var out *NewCredential
 	err := s.write(ctx, func(tx store.Tx) error {
@@ -128,14 +140,22 @@ func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (
 			return err
 		}
 		secret := "sk_" + k.Environment.KeyInfix() + "_" + randomToken(32, true)
-		expires := s.Now().Add(grace).Truncate(time.Second)
-		k.PreviousSecret, k.PreviousExpiresAt = k.Secret, &expires
+		k.PreviousSecret, k.PreviousExpiresAt = nil, nil
+		if grace > 0 {
+			expires := s.Now().Add(grace).Truncate(time.Second)
+			k.PreviousSecret, k.PreviousExpiresAt = k.Secret, &expires
+		}
 		k.Secret = s.box.Seal([]byte(secret), []byte(k.ID))
 		out = &NewCredential{APIKey: s.publicKey(k), Secret: secret}
 		return tx.UpdateCredential(ctx, k)
 	})
 	s.keys.forget(id)
 	return out, err
+}
+
+// fmtDays writes a whole number of days as "30 days" (720h0m0s otherwise).
+func fmtDays(d time.Duration) string {
+	return strconv.Itoa(int(d/(24*time.Hour))) + " days"
 }
 
 // publicKey is the record shown to operators: a previous-secret expiry

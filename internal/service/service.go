@@ -46,9 +46,6 @@ type Config struct {
 	// MaxSkew is the accepted distance between X-Timestamp and the
 	// server's clock (5 minutes if zero).
 	MaxSkew time.Duration
-	// RollGrace is how long a rolled key's old secret keeps verifying by
-	// default (24 hours if zero).
-	RollGrace time.Duration
 }
 
 // Service implements the API's operations over a store.
@@ -60,7 +57,6 @@ type Service struct {
 	signing      SigningMode
 	marketplaces []string
 	maxSkew      time.Duration
-	rollGrace    time.Duration
 
 	keys    keyCache
 	started time.Time                 // when New made it
@@ -74,7 +70,7 @@ type Service struct {
 func New(cfg Config) *Service {
 	s := &Service{
 		store: cfg.Store, box: cfg.Box, log: cfg.Logger, now: cfg.Now,
-		signing: cfg.Signing, maxSkew: cfg.MaxSkew, rollGrace: cfg.RollGrace,
+		signing: cfg.Signing, maxSkew: cfg.MaxSkew,
 		usage: make(map[string]time.Time),
 	}
 	if s.log == nil {
@@ -89,9 +85,6 @@ func New(cfg Config) *Service {
 	}
 	if s.maxSkew == 0 {
 		s.maxSkew = 5 * time.Minute
-	}
-	if s.rollGrace == 0 {
-		s.rollGrace = 24 * time.Hour
 	}
 	for _, m := range cmpOr(cfg.Marketplaces, DefaultMarketplaces) {
 		s.marketplaces = append(s.marketplaces, strings.ToUpper(strings.TrimSpace(m)))
