@@ -207,6 +207,24 @@ func TestRolledKey(t *testing.T) {
 	want(t, old.do("GET", "/campaigns", ""), 401, "INVALID_SIGNATURE")
 }
 
+// TestRepeatedAuthHeaders: an authentication header sent twice is
+// refused, even when either copy would verify: which one counts would be
+// ambiguous.
+func TestRepeatedAuthHeaders(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	for _, name := range []string{signing.HeaderAPIKey, signing.HeaderTimestamp, signing.HeaderSignature} {
+		req := prod.newRequest("GET", "/campaigns", "")
+		prod.sign(req, nil)
+		req.Header.Add(name, req.Header.Get(name))
+		r := prod.send(req)
+		want(t, r, 401, "UNAUTHORIZED")
+		if msg, _ := r.Error()["message"].(string); !strings.Contains(msg, name) {
+			t.Errorf("%s twice: message %q does not name the header", name, msg)
+		}
+	}
+}
+
 // TestRollWithoutGrace: a roll with a grace of 0 revokes the old secret
 // at once (a leaked secret); a negative grace, or one over 30 days, is
 // refused and changes nothing.

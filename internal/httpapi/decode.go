@@ -251,7 +251,8 @@ func (q *query) bool(name string) bool {
 func (q *query) str(name string) string { return q.values.Get(name) }
 
 // parseIfMatch reads the If-Match header: absent or "*" matches any
-// version; otherwise a list of entity tags such as "3" or W/"3".
+// version; otherwise a list of entity tags such as "3". If-Match uses the
+// strong comparison (RFC 9110, 13.1.1): a weak tag (W/"3") never matches.
 func parseIfMatch(r *http.Request) service.IfMatch {
 	h := strings.TrimSpace(r.Header.Get("If-Match"))
 	if h == "" || h == "*" {
@@ -259,7 +260,10 @@ func parseIfMatch(r *http.Request) service.IfMatch {
 	}
 	im := service.IfMatch{Set: true}
 	for _, tag := range strings.Split(h, ",") {
-		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+		tag = strings.TrimSpace(tag)
+		if strings.HasPrefix(tag, "W/") {
+			continue
+		}
 		tag = strings.Trim(tag, `"`)
 		if n, err := strconv.ParseInt(tag, 10, 64); err == nil {
 			im.Versions = append(im.Versions, n)

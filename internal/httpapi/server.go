@@ -226,6 +226,7 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 		Method:      r.Method,
 		Path:        signing.RequestPath(r),
 		Body:        body,
+		Repeated:    repeatedAuthHeader(r.Header),
 	})
 	if err != nil {
 		if s.metrics != nil {
@@ -254,6 +255,17 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 		return s.serveOnce(w, r, c, h)
 	}
 	return h(w, r, c)
+}
+
+// repeatedAuthHeader names an authentication header sent more than once,
+// or returns "".
+func repeatedAuthHeader(h http.Header) string {
+	for _, name := range [...]string{signing.HeaderAPIKey, signing.HeaderTimestamp, signing.HeaderSignature} {
+		if len(h.Values(name)) > 1 {
+			return name
+		}
+	}
+	return ""
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {

@@ -20,6 +20,9 @@ type AuthRequest struct {
 	Method      string
 	Path        string // escaped path as sent, without the query
 	Body        []byte // exact bytes received
+	// Repeated names an authentication header the request carries more
+	// than once, which is refused: which one would count is ambiguous.
+	Repeated string
 }
 
 // maxEchoBody caps how much of a body a sandbox signature mismatch echoes.
@@ -34,6 +37,9 @@ func (s *Service) Authenticate(ctx context.Context, r AuthRequest) (*adcamp.APIK
 	} {
 		if h.value == "" {
 			return nil, authError(adcamp.CodeUnauthorized, now, nil, "missing %s header", h.name)
+		}
+		if h.name == r.Repeated {
+			return nil, authError(adcamp.CodeUnauthorized, now, nil, "the %s header must be sent once", h.name)
 		}
 	}
 	if err := s.checkTimestamp(r.Timestamp, now); err != nil {
