@@ -214,10 +214,9 @@ func (s *Server) signed(h handler) http.Handler {
 }
 
 func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) error {
-	body, err := readBody(w, r)
-	if err != nil {
-		return err
-	}
+	// The body is read once the headers, the timestamp and the key have
+	// passed: a request refused before costs no body read.
+	var body []byte
 	key, err := s.svc.Authenticate(r.Context(), service.AuthRequest{
 		Environment: s.env,
 		APIKey:      r.Header.Get(signing.HeaderAPIKey),
@@ -225,11 +224,15 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 		Signature:   r.Header.Get(signing.HeaderSignature),
 		Method:      r.Method,
 		Path:        signing.RequestPath(r),
-		Body:        body,
-		Repeated:    repeatedAuthHeader(r.Header),
+		ReadBody: func() ([]byte, error) {
+			var err error
+			body, err = readBody(w, r)
+			return body, err
+		},
+		Repeated: repeatedAuthHeader(r.Header),
 	})
 	if err != nil {
-		if s.metrics != nil {
+		if s.metrics != nil && service.IsAuthError(err) {
 			s.metrics.AuthFailure(string(s.env), string(adcamp.ErrorCode(err)))
 		}
 		return err
