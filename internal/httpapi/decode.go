@@ -225,11 +225,17 @@ func (q *query) int(name string, def int) int {
 		return def
 	}
 	n, err := strconv.Atoi(s[0])
-	if err != nil || len(s[0]) > 10 {
+	switch {
+	case err == nil && len(strings.TrimLeft(strings.TrimLeft(s[0], "+-"), "0")) <= 10:
+		return n
+	case strings.Trim(s[0], "0123456789") == "" && s[0] != "":
+		q.issues.Add(name, "is too large")
+	case (s[0][0] == '-' || s[0][0] == '+') && len(s[0]) > 1 && strings.Trim(s[0][1:], "0123456789") == "":
+		q.issues.Add(name, "is out of range")
+	default:
 		q.issues.Add(name, "must be an integer")
-		return def
 	}
-	return n
+	return def
 }
 
 // bool reads a true/false parameter, false if absent.
@@ -248,7 +254,16 @@ func (q *query) bool(name string) bool {
 	return false
 }
 
-func (q *query) str(name string) string { return q.values.Get(name) }
+// str reads a parameter, "" if absent. Present but empty (?status=) is
+// refused like any other bad value: leaving a filter out is how to ask for
+// none.
+func (q *query) str(name string) string {
+	s, ok := q.values[name]
+	if ok && s[0] == "" {
+		q.issues.Add(name, "must not be empty (leave the parameter out for no filter)")
+	}
+	return q.values.Get(name)
+}
 
 // parseIfMatch reads the If-Match header: absent or "*" matches any
 // version; otherwise a list of entity tags such as "3". If-Match uses the
