@@ -37,8 +37,32 @@ func (c *cli) storeFlags(fs *flag.FlagSet) *storeFlags {
 	return &sf
 }
 
-// open opens the store and the secret box named by sf.
+// open opens the store and the secret box named by sf; what the operator
+// should know (see openWarn) goes to stderr.
 func (c *cli) open(ctx context.Context, sf *storeFlags) (store.Store, *secrets.Box, error) {
+	return c.openWarn(ctx, sf, c.warn)
+}
+
+// warn writes a warning for the operator on stderr.
+func (c *cli) warn(msg string) { fmt.Fprintln(c.stderr, "adcamp: warning:", msg) }
+
+// openWarn is open, telling warn what the operator should know: what the
+// migrations found that needs a person's decision.
+func (c *cli) openWarn(ctx context.Context, sf *storeFlags, warn func(string)) (store.Store, *secrets.Box, error) {
+	db, box, err := c.openStore(ctx, sf)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n, ok := db.(store.Noticer); ok {
+		for _, msg := range n.Notices() {
+			warn(msg)
+		}
+	}
+	return db, box, nil
+}
+
+// openStore opens the database and the secret box named by sf.
+func (c *cli) openStore(ctx context.Context, sf *storeFlags) (store.Store, *secrets.Box, error) {
 	if sf.databaseURL != "" {
 		return c.openPostgres(ctx, sf)
 	}

@@ -125,7 +125,7 @@ type app struct {
 
 // openServe opens the store and builds the service of serve.
 func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger) (*app, error) {
-	db, box, err := c.open(ctx, cfg.store)
+	db, box, err := c.openWarn(ctx, cfg.store, func(msg string) { log.Warn(msg) })
 	if err != nil {
 		return nil, err
 	}

@@ -52,6 +52,8 @@ type DB struct {
 	stopped     chan struct{}
 	stopOnce    sync.Once
 	closeOnce   sync.Once
+
+	notices []string // see Notices
 }
 
 var _ store.Store = (*DB)(nil)
@@ -194,11 +196,7 @@ func (db *DB) migrate(ctx context.Context, dir string) error {
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		return err
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db.write, sub)
+	p, err := newProvider(db.write, &db.notices)
 	if err != nil {
 		return err
 	}
@@ -207,6 +205,28 @@ func (db *DB) migrate(ctx context.Context, dir string) error {
 	}
 	return nil
 }
+
+// newProvider returns the migrations: the embedded SQL files, and the
+// ones written in Go, which add what they find for the operator to
+// notices.
+func newProvider(db *sql.DB, notices *[]string) (*goose.Provider, error) {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	rekey := goose.NewGoMigration(10, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
+		collisions, err := store.RekeyKeywords(ctx, tx)
+		for _, c := range collisions {
+			*notices = append(*notices, "migration 00010: "+c.String())
+		}
+		return err
+	}}, nil)
+	return goose.NewProvider(goose.DialectSQLite3, db, sub, goose.WithGoMigrations(rekey))
+}
+
+// Notices returns what the migrations run by Open found for the operator
+// to resolve (keywords whose texts came to read alike).
+func (db *DB) Notices() []string { return db.notices }
 
 // Close stops the checkpoints and closes the pools. Closing again does
 // nothing.
