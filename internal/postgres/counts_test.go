@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -213,7 +214,7 @@ func TestMigration8CountsExisting(t *testing.T) {
 	db.Close()
 
 	// Back to version 7, as an earlier release left it.
-	rollBack(t, conn, "00009_child_counts.sql", "00008_campaign_counts.sql")
+	rollBack(t, s.URL, 7)
 
 	db = openCounts(t, s.URL)
 	checkTotals(t, db, conn, []adcamp.Tenant{tn}, "after migrating")
@@ -223,20 +224,23 @@ func TestMigration8CountsExisting(t *testing.T) {
 	}
 }
 
-// rollBack runs the Down part of each migration file, in the order given,
-// and forgets that it was applied.
-func rollBack(t *testing.T, conn *pgx.Conn, files ...string) {
+// rollBack migrates the database at url down to version, as an earlier
+// release left it: the Down part of every migration above it, newest
+// first.
+func rollBack(t *testing.T, url string, version int64) {
 	t.Helper()
-	for _, name := range files {
-		text, err := migrations.ReadFile("migrations/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, down, _ := strings.Cut(string(text), "-- +goose Down")
-		version, _, _ := strings.Cut(name, "_")
-		if _, err := conn.Exec(context.Background(), down+`; DELETE FROM goose_db_version WHERE version_id = `+version); err != nil {
-			t.Fatalf("migrate %s down: %v", name, err)
-		}
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var notices []string
+	p, err := newProvider(db, &notices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(context.Background(), version); err != nil {
+		t.Fatalf("migrate down to %d: %v", version, err)
 	}
 }
 
@@ -417,7 +421,7 @@ func TestMigration9CountsChildren(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	rollBack(t, conn, "00009_child_counts.sql")
+	rollBack(t, s.URL, 8)
 
 	db = openCounts(t, s.URL)
 	// want checks the total of the campaign's ad groups of q's status, and
