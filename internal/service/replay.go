@@ -64,6 +64,7 @@ const MaxIdempotencyKey = 255
 // environment). Both are checked: the key is not signed, so adding one to
 // a captured request must not let it through as new.
 type ReplayKey struct {
+	account   string // whose budget the kept answer counts against
 	names     []recordName
 	hash      []byte // of method, path, query and body: tells a reused key from a retry
 	lookFirst bool   // a name may hold an answer that saving would not find (a legacy one)
@@ -102,7 +103,7 @@ func (s *Service) ReplayKeyFor(r SignedRequest) (ReplayKey, error) {
 	head = append(append(append(head, '?'), r.Query...), "\nIf-Match: "...)
 	h.Write(append(append(head, r.IfMatch...), '\n'))
 	h.Write(r.Body)
-	k := ReplayKey{hash: h.Sum(nil)}
+	k := ReplayKey{hash: h.Sum(nil), account: r.Credential.AccountID}
 	if r.IdempotencyKey != "" {
 		if len(r.IdempotencyKey) > MaxIdempotencyKey || !printableASCII(r.IdempotencyKey) {
 			var issues adcamp.Issues
@@ -168,6 +169,11 @@ type Answer struct {
 	Status int
 	Header []byte
 	Body   []byte
+	// Placeholder, if set, is kept instead of this answer when this one is
+	// too large to keep, or the account's budget for kept answers is
+	// spent (see MaxKeptAnswer): a small answer saying that the request
+	// was answered, for its replays.
+	Placeholder *Answer
 }
 
 // Outcome says what becomes of a request's change and of its answer.
@@ -292,17 +298,14 @@ func (s *Service) recall(ctx context.Context, tx store.Tx, k ReplayKey) (*Answer
 // them is already used.
 func (s *Service) save(ctx context.Context, tx store.Tx, k ReplayKey, ans *Answer) error {
 	now := s.Now()
+	kept := s.keptAnswer(k, ans, now)
 	for _, n := range k.names {
 		if n.legacy {
 			continue
 		}
-		expires := n.expires
-		if expires.IsZero() {
-			expires = now.Add(n.ttl)
-		}
 		saved, err := tx.SaveRecord(ctx, &store.RequestRecord{
-			Scope: n.scope, Token: n.token, RequestHash: k.hash, Status: ans.Status, Header: ans.Header, Body: ans.Body,
-			CreatedAt: now, ExpiresAt: expires,
+			Scope: n.scope, Token: n.token, RequestHash: k.hash, Status: kept.Status, Header: kept.Header, Body: kept.Body,
+			CreatedAt: now, ExpiresAt: n.expiry(now),
 		})
 		if err != nil {
 			return err
@@ -312,6 +315,46 @@ func (s *Service) save(ctx context.Context, tx store.Tx, k ReplayKey, ans *Answe
 		}
 	}
 	return nil
+}
+
+// expiry is when the record of name, saved at now, expires.
+func (n recordName) expiry(now time.Time) time.Time {
+	if !n.expires.IsZero() {
+		return n.expires
+	}
+	return now.Add(n.ttl)
+}
+
+// keptAnswer is what is kept of ans under k's names: ans itself, or its
+// placeholder if ans is over MaxKeptAnswer, or over SmallAnswer and the
+// account's budget cannot hold it under every name.
+func (s *Service) keptAnswer(k ReplayKey, ans *Answer, now time.Time) *Answer {
+	if ans.Placeholder == nil {
+		return ans
+	}
+	size := int64(len(ans.Header) + len(ans.Body))
+	if size > MaxKeptAnswer {
+		return ans.Placeholder
+	}
+	if size <= SmallAnswer {
+		return ans
+	}
+	var total int64
+	var last time.Time
+	for _, n := range k.names {
+		if !n.legacy {
+			total += size
+			if e := n.expiry(now); e.After(last) {
+				last = e
+			}
+		}
+	}
+	if !s.budget.take(k.account, total, last, now) {
+		s.log.Warn("an answer was not kept for replays: the account's budget for kept answers is spent",
+			"account", k.account, "bytes", size)
+		return ans.Placeholder
+	}
+	return ans
 }
 
 // PurgeRecords forgets the answers whose time has passed.

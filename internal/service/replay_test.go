@@ -116,3 +116,41 @@ func TestLegacySignatureRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeAnswersNotKept: an answer over MaxKeptAnswer is sent once and
+// kept as its placeholder, which its replay gets; the request is not run
+// again. A small answer is kept whatever the budget.
+func TestLargeAnswersNotKept(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	now := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
+	s := New(Config{Store: db, Now: func() time.Time { return now }, AnswerBudget: 1})
+	key := &adcamp.APIKey{ID: "ak_live_x", AccountID: "acc_1", Environment: adcamp.Production}
+	ts := strconv.FormatInt(now.Unix(), 10)
+	for _, size := range []int{MaxKeptAnswer + 1, 100} {
+		k, err := s.ReplayKeyFor(SignedRequest{Credential: key, Timestamp: ts, Signature: fmt.Sprint(size), Method: "POST", Path: "/campaigns"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs := 0
+		big := &Answer{Status: 201, Header: []byte(`{}`), Body: make([]byte, size),
+			Placeholder: &Answer{Status: 409, Header: []byte(`{}`), Body: []byte(`not kept`)}}
+		run := func(context.Context) (*Answer, Outcome, error) { runs++; return big, Commit, nil }
+		first, _, err := s.Once(ctx, k, run)
+		if err != nil || len(first.Body) != size {
+			t.Fatalf("Once = %d bytes, %v; want the whole answer of %d bytes sent", len(first.Body), err, size)
+		}
+		again, replayed, err := s.Once(ctx, k, run)
+		if err != nil || !replayed || runs != 1 {
+			t.Fatalf("replay: replayed %v, ran %d times, %v", replayed, runs, err)
+		}
+		if wantKept := size <= SmallAnswer; (len(again.Body) == size) != wantKept {
+			t.Errorf("answer of %d bytes: replayed %d bytes (%q...); kept whole = %v, want %v",
+				size, len(again.Body), again.Body[:min(8, len(again.Body))], len(again.Body) == size, wantKept)
+		}
+	}
+}

@@ -5,6 +5,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"slices"
@@ -46,6 +47,9 @@ type Config struct {
 	// MaxSkew is the accepted distance between X-Timestamp and the
 	// server's clock (5 minutes if zero).
 	MaxSkew time.Duration
+	// AnswerBudget bounds the bytes of large answers kept for replays per
+	// account and process (DefaultAnswerBudget if zero; see budget.go).
+	AnswerBudget int64
 }
 
 // Service implements the API's operations over a store.
@@ -59,6 +63,7 @@ type Service struct {
 	maxSkew      time.Duration
 
 	keys    keyCache
+	budget  answerBudget
 	started time.Time                 // when New made it
 	day     atomic.Pointer[cachedDay] // see today
 
@@ -86,6 +91,7 @@ func New(cfg Config) *Service {
 	if s.maxSkew == 0 {
 		s.maxSkew = 5 * time.Minute
 	}
+	s.budget.limit = cmp.Or(cfg.AnswerBudget, DefaultAnswerBudget)
 	for _, m := range cmpOr(cfg.Marketplaces, DefaultMarketplaces) {
 		s.marketplaces = append(s.marketplaces, strings.ToUpper(strings.TrimSpace(m)))
 	}
