@@ -310,8 +310,9 @@ func decodeMutation[T any](r *http.Request, c *call, read func(*object) T) (dryR
 	return dryRun, in, obj.err()
 }
 
-// arrayElements splits a JSON array into its elements.
-func arrayElements(v jsontext.Value) ([]jsontext.Value, error) {
+// arrayElements splits a JSON array into its elements: at most max of
+// them, or it stops reading at the one after and says there are too many.
+func arrayElements(v jsontext.Value, max int) ([]jsontext.Value, error) {
 	if v.Kind() != '[' {
 		return nil, errorf(adcamp.CodeInvalidJSON, "items must be an array of keyword objects")
 	}
@@ -321,6 +322,11 @@ func arrayElements(v jsontext.Value) ([]jsontext.Value, error) {
 	}
 	var out []jsontext.Value
 	for dec.PeekKind() != ']' {
+		if len(out) == max {
+			var issues adcamp.Issues
+			issues.Add("items", "must hold 1 to %d keywords (got more)", max)
+			return nil, issues.Err()
+		}
 		el, err := dec.ReadValue()
 		if err != nil {
 			return nil, invalidJSON(err)
