@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/net/netutil"
+
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/client/signing"
 	"github.com/adcamp/adcamp/internal/httpapi"
@@ -27,6 +29,18 @@ import (
 // runaway one on a larger deployment still meets a ceiling.
 const defaultRateLimit = 20000
 
+// defaultAuthFailureLimit is how many failed authentications a second a
+// client address may make (burst twice that) before it is refused for a
+// while: far above a client with a wrong clock or a typo in its secret,
+// far below a flood of guesses.
+const defaultAuthFailureLimit = 20
+
+// defaultMaxConnections caps the open connections of each API listener,
+// so that clients holding connections open cannot take every file
+// descriptor the database needs too. Past it, new connections wait in the
+// kernel's queue until one closes.
+const defaultMaxConnections = 8192
+
 // serveConfig is the configuration of adcamp serve (CONTRACT §7).
 type serveConfig struct {
 	store          *storeFlags
@@ -34,6 +48,8 @@ type serveConfig struct {
 	sandboxAddr    string
 	signing        string
 	rateLimit      int
+	authFailures   int
+	maxConns       int
 	tlsCert        string
 	tlsKey         string
 	marketplaces   string
@@ -53,19 +69,35 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	str(&cfg.marketplaces, "marketplaces", strings.Join(service.DefaultMarketplaces, ","), "accepted marketplace site codes, comma-separated")
 	str(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	str(&cfg.debugAddr, "debug-addr", "", "listen address of the Go profiler (/debug/pprof/); empty (the default) turns it off")
-	rate := c.envDefault(envName("rate-limit"), strconv.Itoa(defaultRateLimit))
-	fs.Func("rate-limit", fmt.Sprintf("requests per second per credential and process, burst 2N; 0 turns it off (default %d)", defaultRateLimit), func(s string) error {
-		rate = s
-		return nil
-	})
+	counts := []struct {
+		name, help string
+		def        int
+		dst        *int
+		text       string
+	}{
+		{"rate-limit", "requests per second per credential and process, burst 2N; 0 turns it off", defaultRateLimit, &cfg.rateLimit, ""},
+		{"auth-failure-limit", "failed authentications per second per client address, burst 2N, before its requests are refused; 0 turns it off",
+			defaultAuthFailureLimit, &cfg.authFailures, ""},
+		{"max-connections", "open connections per API listener; 0: no limit", defaultMaxConnections, &cfg.maxConns, ""},
+	}
+	for i := range counts {
+		n := &counts[i]
+		n.text = c.envDefault(envName(n.name), strconv.Itoa(n.def))
+		fs.Func(n.name, fmt.Sprintf("%s (default %d)", n.help, n.def), func(s string) error {
+			n.text = s
+			return nil
+		})
+	}
 	if _, err := parse(fs, args); err != nil {
 		return nil, err
 	}
-	n, err := strconv.Atoi(rate)
-	if err != nil || n < 0 {
-		return nil, usageError("--rate-limit must be a whole number ≥ 0, got %q", rate)
+	for _, n := range counts {
+		v, err := strconv.Atoi(n.text)
+		if err != nil || v < 0 {
+			return nil, usageError("--%s must be a whole number ≥ 0, got %q", n.name, n.text)
+		}
+		*n.dst = v
 	}
-	cfg.rateLimit = n
 	switch cfg.signing {
 	case "auto", "a", "b":
 	default:
@@ -186,13 +218,17 @@ func (a *app) listen(cfg *serveConfig) (listeners, error) {
 		if e.addr == "" {
 			continue
 		}
-		h, err := httpapi.New(a.svc, e.env, a.log.With("env", string(e.env)), httpapi.WithMetrics(a.metrics), httpapi.WithRateLimit(cfg.rateLimit))
+		h, err := httpapi.New(a.svc, e.env, a.log.With("env", string(e.env)), httpapi.WithMetrics(a.metrics),
+			httpapi.WithRateLimit(cfg.rateLimit), httpapi.WithAuthFailureLimit(cfg.authFailures))
 		if err != nil {
 			return ls, err
 		}
 		l, err := net.Listen("tcp", e.addr)
 		if err != nil {
 			return ls, fmt.Errorf("%s API: %w", e.env, err)
+		}
+		if cfg.maxConns > 0 {
+			l = netutil.LimitListener(l, cfg.maxConns)
 		}
 		if tlsConfig != nil {
 			l = tls.NewListener(l, tlsConfig)

@@ -44,6 +44,7 @@ func startServe(t *testing.T, args ...string) map[string]string {
 	case m := <-addrs:
 		return m
 	case err := <-done:
+		done <- nil // for the cleanup, which waits for serve to end
 		t.Fatalf("serve exited: %v", err)
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not start")
@@ -165,6 +166,35 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 	resp, err := http.Get("http://" + addr + "/")
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("after the slow clients, GET / = %v, %v", resp, err)
+	}
+	resp.Body.Close()
+}
+
+// TestMaxConnections: with --max-connections N, a listener holds N
+// connections at most; another waits until one closes.
+func TestMaxConnections(t *testing.T) {
+	addrs := startServe(t, "--data-dir", t.TempDir(), "--production-addr", "127.0.0.1:0", "--sandbox-addr", "",
+		"--max-connections", "1")
+	addr := addrs[string(adcamp.Production)]
+	held, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A request on it, so the server has surely accepted it.
+	io.WriteString(held, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+	if line, err := bufio.NewReader(held).ReadString('\n'); err != nil || !strings.Contains(line, "200") {
+		t.Fatalf("first connection: %q, %v", line, err)
+	}
+	other := &http.Client{Timeout: 500 * time.Millisecond, Transport: &http.Transport{DisableKeepAlives: true}}
+	if resp, err := other.Get("http://" + addr + "/healthz"); err == nil {
+		resp.Body.Close()
+		t.Fatal("a second connection was served while the first was open")
+	}
+	held.Close()
+	other.Timeout = 5 * time.Second
+	resp, err := other.Get("http://" + addr + "/healthz")
+	if err != nil {
+		t.Fatalf("once the first connection closed: %v", err)
 	}
 	resp.Body.Close()
 }

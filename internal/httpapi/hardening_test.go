@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/httpapi"
@@ -159,4 +160,26 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// TestAuthFailureLimit: a client address that fails authentication too
+// often is refused (429, before any key lookup) until its bucket refills;
+// requests that authenticate spend nothing.
+func TestAuthFailureLimit(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	e.serveWith(prod, nil, httpapi.WithAuthFailureLimit(1)) // burst 2
+	for range 3 {
+		want(t, prod.do("GET", "/campaigns", ""), 200, "")
+	}
+	bad := "X-Signature: " + strings.Repeat("0", 64)
+	want(t, prod.do("GET", "/campaigns", "", bad), 401, "INVALID_SIGNATURE")
+	want(t, prod.do("GET", "/campaigns", "", "X-API-Key: ak_live_nobody"), 401, "UNAUTHORIZED")
+	r := prod.do("GET", "/campaigns", "")
+	want(t, r, 429, "RATE_LIMITED")
+	if ra, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || ra < 1 {
+		t.Errorf("Retry-After = %q, want a positive number of seconds", r.Header.Get("Retry-After"))
+	}
+	time.Sleep(1100 * time.Millisecond)
+	want(t, prod.do("GET", "/campaigns", ""), 200, "")
 }

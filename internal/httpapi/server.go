@@ -32,6 +32,9 @@ type Server struct {
 	openapi []byte         // openapi.yaml as JSON
 	metrics *metrics.Metrics
 	limiter *limiter // nil: no rate limit
+	// failures limits failed authentications per client address; nil: no
+	// limit.
+	failures *failureLimiter
 }
 
 // Option configures a Server.
@@ -46,6 +49,17 @@ func WithRateLimit(perSecond int) Option {
 	return func(s *Server) {
 		if perSecond > 0 {
 			s.limiter = newLimiter(perSecond)
+		}
+	}
+}
+
+// WithAuthFailureLimit refuses (429) the requests of a client address
+// that failed authentication more than perSecond times a second (with a
+// burst of twice that); 0 turns the limit off.
+func WithAuthFailureLimit(perSecond int) Option {
+	return func(s *Server) {
+		if perSecond > 0 {
+			s.failures = newFailureLimiter(perSecond)
 		}
 	}
 }
@@ -243,6 +257,16 @@ func (s *Server) signed(h handler) http.Handler {
 }
 
 func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) error {
+	var addr string
+	if s.failures != nil {
+		addr = clientAddr(r)
+		if err := s.failures.check(w, addr, time.Now()); err != nil {
+			if s.metrics != nil {
+				s.metrics.RateLimited(string(s.env))
+			}
+			return err
+		}
+	}
 	// The body is read once the headers, the timestamp and the key have
 	// passed: a request refused before costs no body read.
 	var body []byte
@@ -261,8 +285,13 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 		Repeated: repeatedAuthHeader(r.Header),
 	})
 	if err != nil {
-		if s.metrics != nil && service.IsAuthError(err) {
-			s.metrics.AuthFailure(string(s.env), string(adcamp.ErrorCode(err)))
+		if service.IsAuthError(err) {
+			if s.metrics != nil {
+				s.metrics.AuthFailure(string(s.env), string(adcamp.ErrorCode(err)))
+			}
+			if s.failures != nil {
+				s.failures.fail(addr, time.Now())
+			}
 		}
 		return err
 	}
