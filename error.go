@@ -17,6 +17,7 @@ const (
 	CodeInvalidJSON            Code = "INVALID_JSON"
 	CodeUnsupportedMediaType   Code = "UNSUPPORTED_MEDIA_TYPE"
 	CodePayloadTooLarge        Code = "PAYLOAD_TOO_LARGE"
+	CodeHeadersTooLarge        Code = "HEADERS_TOO_LARGE"
 	CodeNotFound               Code = "NOT_FOUND"
 	CodeMethodNotAllowed       Code = "METHOD_NOT_ALLOWED"
 	CodeInvalidStateTransition Code = "INVALID_STATE_TRANSITION"

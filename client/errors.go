@@ -16,6 +16,7 @@ const (
 	CodeInvalidJSON            = "INVALID_JSON"
 	CodeUnsupportedMediaType   = "UNSUPPORTED_MEDIA_TYPE"
 	CodePayloadTooLarge        = "PAYLOAD_TOO_LARGE"
+	CodeHeadersTooLarge        = "HEADERS_TOO_LARGE"
 	CodeNotFound               = "NOT_FOUND"
 	CodeMethodNotAllowed       = "METHOD_NOT_ALLOWED"
 	CodeInvalidStateTransition = "INVALID_STATE_TRANSITION"

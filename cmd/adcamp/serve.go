@@ -289,10 +289,6 @@ type timeouts struct {
 // its headers and 30 s for the whole request (a 1 MiB body at 35 KB/s).
 var serverTimeouts = timeouts{header: 5 * time.Second, read: 30 * time.Second, write: 30 * time.Second, idle: 120 * time.Second}
 
-// maxHeaderBytes bounds the request line and headers; more is refused
-// with 431 by net/http.
-const maxHeaderBytes = 64 << 10
-
 func newHTTPServer(h http.Handler, log *slog.Logger, t timeouts) *http.Server {
 	return &http.Server{
 		Handler:           h,
@@ -300,7 +296,12 @@ func newHTTPServer(h http.Handler, log *slog.Logger, t timeouts) *http.Server {
 		ReadTimeout:       t.read,
 		WriteTimeout:      t.write,
 		IdleTimeout:       t.idle,
-		MaxHeaderBytes:    maxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		// The API answers headers over httpapi.MaxHeaderBytes with 431 in
+		// its envelope; net/http answers beyond this, in plain text.
+		MaxHeaderBytes: httpapi.ServerMaxHeaderBytes,
+		// OPTIONS * goes to the handler too, which answers it in the
+		// envelope, rather than net/http's empty 200.
+		DisableGeneralOptionsHandler: true,
+		ErrorLog:                     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 }

@@ -6,7 +6,6 @@ package httpapi
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"io"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -171,35 +170,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.metrics.Request(string(s.env), routeLabel(route), r.Method, rec.status, elapsed)
 		}
 	}()
-	if err := checkNoBody(r); err != nil {
+	body := trackBody(r)
+	if err := checkRequest(r); err != nil {
 		s.writeError(rec, r, err)
-		return
+	} else {
+		s.mux.ServeHTTP(rec, r)
 	}
-	s.mux.ServeHTTP(rec, r)
-}
-
-// checkNoBody refuses a body on GET, HEAD and DELETE, before any handler
-// runs. Their handlers would ignore it, and Scheme A signs path and body
-// with nothing between them: a signed GET /campaigns/{id} would verify as
-// GET /campaigns with the body "/{id}", a list of every campaign.
-func checkNoBody(r *http.Request) error {
-	switch r.Method {
-	case http.MethodGet, http.MethodHead, http.MethodDelete:
-	default:
-		return nil
-	}
-	if r.ContentLength == 0 || r.Body == nil || r.Body == http.NoBody {
-		return nil
-	}
-	if r.ContentLength < 0 { // chunked: perhaps empty
-		var b [1]byte
-		if n, _ := io.ReadFull(r.Body, b[:]); n == 0 {
-			return nil
-		}
-	}
-	var issues adcamp.Issues
-	issues.Add("body", "must be empty: a %s request takes no body", r.Method)
-	return issues.Err()
+	body.drain(w, r)
 }
 
 // noRoute answers 404, or 405 with Allow where another method has a route,
