@@ -188,7 +188,8 @@ func TestServe(t *testing.T) {
 	c := &cli{lookup: noEnv, stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
 		ready: func(m map[string]string) { addrs <- m }}
 	go func() {
-		done <- c.run(ctx, []string{"serve", dd, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "127.0.0.1:0"})
+		done <- c.run(ctx, []string{"serve", dd, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "127.0.0.1:0",
+			"--metrics-addr", "127.0.0.1:0"})
 	}()
 	var bound map[string]string
 	select {
@@ -215,6 +216,18 @@ func TestServe(t *testing.T) {
 	}
 	if got := get(adcamp.Production); got != 401 {
 		t.Errorf("sandbox key on the production listener = %d, want 401", got)
+	}
+	// The metrics are on their own listener, never on an API listener.
+	for name, want := range map[string]int{"metrics": 200, string(adcamp.Production): 404, string(adcamp.Sandbox): 404} {
+		resp, err := http.Get("http://" + bound[name] + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want || (want == 200) != strings.Contains(string(body), "adcamp_http_requests_total") {
+			t.Errorf("GET /metrics on the %s listener = %d; want %d", name, resp.StatusCode, want)
+		}
 	}
 	if _, err := runCLI(t, "keys", "disable", k["api_key"].(string), dd); err != nil {
 		t.Fatal(err)

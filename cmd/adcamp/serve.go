@@ -55,6 +55,7 @@ type serveConfig struct {
 	marketplaces   string
 	logLevel       string
 	debugAddr      string
+	metricsAddr    string
 }
 
 func (c *cli) serveFlags(args []string) (*serveConfig, error) {
@@ -69,6 +70,8 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	str(&cfg.marketplaces, "marketplaces", strings.Join(service.DefaultMarketplaces, ","), "accepted marketplace site codes, comma-separated")
 	str(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	str(&cfg.debugAddr, "debug-addr", "", "listen address of the Go profiler (/debug/pprof/); empty (the default) turns it off")
+	str(&cfg.metricsAddr, "metrics-addr", "127.0.0.1:9090",
+		"listen address of the Prometheus metrics (GET /metrics), never on an API listener; empty turns it off")
 	counts := []struct {
 		name, help string
 		def        int
@@ -195,7 +198,7 @@ func (ls listeners) close() {
 }
 
 // listen binds every listener of cfg: an API listener per environment
-// (over TLS when configured) and the profiler's. On an error it returns
+// (over TLS when configured), the metrics' and the profiler's. On an error it returns
 // those bound so far, for the caller to close.
 func (a *app) listen(cfg *serveConfig) (listeners, error) {
 	var tlsConfig *tls.Config
@@ -235,6 +238,14 @@ func (a *app) listen(cfg *serveConfig) (listeners, error) {
 		}
 		ls = append(ls, listener{string(e.env), newHTTPServer(h, a.log, serverTimeouts), l})
 		a.log.Info("listening", "env", string(e.env), "url", scheme+"://"+l.Addr().String()+signing.PrefixCanonical)
+	}
+	if cfg.metricsAddr != "" {
+		l, err := net.Listen("tcp", cfg.metricsAddr)
+		if err != nil {
+			return ls, fmt.Errorf("metrics listener (--metrics-addr, empty turns it off): %w", err)
+		}
+		ls = append(ls, listener{"metrics", newHTTPServer(httpapi.MetricsHandler(a.metrics), a.log, serverTimeouts), l})
+		a.log.Info("metrics listening", "url", "http://"+l.Addr().String()+"/metrics")
 	}
 	if cfg.debugAddr != "" {
 		l, err := net.Listen("tcp", cfg.debugAddr)

@@ -34,7 +34,9 @@ func startServe(t *testing.T, args ...string) map[string]string {
 	done := make(chan error, 1)
 	c := &cli{lookup: noEnv, stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
 		ready: func(m map[string]string) { addrs <- m }}
-	go func() { done <- c.run(ctx, append([]string{"serve"}, args...)) }()
+	// No metrics listener unless args ask for one: its default address is
+	// fixed, and tests run at once.
+	go func() { done <- c.run(ctx, append([]string{"serve", "--metrics-addr="}, args...)) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/metrics"
 )
 
 // What is checked of a request before any route is chosen, so that every
@@ -159,4 +160,27 @@ func cleanSlow(p string) string {
 		np += "/"
 	}
 	return np
+}
+
+// MetricsHandler serves m at GET /metrics, for the metrics listener:
+// every answer has an X-Request-Id, and anything but GET /metrics is a
+// 404 or 405 in the envelope.
+func MetricsHandler(m *metrics.Metrics) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		code, status := adcamp.CodeNotFound, "no route for "+r.Method+" "+shortURI(r.URL.Path)+"; this listener serves GET /metrics"
+		if r.URL.Path == "/metrics" {
+			w.Header().Set("Allow", "GET, HEAD")
+			code, status = adcamp.CodeMethodNotAllowed, r.Method+" is not allowed here; allowed: GET, HEAD"
+		}
+		writeJSON(w, statusOf[code], struct {
+			Success bool      `json:"success"`
+			Error   errorBody `json:"error"`
+		}{false, errorBody{Code: code, Message: status, RequestID: requestID(w)}})
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["X-Request-Id"] = []string{newRequestID()}
+		mux.ServeHTTP(w, r)
+	})
 }

@@ -94,12 +94,17 @@ func TestMetrics(t *testing.T) {
 	prod.do("GET", "/campaigns", "", "X-Signature: "+strings.Repeat("0", 64))
 	prod.do("GET", "/nowhere", "")
 
-	resp, err := http.Get(srv.URL + "/metrics")
+	metricsSrv := httptest.NewServer(httpapi.MetricsHandler(m))
+	t.Cleanup(metricsSrv.Close)
+	resp, err := http.Get(metricsSrv.URL + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	if resp.Header.Get("X-Request-Id") == "" {
+		t.Error("the metrics listener's answer has no X-Request-Id")
+	}
 	text := string(body)
 	for _, line := range []string{
 		`adcamp_http_requests_total{env="production",method="POST",route="/api/v1/open/campaigns",status="201"} 1`,
@@ -116,6 +121,15 @@ func TestMetrics(t *testing.T) {
 	}
 	if strings.Contains(text, id) || strings.Contains(text, prod.key) {
 		t.Error("/metrics names an id or a key")
+	}
+	// The API listeners do not show them: they describe the whole process,
+	// both environments (a sandbox user would read production's figures).
+	if resp, err = http.Get(srv.URL + "/metrics"); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 404 {
+		t.Errorf("GET /metrics on an API listener = %d, want 404", resp.StatusCode)
 	}
 }
 

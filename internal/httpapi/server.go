@@ -39,7 +39,9 @@ type Server struct {
 // Option configures a Server.
 type Option func(*Server)
 
-// WithMetrics records requests in m and serves it at GET /metrics.
+// WithMetrics records requests in m. The figures are served elsewhere
+// (MetricsHandler, on a listener of their own): they describe the whole
+// process, both environments, and no API listener shows them.
 func WithMetrics(m *metrics.Metrics) Option { return func(s *Server) { s.metrics = m } }
 
 // WithRateLimit limits each credential to perSecond requests a second
@@ -93,9 +95,6 @@ type call struct {
 func (s *Server) routes() {
 	s.handleFunc("GET /healthz", s.healthz)
 	s.handleFunc("GET /readyz", s.readyz)
-	if s.metrics != nil {
-		s.handle("GET /metrics", s.metrics.Handler())
-	}
 	for _, p := range []string{signing.PrefixCanonical, signing.PrefixShort} {
 		s.handleFunc("GET "+p+"/time", s.time)
 		s.handleFunc("GET "+p+"/openapi.json", s.openAPI)
