@@ -285,3 +285,35 @@ func TestEnvironmentVariables(t *testing.T) {
 		t.Errorf("a flag did not override the environment: %q", cfg.sandboxAddr)
 	}
 }
+
+// TestWrongMasterKeyRefused: a master key that is not the database's
+// stops every command, serve included, with a message that says so,
+// instead of serving and answering 500 to every request.
+func TestWrongMasterKeyRefused(t *testing.T) {
+	dir := t.TempDir()
+	dd := "--data-dir=" + dir
+	acc := mustJSON(t, "accounts", "create", "--name", "Acme", dd)["id"].(string)
+	mustJSON(t, "keys", "create", "--account", acc, "--env", "sandbox", dd)
+	other := strings.Repeat("ab", 32)
+	env := func(name string) (string, bool) {
+		if name == "ADCAMP_MASTER_KEY" {
+			return other, true
+		}
+		return "", false
+	}
+	for _, args := range [][]string{
+		{"keys", "list", "--account", acc, dd},
+		{"accounts", "create", "--name", "Other", dd},
+		{"serve", dd, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "127.0.0.1:0", "--metrics-addr", ""},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := run(ctx, args, env, strings.NewReader(""), io.Discard, io.Discard)
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "master key") {
+			t.Errorf("adcamp %s with another master key: %v, want it refused for the master key", args[0], err)
+		}
+	}
+	if _, err := runCLI(t, "keys", "list", "--account", acc, dd); err != nil {
+		t.Errorf("with the right key again: %v", err)
+	}
+}

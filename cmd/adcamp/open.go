@@ -47,10 +47,15 @@ func (c *cli) open(ctx context.Context, sf *storeFlags) (store.Store, *secrets.B
 func (c *cli) warn(msg string) { fmt.Fprintln(c.stderr, "adcamp: warning:", msg) }
 
 // openWarn is open, telling warn what the operator should know: what the
-// migrations found that needs a person's decision.
+// migrations found that needs a person's decision. It refuses a master
+// key that is not the one of the database's secrets.
 func (c *cli) openWarn(ctx context.Context, sf *storeFlags, warn func(string)) (store.Store, *secrets.Box, error) {
 	db, box, err := c.openStore(ctx, sf)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := service.CheckSecrets(ctx, db, box); err != nil {
+		db.Close()
 		return nil, nil, err
 	}
 	if n, ok := db.(store.Noticer); ok {

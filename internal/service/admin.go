@@ -62,10 +62,8 @@ func (s *Service) CreateKey(ctx context.Context, accountID string, env adcamp.En
 	now := s.Now().Truncate(time.Second)
 	id := "ak_" + env.KeyInfix() + "_" + randomToken(15, false)
 	secret := "sk_" + env.KeyInfix() + "_" + randomToken(32, true)
-	k := &store.Credential{
-		APIKey: adcamp.APIKey{ID: id, AccountID: accountID, Environment: env, CreatedAt: now},
-		Secret: s.box.Seal([]byte(secret), []byte(id)),
-	}
+	k := &store.Credential{APIKey: adcamp.APIKey{ID: id, AccountID: accountID, Environment: env, CreatedAt: now}}
+	seal(s.box, k, []byte(secret), nil)
 	err := s.write(ctx, func(tx store.Tx) error {
 		if _, err := tx.GetAccount(ctx, accountID); err != nil {
 			return err
@@ -139,13 +137,19 @@ func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (
 		if err != nil {
 			return err
 		}
+		old, _, _, err := openSecrets(s.box, k)
+		if err != nil {
+			return err
+		}
 		secret := "sk_" + k.Environment.KeyInfix() + "_" + randomToken(32, true)
-		k.PreviousSecret, k.PreviousExpiresAt = nil, nil
+		k.PreviousExpiresAt = nil
 		if grace > 0 {
 			expires := s.Now().Add(grace).Truncate(time.Second)
-			k.PreviousSecret, k.PreviousExpiresAt = k.Secret, &expires
+			k.PreviousExpiresAt = &expires
+		} else {
+			old = nil
 		}
-		k.Secret = s.box.Seal([]byte(secret), []byte(k.ID))
+		seal(s.box, k, []byte(secret), old)
 		out = &NewCredential{APIKey: s.publicKey(k), Secret: secret}
 		return tx.UpdateCredential(ctx, k)
 	})

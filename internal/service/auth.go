@@ -167,7 +167,7 @@ func (s *Service) candidates(r AuthRequest) []candidate {
 // before it did not match.
 func (s *Service) verify(c *liveKey, r AuthRequest, now time.Time) signing.Scheme {
 	sig, ok := signing.DecodeSignature(r.Signature)
-	if !ok {
+	if !ok || len(c.secrets) == 0 {
 		return ""
 	}
 	secrets := c.secrets[:1]

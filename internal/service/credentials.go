@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -138,15 +137,17 @@ func (s *Service) lookupKey(ctx context.Context, id string, env adcamp.Environme
 		return nil, false, err
 	}
 	cred := &liveKey{key: k, fetched: now}
-	for _, sealed := range [][]byte{k.Secret, k.PreviousSecret} {
-		if sealed == nil {
-			continue
+	current, previous, _, err := openSecrets(s.box, k)
+	if err != nil {
+		// The master key is checked at start (CheckSecrets), so this secret
+		// was moved or altered in the database: it has no secret that
+		// verifies anything.
+		s.log.Error("a stored secret does not open: its key is refused", "key_id", k.ID, "err", err)
+	} else {
+		cred.secrets = append(cred.secrets, signing.NewVerifier(string(current)))
+		if previous != nil {
+			cred.secrets = append(cred.secrets, signing.NewVerifier(string(previous)))
 		}
-		secret, err := s.box.Open(sealed, []byte(k.ID))
-		if err != nil {
-			return nil, false, fmt.Errorf("open a secret of %s: %w", k.ID, err)
-		}
-		cred.secrets = append(cred.secrets, signing.NewVerifier(string(secret)))
 	}
 	s.keys.put(cred)
 	return cred, false, nil

@@ -47,6 +47,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ReadIsReadOnly", testReadIsReadOnly},
 		{"ConcurrentVersionedUpdates", testConcurrentUpdates},
 		{"RequestRecords", testRequestRecords},
+		{"Settings", testSettings},
+		{"AllCredentials", testAllCredentials},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
