@@ -133,10 +133,10 @@ func userAgent(prefix string) string {
 func parseBaseURL(s string) (*url.URL, error) {
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("client: base URL %q: want http(s)://host[:port]/prefix", s)
+		return nil, fmt.Errorf("client: base URL %q: want http(s)://host[:port]/prefix", redactURL(s))
 	}
 	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return nil, fmt.Errorf("client: base URL %q: must not have a query, fragment or user info", s)
+		return nil, fmt.Errorf("client: base URL %q: must not have a query, fragment or user info", u.Redacted())
 	}
 	if u.Path == "" || u.Path == "/" {
 		u.Path, u.RawPath = signing.PrefixCanonical, ""
@@ -148,6 +148,24 @@ func parseBaseURL(s string) (*url.URL, error) {
 		}
 	}
 	return u, nil
+}
+
+// redactURL is s, with what may be a password (between "://" and the
+// last "@" before the path) masked, for a message about a URL that did
+// not parse.
+func redactURL(s string) string {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		return s
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	if at := strings.LastIndex(rest[:end], "@"); at >= 0 {
+		rest = "xxxxx" + rest[at:]
+	}
+	return scheme + "://" + rest
 }
 
 func sleepContext(ctx context.Context, d time.Duration) error {

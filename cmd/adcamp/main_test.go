@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -315,5 +316,53 @@ func TestWrongMasterKeyRefused(t *testing.T) {
 	}
 	if _, err := runCLI(t, "keys", "list", "--account", acc, dd); err != nil {
 		t.Errorf("with the right key again: %v", err)
+	}
+}
+
+// TestDatabasePasswordNeverShown: a database URL's password appears in no
+// help and no error, from the flag or from ADCAMP_DATABASE_URL, in its
+// user information or as a parameter.
+func TestDatabasePasswordNeverShown(t *testing.T) {
+	for _, url := range []string{
+		"postgres://u:s3cr3t@127.0.0.1:1/db?connect_timeout=1",
+		"postgres://u@127.0.0.1:1/db?password=s3cr3t&sslmode=bogus",
+		"postgres://u:s3cr3t@127.0.0.1:1/db?sslmode=bogus",
+		"postgres://u:s3cr3t@[::1/db",
+	} {
+		env := func(name string) (string, bool) {
+			switch name {
+			case "ADCAMP_DATABASE_URL":
+				return url, true
+			case "ADCAMP_MASTER_KEY":
+				return strings.Repeat("ab", 32), true
+			}
+			return "", false
+		}
+		for _, args := range [][]string{{"serve", "-h"}, {"keys", "list", "-h"}, {"keys", "list", "--account", "acc_x"},
+			{"keys", "list", "--account", "acc_x", "--database-url", url}} {
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), args, env, strings.NewReader(""), &out, &errOut)
+			if all := out.String() + errOut.String() + fmt.Sprint(err); strings.Contains(all, "s3cr3t") {
+				t.Errorf("adcamp %v with the URL %s shows the password:\n%s", args, url, all)
+			}
+		}
+	}
+}
+
+// TestReadableMasterKeyWarned: a master.key that others may read is
+// warned about, every time it is used.
+func TestReadableMasterKeyWarned(t *testing.T) {
+	dir := t.TempDir()
+	dd := "--data-dir=" + dir
+	mustJSON(t, "accounts", "create", "--name", "Acme", dd)
+	if err := os.Chmod(filepath.Join(dir, "master.key"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var errOut bytes.Buffer
+	if err := run(context.Background(), []string{"accounts", "create", "--name", "B", dd}, noEnv, nil, io.Discard, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), "warning") || !strings.Contains(errOut.String(), "chmod 600") {
+		t.Errorf("stderr = %q, want a warning about the master key's mode", errOut.String())
 	}
 }

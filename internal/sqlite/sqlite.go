@@ -59,12 +59,13 @@ type DB struct {
 var _ store.Store = (*DB)(nil)
 
 // Open opens (creating if needed) the database in dir and brings its schema
-// up to date.
+// up to date. The directory is made 0700 and the database's files 0600,
+// whatever they were: they hold every account's data.
 func Open(ctx context.Context, dir string) (*DB, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create data directory: %w", err)
-	}
 	path := filepath.Join(dir, FileName)
+	if err := private(dir, path); err != nil {
+		return nil, err
+	}
 	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)"
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
 	// The writer leaves checkpoints to checkpointLoop, up to a WAL of
@@ -100,6 +101,29 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	db.checkpoints, db.stop, db.stopped = ck, make(chan struct{}), make(chan struct{})
 	go db.checkpointLoop(checkpointEvery)
 	return db, nil
+}
+
+// private makes dir (created if needed) 0700, and the database at path
+// 0600, creating its file before SQLite does: SQLite would create it with
+// the mode the umask leaves (0644, commonly), and gives its -wal and -shm
+// files the database file's mode. The directory is changed where the
+// process may (it may not own a directory it was given).
+func private(dir, path string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create data directory: %w", err)
+	}
+	os.Chmod(dir, 0o700)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("create the database: %w", err)
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm", filepath.Join(dir, "migrate.lock")} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("make %s private: %w", filepath.Base(p), err)
+		}
+	}
+	return nil
 }
 
 // Checkpoints copy the pages written to the WAL back into the database
