@@ -84,6 +84,11 @@ func New(apiKey, secret string, opts ...Option) (*Client, error) {
 		hc: o.httpClient, timeout: o.timeout, userAgent: userAgent(o.userAgent), log: o.logger,
 		retry: o.retry, clock: o.clock, sleep: o.sleep, jitter: o.jitter,
 	}
+	if c.hc != nil { // the caller's: follow no redirect all the same
+		hc := *c.hc
+		hc.CheckRedirect = noRedirects
+		c.hc = &hc
+	}
 	c.setDefaults()
 	return c, nil
 }
@@ -117,8 +122,14 @@ func newHTTPClient(timeout time.Duration) *http.Client {
 		t = &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true}
 	}
 	t.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
-	return &http.Client{Transport: t, Timeout: timeout}
+	return &http.Client{Transport: t, Timeout: timeout, CheckRedirect: noRedirects}
 }
+
+// noRedirects stops an *http.Client at a redirect, which it returns as the
+// answer: a signed request (its headers, its Idempotency-Key, its body)
+// is for the host it was signed for, and another could replay it within
+// the timestamp's window.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 func userAgent(prefix string) string {
 	ua := "adcamp-go/" + Version
