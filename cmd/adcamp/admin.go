@@ -55,7 +55,7 @@ func (c *cli) admin(ctx context.Context, name string, args []string) error {
 	sf := c.storeFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON for scripts")
 	run := cmd.flags(fs)
-	pos, err := parse(fs, args)
+	pos, err := c.parse(fs, args)
 	if err != nil {
 		return err
 	}

@@ -366,3 +366,28 @@ func TestReadableMasterKeyWarned(t *testing.T) {
 		t.Errorf("stderr = %q, want a warning about the master key's mode", errOut.String())
 	}
 }
+
+// TestHelp: every command and group answers -h with its help on stdout
+// and exit status 0; a mistake is still a usage error.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{
+		{"help"}, {"-h"}, {"serve", "-h"}, {"serve", "--help"},
+		{"accounts", "-h"}, {"channel-accounts", "-h"}, {"keys", "-h"}, {"keys", "help"},
+		{"campaigns", "-h"}, {"ad-groups", "-h"}, {"keywords", "-h"},
+		{"accounts", "create", "-h"}, {"keys", "create", "-h"}, {"keys", "roll", "-h"}, {"channel-accounts", "list", "-h"},
+		{"campaigns", "list", "-h"}, {"campaigns", "update", "--help"}, {"keywords", "create", "-h"}, {"ad-groups", "get", "-h"},
+		{"channel-accounts", "list", "--api", "-h"},
+	} {
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), args, noEnv, strings.NewReader(""), &out, &errOut)
+		if err != nil || !strings.Contains(out.String(), "adcamp") || errOut.Len() > 0 {
+			t.Errorf("adcamp %v: %v (exit %d), stdout %d bytes, stderr %q; want help on stdout, exit 0",
+				args, err, exitCode(err), out.Len(), errOut.String())
+		}
+	}
+	for _, args := range [][]string{{"keys"}, {"keys", "frob"}, {"keys", "create", "--bogus"}, {"campaigns", "list", "--bogus"}} {
+		if _, err := runCLI(t, args...); exitCode(err) != 2 || err == nil {
+			t.Errorf("adcamp %v: %v, want a usage error (exit 2)", args, err)
+		}
+	}
+}

@@ -91,7 +91,7 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 			return nil
 		})
 	}
-	if _, err := parse(fs, args); err != nil {
+	if _, err := c.parse(fs, args); err != nil {
 		return nil, err
 	}
 	for _, n := range counts {
