@@ -118,3 +118,26 @@ func TestRefusalsAreReadable(t *testing.T) {
 	resp, raw = rawAnswer(t, addr, head("ak_live_nobody", 900<<10), strings.NewReader(strings.Repeat(" ", 900<<10)))
 	wantEnvelope(t, "a bad key with a body of 900 KiB", resp, raw, 401, adcamp.CodeUnauthorized)
 }
+
+// TestHeadersCheckedBeforeBody: the headers, the timestamp and the key
+// are checked before the body is read: a request that fails them is
+// answered so whatever its body, which costs no read of it.
+func TestHeadersCheckedBeforeBody(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	addr := strings.TrimPrefix(e.servers[adcamp.Production].URL, "http://")
+	const size = 2 << 20 // over the 1 MiB a body may have
+	for _, c := range []struct {
+		key, ts string
+		code    adcamp.Code
+	}{
+		{"ak_live_nobody", signing.Timestamp(e.clock.Now()), adcamp.CodeUnauthorized},
+		{prod.key, signing.Timestamp(e.clock.Now().Add(-time.Hour)), adcamp.CodeTimestampExpired},
+		{prod.key, "", adcamp.CodeUnauthorized},
+	} {
+		head := fmt.Sprintf("POST /api/v1/open/campaigns HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"+
+			"X-API-Key: %s\r\nX-Timestamp: %s\r\nX-Signature: %s\r\nContent-Length: %d\r\n\r\n", c.key, c.ts, strings.Repeat("0", 64), size)
+		resp, raw := rawAnswer(t, addr, head, strings.NewReader(strings.Repeat(" ", size)))
+		wantEnvelope(t, string(c.code)+" with a body of 2 MiB", resp, raw, 401, c.code)
+	}
+}
