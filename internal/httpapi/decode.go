@@ -230,7 +230,7 @@ func (q *query) int(name string, def int) int {
 		return n
 	case strings.Trim(s[0], "0123456789") == "" && s[0] != "":
 		q.issues.Add(name, "is too large")
-	case (s[0][0] == '-' || s[0][0] == '+') && len(s[0]) > 1 && strings.Trim(s[0][1:], "0123456789") == "":
+	case len(s[0]) > 1 && (s[0][0] == '-' || s[0][0] == '+') && strings.Trim(s[0][1:], "0123456789") == "":
 		q.issues.Add(name, "is out of range")
 	default:
 		q.issues.Add(name, "must be an integer")

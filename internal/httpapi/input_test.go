@@ -76,6 +76,8 @@ func TestInputEdges(t *testing.T) {
 		"page_size=1000000000000":    "page_size is too large",
 		"page=-99999999999999999999": "page is out of range",
 		"page=1.5":                   "page must be an integer",
+		"page=":                      "page must be an integer",
+		"page_size=-":                "page_size must be an integer",
 	} {
 		r := prod.do("GET", "/campaigns?"+q, "")
 		want(t, r, 400, "VALIDATION_ERROR")
