@@ -70,4 +70,9 @@ type APIKey struct {
 	// PreviousExpiresAt is set after a roll while the previous secret
 	// still verifies.
 	PreviousExpiresAt *time.Time `json:"previous_secret_expires_at,omitempty"`
+	// Name is a label chosen for it ("" for none).
+	Name string `json:"name,omitempty"`
+	// CreatedBy is who created it: a console user, an operator at the
+	// command line; nil for credentials made before this was recorded.
+	CreatedBy *Actor `json:"created_by,omitempty"`
 }

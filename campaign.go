@@ -32,6 +32,7 @@ type Campaign struct {
 	StartDate        Date   // zero when unset
 	EndDate          Date   // zero when unset
 	Status           Status // as stored; see EffectiveStatus
+	Notes            string // the account holder's own text; "" when none
 	Version          int64
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
@@ -56,12 +57,16 @@ type CampaignInput struct {
 	StartDate        Optional[string] // YYYY-MM-DD, parsed by the service
 	EndDate          Optional[string]
 	Status           Optional[Status]
+	Notes            Optional[string]
 	// Version, when set, is a precondition like If-Match.
 	Version Optional[int64]
 	// Invalid lists problems found while reading the request (unknown or
 	// read-only fields), reported with the service's own findings.
 	Invalid Issues
 }
+
+// MaxNotes bounds a campaign's notes, in characters (Unicode code points).
+const MaxNotes = 1000
 
 // CampaignFilter selects a page of campaigns.
 type CampaignFilter struct {

@@ -16,6 +16,7 @@ const (
 	PrefixCampaign = "cmp_"
 	PrefixAdGroup  = "adg_"
 	PrefixKeyword  = "kw_"
+	PrefixUser     = "usr_"
 )
 
 // NewID returns a new identifier with the given prefix, created at t.

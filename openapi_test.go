@@ -276,8 +276,8 @@ func errorCodeConstants(t *testing.T) map[string]string {
 
 // servedRoutes reads the routes internal/httpapi/server.go registers, as
 // "METHOD /path" relative to the API prefix (or at the root for the
-// routes registered outside the prefix loop), and those of the metrics
-// listener (internal/httpapi/edge.go).
+// routes registered outside the prefix loop), with HEAD beside each GET,
+// and those of the metrics listener (internal/httpapi/edge.go).
 func servedRoutes(t *testing.T) map[string]bool {
 	t.Helper()
 	routes := map[string]bool{}
@@ -327,6 +327,9 @@ func routesOf(t *testing.T, file string, routes map[string]bool) {
 		lits(call.Args[0])
 		if method, path, ok := strings.Cut(pattern, " "); ok {
 			routes[method+" "+path] = true
+			if method == http.MethodGet { // ServeMux serves HEAD wherever GET is
+				routes[http.MethodHead+" "+path] = true
+			}
 		}
 		return true
 	})

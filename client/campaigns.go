@@ -22,6 +22,9 @@ type Campaign struct {
 	StartDate Date           `json:"start_date"`
 	EndDate   Date           `json:"end_date"`
 	Status    CampaignStatus `json:"status"`
+	// Notes is the account holder's own text on the campaign ("" when
+	// there is none; the API sends null).
+	Notes string `json:"notes"`
 	// Version starts at 1 and grows with every update; pass it as
 	// UpdateOptions.IfMatch or DeleteOptions.IfMatch to act only on
 	// the version you read.
@@ -41,6 +44,8 @@ type CampaignCreate struct {
 	ChannelAccountID int64  `json:"channel_account_id,omitzero"`
 	StartDate        Date   `json:"start_date,omitzero"`
 	EndDate          Date   `json:"end_date,omitzero"`
+	// Notes is free text of at most 1,000 characters (line breaks allowed).
+	Notes string `json:"notes,omitzero"`
 }
 
 // CampaignUpdate changes some fields of a campaign; nil and left-out
@@ -52,6 +57,8 @@ type CampaignUpdate struct {
 	StartDate   Nullable[Date]  `json:"start_date,omitzero"`
 	EndDate     Nullable[Date]  `json:"end_date,omitzero"`
 	Status      *CampaignStatus `json:"status,omitempty"`
+	// Notes replaces the notes; [Null] (or an empty text) removes them.
+	Notes Nullable[string] `json:"notes,omitzero"`
 }
 
 // CampaignListOptions selects a page of campaigns.

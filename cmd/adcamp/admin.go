@@ -43,6 +43,8 @@ var adminCommands = map[string]adminCommand{
 	"keys disable":            {flags: keysSetDisabled(true), args: 1},
 	"keys enable":             {flags: keysSetDisabled(false), args: 1},
 	"keys delete":             {flags: keysDelete, args: 1},
+	"users create":            {flags: usersCreate},
+	"users reset-password":    {flags: usersResetPassword},
 }
 
 // admin runs one administrative command ("keys create", ...).
@@ -125,12 +127,13 @@ func channelAccountsList(fs *flag.FlagSet) func(context.Context, *adminRun) erro
 func keysCreate(fs *flag.FlagSet) func(context.Context, *adminRun) error {
 	account := fs.String("account", "", "account id (required)")
 	envName := fs.String("env", "", "sandbox or production (required)")
+	name := fs.String("name", "", "a name for the key, shown in the console")
 	return func(ctx context.Context, a *adminRun) error {
 		env, ok := adcamp.ParseEnvironment(*envName)
 		if !ok {
 			return usageError("--env must be sandbox or production, got %q", *envName)
 		}
-		k, err := a.svc.CreateKey(ctx, *account, env)
+		k, err := a.svc.CreateKeyWith(ctx, service.KeyRequest{AccountID: *account, Environment: env, Name: *name})
 		if err != nil {
 			return explain(err)
 		}

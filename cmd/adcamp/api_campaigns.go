@@ -16,15 +16,19 @@ var campaignView = view[client.Campaign]{
 			dateCell(c.StartDate), dateCell(c.EndDate), versionCell(c.Version)}
 	},
 	fields: func(c client.Campaign) [][2]string {
-		channel := "-"
+		channel, notes := "-", "-"
 		if c.ChannelAccountID != 0 {
 			channel = fmt.Sprint(c.ChannelAccountID)
+		}
+		if c.Notes != "" {
+			notes = c.Notes
 		}
 		return [][2]string{
 			{"ID", c.ID}, {"Name", c.Name}, {"Status", string(c.Status)},
 			{"Daily budget", c.BudgetDaily.String() + " USD"}, {"Marketplace", c.Marketplace},
 			{"Channel account", channel}, {"Start date", dateCell(c.StartDate)}, {"End date", dateCell(c.EndDate)},
-			{"Version", versionCell(c.Version)}, {"Created", timeCell(c.CreatedAt)}, {"Updated", timeCell(c.UpdatedAt)},
+			{"Notes", notes}, {"Version", versionCell(c.Version)}, {"Created", timeCell(c.CreatedAt)},
+			{"Updated", timeCell(c.UpdatedAt)},
 		}
 	},
 	json: func(c client.Campaign) any {
@@ -34,12 +38,16 @@ var campaignView = view[client.Campaign]{
 		if c.ChannelAccountID != 0 {
 			out.ChannelAccountID = &c.ChannelAccountID
 		}
+		if c.Notes != "" {
+			out.Notes = &c.Notes
+		}
 		return out
 	},
 }
 
 // campaignJSON is a campaign as the API's data shows it: a campaign
-// created with a marketplace code has "channel_account_id": null.
+// created with a marketplace code has "channel_account_id": null, one
+// without notes "notes": null.
 type campaignJSON struct {
 	ID               string                `json:"id"`
 	Name             string                `json:"name"`
@@ -49,6 +57,7 @@ type campaignJSON struct {
 	StartDate        client.Date           `json:"start_date"`
 	EndDate          client.Date           `json:"end_date"`
 	Status           client.CampaignStatus `json:"status"`
+	Notes            *string               `json:"notes"`
 	Version          int64                 `json:"version"`
 	CreatedAt        time.Time             `json:"created_at"`
 	UpdatedAt        time.Time             `json:"updated_at"`
@@ -89,6 +98,7 @@ func (c *cli) campaignsCreate(ctx context.Context, args []string) error {
 	var start, end dateFlag
 	a.fs.Var(&start, "start-date", "first day, a `DATE` written YYYY-MM-DD (UTC)")
 	a.fs.Var(&end, "end-date", "last day, a `DATE` written YYYY-MM-DD (UTC)")
+	notes := a.fs.String("notes", "", "your own notes on the campaign, `TEXT` of up to 1,000 characters")
 	validate := a.fs.Bool("validate-only", false, "validate and show the result; store nothing")
 	if err := a.parse(args); err != nil {
 		return err
@@ -104,7 +114,7 @@ func (c *cli) campaignsCreate(ctx context.Context, args []string) error {
 		return err
 	}
 	in := client.CampaignCreate{Name: *name, BudgetDaily: budget.v, Marketplace: *marketplace,
-		ChannelAccountID: *channel, StartDate: start.v, EndDate: end.v}
+		ChannelAccountID: *channel, StartDate: start.v, EndDate: end.v, Notes: *notes}
 	defer settle(ctx)
 	cmp, err := cl.CreateCampaign(ctx, in, &client.CreateOptions{ValidateOnly: *validate})
 	if err != nil {
@@ -124,6 +134,8 @@ func (c *cli) campaignsUpdate(ctx context.Context, args []string) error {
 	clearStart := a.fs.Bool("clear-start-date", false, "remove the start date (sends null)")
 	clearEnd := a.fs.Bool("clear-end-date", false, "remove the end date (sends null)")
 	status := a.fs.String("status", "", "new `STATUS`: active, paused or ended")
+	notes := a.fs.String("notes", "", "new notes, `TEXT` of up to 1,000 characters")
+	clearNotes := a.fs.Bool("clear-notes", false, "remove the notes (sends null)")
 	ifMatch := a.ifMatch()
 	validate := a.fs.Bool("validate-only", false, "validate and show the result; store nothing")
 	if err := a.parse(args, "ID"); err != nil {
@@ -149,9 +161,12 @@ func (c *cli) campaignsUpdate(ctx context.Context, args []string) error {
 	if in.EndDate, err = a.nullableDate("end-date", end, *clearEnd); err != nil {
 		return err
 	}
+	if in.Notes, err = nullable(a, "notes", *notes, *clearNotes); err != nil {
+		return err
+	}
 	if in == (client.CampaignUpdate{}) {
 		return usageError("%s needs something to change: --name, --budget, --status, --start-date, --end-date, "+
-			"--clear-start-date or --clear-end-date", a.name)
+			"--notes, --clear-start-date, --clear-end-date or --clear-notes", a.name)
 	}
 	cl, err := a.client()
 	if err != nil {
@@ -167,15 +182,21 @@ func (c *cli) campaignsUpdate(ctx context.Context, args []string) error {
 
 // nullableDate is the update of a date from --NAME and --clear-NAME.
 func (a *apiCommand) nullableDate(name string, d dateFlag, clear bool) (client.Nullable[client.Date], error) {
+	return nullable(a, name, d.v, clear)
+}
+
+// nullable is the update of a nullable field from --NAME (its value v)
+// and --clear-NAME.
+func nullable[T any](a *apiCommand, name string, v T, clear bool) (client.Nullable[T], error) {
 	switch {
 	case a.given[name] && clear:
-		return client.Nullable[client.Date]{}, usageError("%s: --%s and --clear-%s cannot be used together", a.name, name, name)
+		return client.Nullable[T]{}, usageError("%s: --%s and --clear-%s cannot be used together", a.name, name, name)
 	case a.given[name]:
-		return client.Set(d.v), nil
+		return client.Set(v), nil
 	case clear:
-		return client.Null[client.Date](), nil
+		return client.Null[T](), nil
 	}
-	return client.Nullable[client.Date]{}, nil
+	return client.Nullable[T]{}, nil
 }
 
 // campaignsSetStatus is pause, resume and end.

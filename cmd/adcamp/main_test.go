@@ -30,7 +30,13 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
-func noEnv(string) (string, bool) { return "", false }
+// noEnv is a clean environment, but for the console's and the metrics'
+// listeners, which are off unless a test asks for them (--console-addr,
+// --metrics-addr): their default addresses are fixed ports, which tests
+// running at once would compete for.
+func noEnv(name string) (string, bool) {
+	return "", name == "ADCAMP_CONSOLE_ADDR" || name == "ADCAMP_METRICS_ADDR"
+}
 
 // mustJSON runs a command that must succeed and decodes its --json output.
 func mustJSON(t *testing.T, args ...string) map[string]any {
@@ -305,7 +311,7 @@ func TestWrongMasterKeyRefused(t *testing.T) {
 	for _, args := range [][]string{
 		{"keys", "list", "--account", acc, dd},
 		{"accounts", "create", "--name", "Other", dd},
-		{"serve", dd, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "127.0.0.1:0", "--metrics-addr", ""},
+		{"serve", dd, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "127.0.0.1:0", "--metrics-addr", "", "--console-addr", ""},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		err := run(ctx, args, env, strings.NewReader(""), io.Discard, io.Discard)

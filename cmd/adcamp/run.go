@@ -12,14 +12,16 @@ import (
 const usage = `adcamp runs and administers the Campaign Advertising Open API, and calls it.
 
 Usage:
-  adcamp serve [flags]                       run the API (production :8080, sandbox :8081)
+  adcamp serve [flags]                       run the API (production :8080, sandbox :8081) and the console (:8082)
   adcamp accounts create --name NAME [--email EMAIL] [--json]
   adcamp channel-accounts create --account ID --marketplace CODE --name NAME [--json]
   adcamp channel-accounts list --account ID [--json]
-  adcamp keys create --account ID --env sandbox|production [--json]
+  adcamp keys create --account ID --env sandbox|production [--name NAME] [--json]
   adcamp keys list --account ID [--json]
   adcamp keys disable|enable|delete KEY
   adcamp keys roll KEY [--grace 24h] [--json]   (--grace 0: the old secret stops at once)
+  adcamp users create --account ID --email EMAIL --role owner|developer|viewer [--console-url URL] [--json]
+  adcamp users reset-password --email EMAIL [--console-url URL] [--json]
 
 Every command above takes --data-dir, --database-url and --master-key-file (or
 ADCAMP_DATA_DIR, ADCAMP_DATABASE_URL, ADCAMP_MASTER_KEY_FILE).
@@ -109,7 +111,7 @@ func (c *cli) dispatch(ctx context.Context, cmd string, rest []string) error {
 	switch cmd {
 	case "serve":
 		return c.serve(ctx, rest)
-	case "accounts", "channel-accounts", "keys":
+	case "accounts", "channel-accounts", "keys", "users":
 		if len(rest) == 0 {
 			return usageError("%s needs a subcommand; see adcamp %s -h", cmd, cmd)
 		}

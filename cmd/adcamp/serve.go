@@ -56,6 +56,8 @@ type serveConfig struct {
 	logLevel       string
 	debugAddr      string
 	metricsAddr    string
+	consoleAddr    string
+	consoleURL     string
 }
 
 func (c *cli) serveFlags(args []string) (*serveConfig, error) {
@@ -70,6 +72,8 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	str(&cfg.marketplaces, "marketplaces", strings.Join(service.DefaultMarketplaces, ","), "accepted marketplace site codes, comma-separated")
 	str(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	str(&cfg.debugAddr, "debug-addr", "", "listen address of the Go profiler (/debug/pprof/); empty (the default) turns it off")
+	str(&cfg.consoleAddr, "console-addr", "127.0.0.1:8082", "listen address of the account console; empty turns it off")
+	str(&cfg.consoleURL, "console-url", "", "the console's address as its users reach it (https://... behind a proxy), for its links")
 	str(&cfg.metricsAddr, "metrics-addr", "127.0.0.1:9090",
 		"listen address of the Prometheus metrics (GET /metrics), never on an API listener; empty turns it off")
 	counts := []struct {
@@ -141,6 +145,9 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 	ls, err := app.listen(cfg)
 	defer ls.close()
 	if err != nil {
+		return err
+	}
+	if err := c.announceConsole(ctx, app, cfg, ls); err != nil {
 		return err
 	}
 	if c.ready != nil {
@@ -246,6 +253,13 @@ func (a *app) listen(cfg *serveConfig) (listeners, error) {
 		}
 		ls = append(ls, listener{"metrics", newHTTPServer(httpapi.MetricsHandler(a.metrics), a.log, serverTimeouts), l})
 		a.log.Info("metrics listening", "url", "http://"+l.Addr().String()+"/metrics")
+	}
+	if cfg.consoleAddr != "" {
+		l, err := a.listenConsole(cfg, tlsConfig)
+		if err != nil {
+			return ls, err
+		}
+		ls = append(ls, l)
 	}
 	if cfg.debugAddr != "" {
 		l, err := net.Listen("tcp", cfg.debugAddr)

@@ -34,9 +34,7 @@ func startServe(t *testing.T, args ...string) map[string]string {
 	done := make(chan error, 1)
 	c := &cli{lookup: noEnv, stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
 		ready: func(m map[string]string) { addrs <- m }}
-	// No metrics listener unless args ask for one: its default address is
-	// fixed, and tests run at once.
-	go func() { done <- c.run(ctx, append([]string{"serve", "--metrics-addr="}, args...)) }()
+	go func() { done <- c.run(ctx, append([]string{"serve"}, args...)) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

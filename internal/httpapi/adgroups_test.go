@@ -1,6 +1,8 @@
 package httpapi_test
 
 import (
+	"github.com/google/go-cmp/cmp"
+
 	"context"
 	"fmt"
 	"reflect"
@@ -28,14 +30,14 @@ func TestAdGroupLifecycle(t *testing.T) {
 	id := r.Data()["id"].(string)
 	wantData := map[string]any{"id": id, "campaign_id": cid, "name": "Shoes", "default_bid": 0.75, "status": "active",
 		"version": 1.0, "created_at": "2026-11-22T09:30:00Z", "updated_at": "2026-11-22T09:30:00Z"}
-	if !strings.HasPrefix(id, "adg_") || !reflect.DeepEqual(r.Data(), wantData) {
-		t.Errorf("created %v\nwant %v", r.Data(), wantData)
+	if diff := cmp.Diff(wantData, r.Data()); !strings.HasPrefix(id, "adg_") || diff != "" {
+		t.Errorf("created %s (-want +got):\n%s", id, diff)
 	}
 	if r.Header.Get("Location") != "/api/v1/open/ad-groups/"+id || r.Header.Get("ETag") != `"1"` {
 		t.Errorf("Location %q ETag %q", r.Header.Get("Location"), r.Header.Get("ETag"))
 	}
-	if g := prod.do("GET", "/ad-groups/"+id, ""); !reflect.DeepEqual(g.Data(), wantData) {
-		t.Errorf("get = %v", g.Data())
+	if diff := cmp.Diff(wantData, prod.do("GET", "/ad-groups/"+id, "").Data()); diff != "" {
+		t.Errorf("get (-want +got):\n%s", diff)
 	}
 	e.clock.Advance(time.Second)
 	r = prod.do("PUT", "/ad-groups/"+id, `{"default_bid":1,"status":"paused"}`, `If-Match: "1"`)
@@ -93,8 +95,8 @@ func TestAdGroupValidation(t *testing.T) {
 		}
 	}
 	want(t, prod.do("POST", "/campaigns/"+cid+"/ad-groups", `{"name":1,"default_bid":1}`), 400, "INVALID_JSON")
-	if after := prod.do("GET", "/ad-groups/"+id, "").Data(); !reflect.DeepEqual(after, before) {
-		t.Errorf("refused updates changed the ad group: %v", after)
+	if diff := cmp.Diff(before, prod.do("GET", "/ad-groups/"+id, "").Data()); diff != "" {
+		t.Errorf("refused updates changed the ad group (-before +after):\n%s", diff)
 	}
 	if n := prod.do("GET", "/campaigns/"+cid+"/ad-groups", "").Data()["total_items"]; n != 1.0 {
 		t.Errorf("refused creates stored ad groups: total %v", n)

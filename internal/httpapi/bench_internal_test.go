@@ -7,12 +7,15 @@ package httpapi
 // toListJSON and toCampaignJSON.
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
 
 	"github.com/adcamp/adcamp"
 )
@@ -84,4 +87,35 @@ func BenchmarkEncode(b *testing.B) {
 			writeData(w, http.StatusOK, toListJSON(page, toCampaignJSON))
 		}
 	})
+	// The same answers through the libraries, which jsonAppender is
+	// measured against.
+	type envelope struct {
+		Success bool `json:"success"`
+		Data    any  `json:"data"`
+	}
+	for _, lib := range []struct {
+		name    string
+		marshal func(any) ([]byte, error)
+	}{{"jsonv2", func(v any) ([]byte, error) { return jsonv2.Marshal(v) }}, {"encoding-json", json.Marshal}} {
+		b.Run("Campaign/"+lib.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := lib.marshal(envelope{true, toCampaignJSON(page.Items[0])})
+				if err != nil {
+					b.Fatal(err)
+				}
+				writeBody(w, http.StatusOK, out)
+			}
+		})
+		b.Run("Page20/"+lib.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := lib.marshal(envelope{true, toListJSON(page, toCampaignJSON)})
+				if err != nil {
+					b.Fatal(err)
+				}
+				writeBody(w, http.StatusOK, out)
+			}
+		})
+	}
 }

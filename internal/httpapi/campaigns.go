@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/adcamp/adcamp"
 )
@@ -16,16 +17,50 @@ type campaignJSON struct {
 	StartDate        optDate       `json:"start_date"`
 	EndDate          optDate       `json:"end_date"`
 	Status           adcamp.Status `json:"status"`
+	Notes            optText       `json:"notes"`
 	Version          int64         `json:"version"`
 	CreatedAt        apiTime       `json:"created_at"`
 	UpdatedAt        apiTime       `json:"updated_at"`
+}
+
+// appendJSON writes c as encoding/json would (see jsonAppender).
+func (c campaignJSON) appendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = appendJSONString(b, c.ID)
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, c.Name)
+	b = append(b, `,"budget_daily":`...)
+	b = c.BudgetDaily.AppendText(b)
+	b = append(b, `,"marketplace":`...)
+	b = appendJSONString(b, c.Marketplace)
+	b = append(b, `,"channel_account_id":`...)
+	if c.ChannelAccountID == nil {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendInt(b, *c.ChannelAccountID, 10)
+	}
+	b = append(b, `,"start_date":`...)
+	b = c.StartDate.appendJSON(b)
+	b = append(b, `,"end_date":`...)
+	b = c.EndDate.appendJSON(b)
+	b = append(b, `,"status":`...)
+	b = appendJSONString(b, string(c.Status))
+	b = append(b, `,"notes":`...)
+	b = c.Notes.appendJSON(b)
+	b = append(b, `,"version":`...)
+	b = strconv.AppendInt(b, c.Version, 10)
+	b = append(b, `,"created_at":`...)
+	b = c.CreatedAt.appendJSON(b)
+	b = append(b, `,"updated_at":`...)
+	b = c.UpdatedAt.appendJSON(b)
+	return append(b, '}')
 }
 
 func toCampaignJSON(c *adcamp.Campaign) campaignJSON {
 	return campaignJSON{
 		ID: c.ID, Name: c.Name, BudgetDaily: c.BudgetDaily, Marketplace: c.Marketplace,
 		ChannelAccountID: c.ChannelAccountID, StartDate: optDate(c.StartDate), EndDate: optDate(c.EndDate),
-		Status: c.Status, Version: c.Version, CreatedAt: apiTime(c.CreatedAt), UpdatedAt: apiTime(c.UpdatedAt),
+		Status: c.Status, Notes: optText(c.Notes), Version: c.Version, CreatedAt: apiTime(c.CreatedAt), UpdatedAt: apiTime(c.UpdatedAt),
 	}
 }
 
@@ -41,6 +76,18 @@ func (d optDate) appendJSON(b []byte) []byte {
 	b = append(b, '"')
 	b, _ = adcamp.Date(d).AppendText(b)
 	return append(b, '"')
+}
+
+// optText is a text that may be empty, written as null then.
+type optText string
+
+func (s optText) MarshalJSON() ([]byte, error) { return s.appendJSON(nil), nil }
+
+func (s optText) appendJSON(b []byte) []byte {
+	if s == "" {
+		return append(b, "null"...)
+	}
+	return appendJSONString(b, string(s))
 }
 
 // campaignInput reads a campaign create or update body.
@@ -61,6 +108,8 @@ func campaignInput(o *object) (in adcamp.CampaignInput) {
 			o.str(m.name, m.value, &in.EndDate)
 		case "status":
 			text(o, m.name, m.value, &in.Status)
+		case "notes":
+			o.str(m.name, m.value, &in.Notes)
 		case "version":
 			o.integer(m.name, m.value, &in.Version)
 		case "id", "created_at", "updated_at":

@@ -1,6 +1,8 @@
 package httpapi_test
 
 import (
+	"github.com/google/go-cmp/cmp"
+
 	"context"
 	"fmt"
 	"reflect"
@@ -21,11 +23,11 @@ func TestCreateCampaign(t *testing.T) {
 	}
 	wantData := map[string]any{
 		"id": id, "name": "Spring sale", "budget_daily": 12.5, "marketplace": "US", "channel_account_id": nil,
-		"start_date": "2026-12-01", "end_date": "2026-12-31", "status": "active", "version": float64(1),
+		"start_date": "2026-12-01", "end_date": "2026-12-31", "status": "active", "notes": nil, "version": float64(1),
 		"created_at": "2026-11-22T09:30:00Z", "updated_at": "2026-11-22T09:30:00Z",
 	}
-	if !reflect.DeepEqual(d, wantData) {
-		t.Errorf("created = %v\nwant %v", d, wantData)
+	if diff := cmp.Diff(wantData, d); diff != "" {
+		t.Errorf("created (-want +got):\n%s", diff)
 	}
 	if !strings.Contains(string(r.Raw), `"budget_daily":12.50`) {
 		t.Errorf("budget_daily not written with two decimals: %s", r.Raw)
@@ -38,8 +40,8 @@ func TestCreateCampaign(t *testing.T) {
 	}
 	g := prod.do("GET", "/campaigns/"+id, "")
 	want(t, g, 200, "")
-	if !reflect.DeepEqual(g.Data(), wantData) {
-		t.Errorf("get = %v\nwant %v", g.Data(), wantData)
+	if diff := cmp.Diff(wantData, g.Data()); diff != "" {
+		t.Errorf("get (-want +got):\n%s", diff)
 	}
 }
 
@@ -289,4 +291,39 @@ func TestEndDatePassedIsEnded(t *testing.T) {
 	}
 	want(t, prod.do("PUT", "/campaigns/"+id, `{"end_date":"2027-01-01"}`), 409, "INVALID_STATE_TRANSITION")
 	want(t, prod.do("DELETE", "/campaigns/"+id, ""), 200, "")
+}
+
+// TestCampaignNotes: notes are the account holder's free text, up to
+// 1,000 characters with line breaks, written as null when there are none.
+func TestCampaignNotes(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	d := prod.createCampaign(`{"name":"x","budget_daily":1,"marketplace":"US","notes":"  Agreed with finance.\nReview in May.\t "}`)
+	id := d["id"].(string)
+	if d["notes"] != "Agreed with finance.\nReview in May." {
+		t.Errorf("notes = %q, want them without the surrounding white space", d["notes"])
+	}
+	long := strings.Repeat("é", 1000)
+	r := prod.do("PUT", "/campaigns/"+id, `{"notes":"`+long+`"}`)
+	want(t, r, 200, "")
+	if r.Data()["notes"] != long {
+		t.Errorf("1,000 characters of notes were not kept whole")
+	}
+	for _, body := range []string{`{"notes":"` + long + `x"}`, `{"notes":"bell\u0007"}`, `{"notes":12}`} {
+		r := prod.do("PUT", "/campaigns/"+id, body)
+		if r.Status != 400 {
+			t.Errorf("PUT %.40s... = %d, want 400", body, r.Status)
+		}
+	}
+	for _, clear := range []string{`{"notes":null}`, `{"notes":"   "}`} {
+		prod.do("PUT", "/campaigns/"+id, `{"notes":"again"}`)
+		r := prod.do("PUT", "/campaigns/"+id, clear)
+		want(t, r, 200, "")
+		if v, ok := r.Data()["notes"]; !ok || v != nil {
+			t.Errorf("after %s: notes = %v (present %v), want null", clear, v, ok)
+		}
+	}
+	if got := prod.do("GET", "/campaigns/"+id, "").Data()["notes"]; got != nil {
+		t.Errorf("GET after clearing: notes = %v, want null", got)
+	}
 }

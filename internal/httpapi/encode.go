@@ -3,45 +3,23 @@ package httpapi
 import (
 	"encoding/json"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/adcamp/adcamp/internal/jsonwrite"
 )
 
 // jsonAppender is a response shape that writes its own JSON, byte for byte
 // what encoding/json would write for it, without reflection. The hot
 // answers (campaigns, and lists of them) implement it; writeJSON uses it
 // when it can. TestAppendJSONMatchesEncodingJSON holds the two together.
+//
+// It earns its place (BenchmarkEncode, bench/README.md): a page of 20
+// campaigns in its envelope takes 8-11 µs and 4 allocations, against
+// 35 µs and 209 allocations with go-json-experiment/json and 51 µs with
+// encoding/json; one campaign 0.4 µs against 2.3-2.8 µs. A list request
+// costs the server about 110 µs of CPU in all, so the library would add a
+// quarter to it.
 type jsonAppender interface {
 	appendJSON(b []byte) []byte
-}
-
-func (c campaignJSON) appendJSON(b []byte) []byte {
-	b = append(b, `{"id":`...)
-	b = appendJSONString(b, c.ID)
-	b = append(b, `,"name":`...)
-	b = appendJSONString(b, c.Name)
-	b = append(b, `,"budget_daily":`...)
-	b = c.BudgetDaily.AppendText(b)
-	b = append(b, `,"marketplace":`...)
-	b = appendJSONString(b, c.Marketplace)
-	b = append(b, `,"channel_account_id":`...)
-	if c.ChannelAccountID == nil {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendInt(b, *c.ChannelAccountID, 10)
-	}
-	b = append(b, `,"start_date":`...)
-	b = c.StartDate.appendJSON(b)
-	b = append(b, `,"end_date":`...)
-	b = c.EndDate.appendJSON(b)
-	b = append(b, `,"status":`...)
-	b = appendJSONString(b, string(c.Status))
-	b = append(b, `,"version":`...)
-	b = strconv.AppendInt(b, c.Version, 10)
-	b = append(b, `,"created_at":`...)
-	b = c.CreatedAt.appendJSON(b)
-	b = append(b, `,"updated_at":`...)
-	b = c.UpdatedAt.appendJSON(b)
-	return append(b, '}')
 }
 
 func (l listJSON[T]) appendJSON(b []byte) []byte {
@@ -75,58 +53,8 @@ func appendAny(b []byte, v any) []byte {
 	return append(b, out...)
 }
 
-const hexDigits = "0123456789abcdef"
-
 // appendJSONString appends s as a JSON string exactly as encoding/json
-// writes it: HTML-sensitive characters, U+2028 and U+2029 escaped, and
-// invalid UTF-8 replaced by U+FFFD.
+// writes it (see jsonwrite).
 func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return jsonwrite.AppendString(b, s, jsonwrite.EncodingJSON)
 }

@@ -1,6 +1,8 @@
 package httpapi_test
 
 import (
+	"github.com/google/go-cmp/cmp"
+
 	"fmt"
 	"reflect"
 	"strings"
@@ -25,14 +27,14 @@ func TestKeywordLifecycle(t *testing.T) {
 	id := r.Data()["id"].(string)
 	wantData := map[string]any{"id": id, "ad_group_id": gid, "text": "red shoes", "match_type": "phrase", "bid": 1.2,
 		"status": "active", "version": 1.0, "created_at": "2026-11-22T09:30:00Z", "updated_at": "2026-11-22T09:30:00Z"}
-	if !strings.HasPrefix(id, "kw_") || !reflect.DeepEqual(r.Data(), wantData) {
-		t.Errorf("created %v\nwant %v", r.Data(), wantData)
+	if diff := cmp.Diff(wantData, r.Data()); !strings.HasPrefix(id, "kw_") || diff != "" {
+		t.Errorf("created %s (-want +got):\n%s", id, diff)
 	}
 	if r.Header.Get("Location") != "/api/v1/open/keywords/"+id {
 		t.Errorf("Location = %q", r.Header.Get("Location"))
 	}
-	if g := prod.do("GET", "/keywords/"+id, ""); !reflect.DeepEqual(g.Data(), wantData) {
-		t.Errorf("get = %v", g.Data())
+	if diff := cmp.Diff(wantData, prod.do("GET", "/keywords/"+id, "").Data()); diff != "" {
+		t.Errorf("get (-want +got):\n%s", diff)
 	}
 	r = prod.do("PUT", "/keywords/"+id, `{"bid":null,"status":"paused"}`)
 	want(t, r, 200, "")

@@ -1,6 +1,8 @@
 package httpapi_test
 
 import (
+	"github.com/google/go-cmp/cmp"
+
 	"fmt"
 	"reflect"
 	"testing"
@@ -19,17 +21,17 @@ func TestUpdateCampaign(t *testing.T) {
 	got := r.Data()
 	wantData := map[string]any{
 		"id": id, "name": "b", "budget_daily": 2.25, "marketplace": "US", "channel_account_id": nil,
-		"start_date": "2026-12-01", "end_date": nil, "status": "active", "version": float64(2),
+		"start_date": "2026-12-01", "end_date": nil, "status": "active", "notes": nil, "version": float64(2),
 		"created_at": "2026-11-22T09:30:00Z", "updated_at": "2026-11-22T09:31:00Z",
 	}
-	if !reflect.DeepEqual(got, wantData) {
-		t.Errorf("updated = %v\nwant %v", got, wantData)
+	if diff := cmp.Diff(wantData, got); diff != "" {
+		t.Errorf("updated (-want +got):\n%s", diff)
 	}
 	if r.Header.Get("ETag") != `"2"` {
 		t.Errorf("ETag = %q, want \"2\"", r.Header.Get("ETag"))
 	}
-	if g := prod.do("GET", "/campaigns/"+id, "").Data(); !reflect.DeepEqual(g, wantData) {
-		t.Errorf("get after update = %v", g)
+	if diff := cmp.Diff(wantData, prod.do("GET", "/campaigns/"+id, "").Data()); diff != "" {
+		t.Errorf("get after update (-want +got):\n%s", diff)
 	}
 	r = prod.do("PUT", "/campaigns/"+id, `{"start_date":null}`)
 	if r.Data()["start_date"] != nil || r.Data()["name"] != "b" {
@@ -77,8 +79,8 @@ func TestRejectedUpdatesChangeNothing(t *testing.T) {
 		if r.Status != tt.status || r.Code() != tt.code {
 			t.Errorf("PUT %s %v = %d %s, want %d %s", tt.body, tt.headers, r.Status, r.Code(), tt.status, tt.code)
 		}
-		if after := prod.do("GET", "/campaigns/"+id, "").Data(); !reflect.DeepEqual(after, before) {
-			t.Fatalf("PUT %s changed the campaign:\n%v\nwas %v", tt.body, after, before)
+		if diff := cmp.Diff(before, prod.do("GET", "/campaigns/"+id, "").Data()); diff != "" {
+			t.Fatalf("PUT %s changed the campaign (-before +after):\n%s", tt.body, diff)
 		}
 	}
 	r := prod.do("PUT", "/campaigns/"+id, `{"name":"","budget_daily":"x"}`)

@@ -118,17 +118,20 @@ func (t *tx) ListChannelAccounts(ctx context.Context, accountID string, q store.
 		scanChannelAccount)
 }
 
-const keyColumns = `id, account_id, environment, secret, previous_secret, previous_expires_at, disabled, created_at, last_used_at`
+const keyColumns = `id, account_id, environment, secret, previous_secret, previous_expires_at, disabled, created_at, last_used_at,
+	name, created_by_type, created_by_id`
 
 func scanKey(r row) (*store.Credential, error) {
 	var k store.Credential
 	var created int64
 	var prevExp, lastUsed *int64
+	var by adcamp.Actor
 	err := r.Scan(&k.ID, &k.AccountID, &k.Environment, &k.Secret, &k.PreviousSecret,
-		&prevExp, &k.Disabled, &created, &lastUsed)
+		&prevExp, &k.Disabled, &created, &lastUsed, &k.Name, &by.Type, &by.ID)
 	if err != nil {
 		return nil, err
 	}
+	k.CreatedBy = actorOrNil(by)
 	k.CreatedAt = fromMicros(created)
 	k.PreviousExpiresAt = fromNullMicros(prevExp)
 	k.LastUsedAt = fromNullMicros(lastUsed)
@@ -137,9 +140,10 @@ func scanKey(r row) (*store.Credential, error) {
 
 func (t *tx) CreateCredential(ctx context.Context, k *store.Credential) error {
 	_, err := t.tx.Exec(ctx,
-		`INSERT INTO api_keys (`+keyColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		`INSERT INTO api_keys (`+keyColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 		k.ID, k.AccountID, string(k.Environment), k.Secret, k.PreviousSecret,
-		nullMicros(k.PreviousExpiresAt), k.Disabled, micros(k.CreatedAt), nullMicros(k.LastUsedAt))
+		nullMicros(k.PreviousExpiresAt), k.Disabled, micros(k.CreatedAt), nullMicros(k.LastUsedAt),
+		k.Name, actorType(k.CreatedBy), actorID(k.CreatedBy))
 	return err
 }
 

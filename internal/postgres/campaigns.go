@@ -9,14 +9,14 @@ import (
 )
 
 const campaignColumns = `id, account_id, environment, name, budget_daily, marketplace, channel_account_id,
-	start_date, end_date, status, version, created_at, updated_at`
+	start_date, end_date, status, version, created_at, updated_at, notes`
 
 func scanCampaign(r row) (*adcamp.Campaign, error) {
 	var c adcamp.Campaign
 	var start, end *string
 	var created, updated int64
 	err := r.Scan(&c.ID, &c.AccountID, &c.Environment, &c.Name, &c.BudgetDaily, &c.Marketplace,
-		&c.ChannelAccountID, &start, &end, &c.Status, &c.Version, &created, &updated)
+		&c.ChannelAccountID, &start, &end, &c.Status, &c.Version, &created, &updated, &c.Notes)
 	if err != nil {
 		return nil, err
 	}
@@ -54,10 +54,10 @@ func scanDate(s *string) (adcamp.Date, error) {
 func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
 	_, err := t.tx.Exec(ctx,
 		`INSERT INTO campaigns (`+campaignColumns+`)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 		c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), c.Marketplace, c.ChannelAccountID,
 		nullDate(c.StartDate), nullDate(c.EndDate), c.Status, c.Version,
-		micros(c.CreatedAt), micros(c.UpdatedAt))
+		micros(c.CreatedAt), micros(c.UpdatedAt), c.Notes)
 	return err
 }
 
@@ -113,10 +113,10 @@ func (t *tx) EndCampaigns(ctx context.Context, today adcamp.Date, limit int) (in
 func (t *tx) UpdateCampaign(ctx context.Context, c, _ *adcamp.Campaign) error {
 	tag, err := t.tx.Exec(ctx,
 		`UPDATE campaigns SET name = $4, budget_daily = $5, start_date = $6, end_date = $7, status = $8,
-		 version = $9, updated_at = $10
+		 version = $9, updated_at = $10, notes = $11
 		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
 		c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), nullDate(c.StartDate),
-		nullDate(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt))
+		nullDate(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt), c.Notes)
 	return affectedVersion(tag, err, "campaign", c.ID)
 }
 

@@ -367,7 +367,9 @@ func TestNullClearsEndDate(t *testing.T) {
 	if !got.EndDate.IsZero() || got.StartDate != today(1) {
 		t.Errorf("after clearing end_date: start %s, end %s; want start %s and no end", got.StartDate, got.EndDate, today(1))
 	}
-	got = must(c.UpdateCampaign(ctx, cmp.ID, client.CampaignUpdate{EndDate: client.Set(today(90))}, nil))
+	if got = must(c.UpdateCampaign(ctx, cmp.ID, client.CampaignUpdate{EndDate: client.Set(today(90))}, nil)); got.EndDate != today(90) {
+		t.Errorf("UpdateCampaign(end_date) answered end %s, want %s", got.EndDate, today(90))
+	}
 	if got = must(c.GetCampaign(ctx, cmp.ID)); got.EndDate != today(90) || got.Version != 3 {
 		t.Errorf("after setting end_date: %s at version %d, want %s at 3", got.EndDate, got.Version, today(90))
 	}
@@ -464,7 +466,7 @@ func TestServerClockAhead(t *testing.T) {
 		t.Errorf("the server got %d requests, want 3 (one refused, then two)", n)
 	}
 	st := must(c.ServerTime(ctx))
-	if d := st.Sub(time.Now()); d < 59*time.Minute {
+	if d := time.Until(st); d < 59*time.Minute {
 		t.Errorf("ServerTime is %v from the local clock, want about 1h", d)
 	}
 }

@@ -57,29 +57,19 @@ func (s *Service) CreateChannelAccount(ctx context.Context, accountID, marketpla
 	return c, err
 }
 
-// CreateKey issues a credential for an account in one environment.
+// CreateKey issues a credential for an account in one environment (see
+// CreateKeyWith).
 func (s *Service) CreateKey(ctx context.Context, accountID string, env adcamp.Environment) (*NewCredential, error) {
-	now := s.Now().Truncate(time.Second)
-	id := "ak_" + env.KeyInfix() + "_" + randomToken(15, false)
-	secret := "sk_" + env.KeyInfix() + "_" + randomToken(32, true)
-	k := &store.Credential{APIKey: adcamp.APIKey{ID: id, AccountID: accountID, Environment: env, CreatedAt: now}}
-	seal(s.box, k, []byte(secret), nil)
-	err := s.write(ctx, func(tx store.Tx) error {
-		if _, err := tx.GetAccount(ctx, accountID); err != nil {
-			return err
-		}
-		return tx.CreateCredential(ctx, k)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &NewCredential{APIKey: k.APIKey, Secret: secret}, nil
+	return s.CreateKeyWith(ctx, KeyRequest{AccountID: accountID, Environment: env})
 }
 
 // ListKeys returns an account's credentials, oldest first, without secrets.
 func (s *Service) ListKeys(ctx context.Context, accountID string) ([]adcamp.APIKey, error) {
 	var out []adcamp.APIKey
 	err := s.read(ctx, func(tx store.Tx) error {
+		if _, err := s.authorize(ctx, tx, accountID, actRead, adcamp.NotFound("account", accountID)); err != nil {
+			return err
+		}
 		if _, err := tx.GetAccount(ctx, accountID); err != nil {
 			return err
 		}
@@ -100,6 +90,9 @@ func (s *Service) SetKeyDisabled(ctx context.Context, id string, disabled bool) 
 		if err != nil {
 			return err
 		}
+		if err := s.mayChangeKey(ctx, tx, k); err != nil {
+			return err
+		}
 		k.Disabled = disabled
 		out = s.publicKey(k)
 		return tx.UpdateCredential(ctx, k)
@@ -111,7 +104,16 @@ func (s *Service) SetKeyDisabled(ctx context.Context, id string, disabled bool) 
 // DeleteKey removes a credential for good.
 func (s *Service) DeleteKey(ctx context.Context, id string) error {
 	defer s.keys.forget(id)
-	return s.write(ctx, func(tx store.Tx) error { return tx.DeleteCredential(ctx, id) })
+	return s.write(ctx, func(tx store.Tx) error {
+		k, err := tx.GetCredential(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := s.mayChangeKey(ctx, tx, k); err != nil {
+			return err
+		}
+		return tx.DeleteCredential(ctx, id)
+	})
 }
 
 // DefaultRollGrace is how long a rolled key's old secret keeps verifying
@@ -135,6 +137,9 @@ func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (
 	err := s.write(ctx, func(tx store.Tx) error {
 		k, err := tx.GetCredential(ctx, id)
 		if err != nil {
+			return err
+		}
+		if err := s.mayChangeKey(ctx, tx, k); err != nil {
 			return err
 		}
 		old, _, _, err := openSecrets(s.box, k)

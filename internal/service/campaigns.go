@@ -57,6 +57,9 @@ func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp
 		}
 	}
 	checkDateOrder(&issues, c)
+	if in.Notes.Has() {
+		c.Notes = checkNotes(&issues, in.Notes.Value)
+	}
 
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
 		if in.ChannelAccountID.Has() {
@@ -204,9 +207,9 @@ func (s *Service) UpdateCampaign(ctx context.Context, t adcamp.Tenant, id string
 // mergeCampaign applies the fields present in in to c, after checking all.
 func (s *Service) mergeCampaign(c *adcamp.Campaign, in adcamp.CampaignInput) error {
 	issues := append(adcamp.Issues{}, in.Invalid...)
-	if !(in.Name.Set || in.BudgetDaily.Set || in.StartDate.Set || in.EndDate.Set || in.Status.Set ||
+	if !(in.Name.Set || in.BudgetDaily.Set || in.StartDate.Set || in.EndDate.Set || in.Status.Set || in.Notes.Set ||
 		in.Marketplace.Set || in.ChannelAccountID.Set) {
-		issues.Add("body", "must contain at least one of name, budget_daily, start_date, end_date, status")
+		issues.Add("body", "must contain at least one of name, budget_daily, start_date, end_date, status, notes")
 	}
 	if in.Marketplace.Set {
 		issues.Add("marketplace", "is read-only after create")
@@ -237,6 +240,12 @@ func (s *Service) mergeCampaign(c *adcamp.Campaign, in adcamp.CampaignInput) err
 		}
 	}
 	checkDateOrder(&issues, c)
+	if in.Notes.Set {
+		c.Notes = ""
+		if !in.Notes.Null {
+			c.Notes = checkNotes(&issues, in.Notes.Value)
+		}
+	}
 	from := c.Status
 	if notNull(&issues, "status", in.Status) && checkOneOf(&issues, "status", in.Status.Value, adcamp.CampaignStatuses) {
 		c.Status = in.Status.Value

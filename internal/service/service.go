@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"context"
 	"log/slog"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -69,6 +70,9 @@ type Service struct {
 
 	usageMu sync.Mutex
 	usage   map[string]time.Time // key id -> last use not yet written
+	uses    map[keyDay]int64     // requests not yet counted in the store
+
+	console console // see sessions.go
 }
 
 // New returns a Service for cfg.
@@ -76,8 +80,9 @@ func New(cfg Config) *Service {
 	s := &Service{
 		store: cfg.Store, box: cfg.Box, log: cfg.Logger, now: cfg.Now,
 		signing: cfg.Signing, maxSkew: cfg.MaxSkew,
-		usage: make(map[string]time.Time),
+		usage: make(map[string]time.Time), uses: make(map[keyDay]int64),
 	}
+	s.console.hashing = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -130,6 +135,7 @@ func (s *Service) Run(ctx context.Context, interval time.Duration) {
 			return
 		case <-t.C:
 			s.FlushUsage(ctx)
+			s.purgeConsole(ctx)
 			s.endDueCampaigns(ctx)
 			if n, err := s.PurgeRecords(ctx); err != nil {
 				s.log.Error("purge expired request records", "err", err)
@@ -173,25 +179,33 @@ func (s *Service) EndDueCampaigns(ctx context.Context) (int64, error) {
 	}
 }
 
-// FlushUsage writes the pending last-use times of credentials in one
-// transaction, so that authentication costs no write per request.
+// FlushUsage writes the pending last-use times of credentials, and their
+// requests per day, in one transaction, so that authentication costs no
+// write per request.
 func (s *Service) FlushUsage(ctx context.Context) {
 	s.usageMu.Lock()
-	pending := s.usage
+	pending, uses := s.usage, s.uses
 	if len(pending) == 0 {
 		s.usageMu.Unlock()
 		return
 	}
-	s.usage = make(map[string]time.Time, len(pending))
+	s.usage, s.uses = make(map[string]time.Time, len(pending)), make(map[keyDay]int64, len(uses))
 	s.usageMu.Unlock()
-	err := s.write(ctx, func(tx store.Tx) error { return tx.TouchCredentials(ctx, pending) })
+	err := s.write(ctx, func(tx store.Tx) error {
+		if err := tx.TouchCredentials(ctx, pending); err != nil {
+			return err
+		}
+		return tx.AddCredentialUses(ctx, usesByDate(uses))
+	})
 	if err != nil {
 		s.log.Error("record credential use", "err", err, "keys", len(pending))
 	}
 }
 
 func (s *Service) recordUse(keyID string, at time.Time) {
+	day := at.Unix() / secondsPerDay
 	s.usageMu.Lock()
 	s.usage[keyID] = at
+	s.uses[keyDay{keyID, day}]++
 	s.usageMu.Unlock()
 }

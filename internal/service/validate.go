@@ -57,6 +57,21 @@ func visible(r rune) bool {
 	return unicode.In(r, unicode.L, unicode.N, unicode.P, unicode.S)
 }
 
+// checkNotes checks a campaign's notes: free text of at most
+// adcamp.MaxNotes characters, which may hold line breaks and tabs but no
+// other control characters. Surrounding white space is not kept, and
+// notes of white space alone are no notes ("").
+func checkNotes(issues *adcamp.Issues, s string) string {
+	s = strings.TrimSpace(s)
+	switch n := utf8.RuneCountInString(s); {
+	case n > adcamp.MaxNotes:
+		issues.Add("notes", "must be at most %d characters (got %d)", adcamp.MaxNotes, n)
+	case strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' }) >= 0:
+		issues.Add("notes", "must not contain control characters other than line breaks and tabs")
+	}
+	return s
+}
+
 // checkMoney parses a money amount that must be > 0 and ≤ adcamp.MaxMoney.
 func checkMoney(issues *adcamp.Issues, field, text string) adcamp.Money {
 	m, err := adcamp.ParseMoney(text)

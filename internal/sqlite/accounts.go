@@ -78,17 +78,20 @@ func (t *tx) GetChannelAccount(ctx context.Context, accountID string, id int64) 
 	return &c, nil
 }
 
-const keyColumns = `id, account_id, environment, secret, previous_secret, previous_expires_at, disabled, created_at, last_used_at`
+const keyColumns = `id, account_id, environment, secret, previous_secret, previous_expires_at, disabled, created_at, last_used_at,
+	name, created_by_type, created_by_id`
 
 func scanKey(row rowScanner) (*store.Credential, error) {
 	var k store.Credential
 	var created int64
 	var prevExp, lastUsed sql.NullInt64
+	var by adcamp.Actor
 	err := row.Scan(&k.ID, &k.AccountID, &k.Environment, &k.Secret, &k.PreviousSecret,
-		&prevExp, &k.Disabled, &created, &lastUsed)
+		&prevExp, &k.Disabled, &created, &lastUsed, &k.Name, &by.Type, &by.ID)
 	if err != nil {
 		return nil, err
 	}
+	k.CreatedBy = actorOrNil(by)
 	k.CreatedAt = fromMicros(created)
 	k.PreviousExpiresAt = fromNullMicros(prevExp)
 	k.LastUsedAt = fromNullMicros(lastUsed)
@@ -97,9 +100,10 @@ func scanKey(row rowScanner) (*store.Credential, error) {
 
 func (t *tx) CreateCredential(ctx context.Context, k *store.Credential) error {
 	_, err := t.exec(ctx,
-		`INSERT INTO api_keys (`+keyColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		`INSERT INTO api_keys (`+keyColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 		k.ID, k.AccountID, k.Environment, k.Secret, k.PreviousSecret,
-		nullMicros(k.PreviousExpiresAt), k.Disabled, micros(k.CreatedAt), nullMicros(k.LastUsedAt))
+		nullMicros(k.PreviousExpiresAt), k.Disabled, micros(k.CreatedAt), nullMicros(k.LastUsedAt),
+		k.Name, actorType(k.CreatedBy), actorID(k.CreatedBy))
 	return err
 }
 

@@ -177,7 +177,7 @@ func (b *batcher) run(batch []*writeJob) {
 	ctx := context.Background()
 	if len(batch) == 1 {
 		j := batch[0]
-		j.err, j.panic = transactOne(ctx, b.stmts, j.fn)
+		j.panic, j.err = transactOne(ctx, b.stmts, j.fn)
 		return
 	}
 	sqlTx, err := b.beginBatch(ctx)
@@ -244,11 +244,11 @@ func (b *batcher) runOne(ctx context.Context, t *tx, j *writeJob) (broken error)
 }
 
 // transactOne runs fn alone in a transaction, committed if fn returns nil.
-func transactOne(ctx context.Context, stmts *stmtCache, fn func(store.Tx) error) (err error, panicked any) {
+func transactOne(ctx context.Context, stmts *stmtCache, fn func(store.Tx) error) (panicked any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err, panicked = errors.New("write panicked"), p
+			panicked, err = p, errors.New("write panicked")
 		}
 	}()
-	return transact(ctx, stmts, fn), nil
+	return nil, transact(ctx, stmts, fn)
 }

@@ -9,12 +9,61 @@ import (
 )
 
 const campaignColumns = `id, account_id, environment, name, budget_daily, marketplace, channel_account_id,
-	start_date, end_date, status, version, created_at, updated_at`
+	start_date, end_date, status, version, created_at, updated_at, notes`
 
 // campaignSelect is what reads select: the columns but the tenant's, which
 // every read names in its WHERE (each column read costs, per row).
 const campaignSelect = `id, name, budget_daily, marketplace, channel_account_id,
-	start_date, end_date, status, version, created_at, updated_at`
+	start_date, end_date, status, version, created_at, updated_at, notes`
+
+// campaignScanner reads campaignSelect rows of one tenant. Its
+// destinations are made once, and the campaigns it returns are allocated
+// together, up to the page size it was made for.
+type campaignScanner struct {
+	tn      adcamp.Tenant
+	block   []adcamp.Campaign
+	c       adcamp.Campaign
+	channel nullInt
+	start   nullText
+	end     nullText
+	created intCol
+	updated intCol
+	dest    []any
+}
+
+func newCampaignScanner(tn adcamp.Tenant, rows int) *campaignScanner {
+	s := &campaignScanner{tn: tn, block: make([]adcamp.Campaign, 0, max(rows, 1))}
+	s.dest = []any{&s.c.ID, &s.c.Name, (*intCol)(&s.c.BudgetDaily), &s.c.Marketplace,
+		&s.channel, &s.start, &s.end, (*nullText)(&s.c.Status), (*intCol)(&s.c.Version), &s.created, &s.updated,
+		(*nullText)(&s.c.Notes)}
+	return s
+}
+
+// scan reads one row; it has the signature list pages take.
+func (s *campaignScanner) scan(row rowScanner) (*adcamp.Campaign, error) {
+	if err := row.Scan(s.dest...); err != nil {
+		return nil, err
+	}
+	c := s.c
+	c.AccountID, c.Environment = s.tn.AccountID, s.tn.Environment
+	if s.channel.valid {
+		id := s.channel.n
+		c.ChannelAccountID = &id
+	}
+	var err error
+	if c.StartDate, err = scanDate(s.start); err != nil {
+		return nil, err
+	}
+	if c.EndDate, err = scanDate(s.end); err != nil {
+		return nil, err
+	}
+	c.CreatedAt, c.UpdatedAt = fromMicros(int64(s.created)), fromMicros(int64(s.updated))
+	if len(s.block) == cap(s.block) { // more rows than announced
+		s.block = make([]adcamp.Campaign, 0, cap(s.block))
+	}
+	s.block = append(s.block, c)
+	return &s.block[len(s.block)-1], nil
+}
 
 // nullDate stores the zero date as NULL.
 func nullDate(d adcamp.Date) sql.NullString {
@@ -24,10 +73,10 @@ func nullDate(d adcamp.Date) sql.NullString {
 func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
 	_, err := t.exec(ctx,
 		`INSERT INTO campaigns (`+campaignColumns+`)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 		c.ID, c.AccountID, c.Environment, c.Name, c.BudgetDaily, c.Marketplace, c.ChannelAccountID,
 		nullDate(c.StartDate), nullDate(c.EndDate), c.Status, c.Version,
-		micros(c.CreatedAt), micros(c.UpdatedAt))
+		micros(c.CreatedAt), micros(c.UpdatedAt), c.Notes)
 	return err
 }
 
@@ -128,7 +177,7 @@ func (t *tx) EndCampaigns(ctx context.Context, today adcamp.Date, limit int) (in
 func (t *tx) UpdateCampaign(ctx context.Context, c, prev *adcamp.Campaign) error {
 	// Only what changed: SQLite rewrites the index entries of every column
 	// in the SET list, changed or not (three times the cost of an update
-	// on a million campaigns). At most 32 texts, all kept prepared.
+	// on a million campaigns). At most 64 texts, all kept prepared.
 	args := []any{c.ID, c.AccountID, c.Environment, c.Version, micros(c.UpdatedAt)}
 	set := `version = $4, updated_at = $5`
 	for _, f := range []struct {
@@ -141,6 +190,7 @@ func (t *tx) UpdateCampaign(ctx context.Context, c, prev *adcamp.Campaign) error
 		{"start_date", prev == nil || c.StartDate != prev.StartDate, nullDate(c.StartDate)},
 		{"end_date", prev == nil || c.EndDate != prev.EndDate, nullDate(c.EndDate)},
 		{"status", prev == nil || c.Status != prev.Status, c.Status},
+		{"notes", prev == nil || c.Notes != prev.Notes, c.Notes},
 	} {
 		if f.changed {
 			args = append(args, f.value)

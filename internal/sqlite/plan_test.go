@@ -24,7 +24,8 @@ const (
 	start_date, end_date, status, version, created_at, updated_at`
 	planAdGroupColumns = `id, campaign_id, account_id, environment, name, default_bid, status, version, created_at, updated_at`
 	planKeywordColumns = `id, ad_group_id, account_id, environment, text, text_key, match_type, bid, status, version, created_at, updated_at`
-	planKeyColumns     = `id, account_id, environment, secret, previous_secret, previous_expires_at, disabled, created_at, last_used_at`
+	planKeyColumns     = `id, account_id, environment, secret, previous_secret, previous_expires_at, disabled, created_at, last_used_at,
+	name, created_by_type, created_by_id`
 	planChannelColumns = `id, account_id, marketplace, name, created_at`
 )
 

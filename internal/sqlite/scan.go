@@ -62,54 +62,6 @@ func (c *nullText) Scan(v any) error {
 // wrapper of them.
 type rowScanner interface{ Scan(dest ...any) error }
 
-// campaignScanner reads campaignSelect rows of one tenant. Its
-// destinations are made once, and the campaigns it returns are allocated
-// together, up to the page size it was made for.
-type campaignScanner struct {
-	tn      adcamp.Tenant
-	block   []adcamp.Campaign
-	c       adcamp.Campaign
-	channel nullInt
-	start   nullText
-	end     nullText
-	created intCol
-	updated intCol
-	dest    []any
-}
-
-func newCampaignScanner(tn adcamp.Tenant, rows int) *campaignScanner {
-	s := &campaignScanner{tn: tn, block: make([]adcamp.Campaign, 0, max(rows, 1))}
-	s.dest = []any{&s.c.ID, &s.c.Name, (*intCol)(&s.c.BudgetDaily), &s.c.Marketplace,
-		&s.channel, &s.start, &s.end, (*nullText)(&s.c.Status), (*intCol)(&s.c.Version), &s.created, &s.updated}
-	return s
-}
-
-// scan reads one row; it has the signature list pages take.
-func (s *campaignScanner) scan(row rowScanner) (*adcamp.Campaign, error) {
-	if err := row.Scan(s.dest...); err != nil {
-		return nil, err
-	}
-	c := s.c
-	c.AccountID, c.Environment = s.tn.AccountID, s.tn.Environment
-	if s.channel.valid {
-		id := s.channel.n
-		c.ChannelAccountID = &id
-	}
-	var err error
-	if c.StartDate, err = scanDate(s.start); err != nil {
-		return nil, err
-	}
-	if c.EndDate, err = scanDate(s.end); err != nil {
-		return nil, err
-	}
-	c.CreatedAt, c.UpdatedAt = fromMicros(int64(s.created)), fromMicros(int64(s.updated))
-	if len(s.block) == cap(s.block) { // more rows than announced
-		s.block = make([]adcamp.Campaign, 0, cap(s.block))
-	}
-	s.block = append(s.block, c)
-	return &s.block[len(s.block)-1], nil
-}
-
 // scanDate reads a stored date: "" (NULL) is the zero date.
 func scanDate(t nullText) (adcamp.Date, error) {
 	if t == "" {

@@ -33,6 +33,7 @@ type Store interface {
 // Tx is the set of operations available inside a transaction. Lookups of
 // a missing row return an *adcamp.Error with code NOT_FOUND.
 type Tx interface {
+	ConsoleTx
 	CreateAccount(ctx context.Context, a *adcamp.Account) error
 	GetAccount(ctx context.Context, id string) (*adcamp.Account, error)
 

@@ -9,6 +9,7 @@ import (
 )
 
 func newAccount(t *testing.T, db store.Store, name string) *adcamp.Account {
+	ctx := t.Context()
 	t.Helper()
 	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, base), Name: name, Email: "ops@example.test", CreatedAt: base}
 	write(t, db, func(tx store.Tx) error { return tx.CreateAccount(ctx, a) })
@@ -16,6 +17,7 @@ func newAccount(t *testing.T, db store.Store, name string) *adcamp.Account {
 }
 
 func newKey(t *testing.T, db store.Store, accountID, id string, env adcamp.Environment, created time.Time) *store.Credential {
+	ctx := t.Context()
 	t.Helper()
 	k := &store.Credential{
 		APIKey: adcamp.APIKey{ID: id, AccountID: accountID, Environment: env, CreatedAt: created},
@@ -26,6 +28,7 @@ func newKey(t *testing.T, db store.Store, accountID, id string, env adcamp.Envir
 }
 
 func testAccounts(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	read(t, db, func(tx store.Tx) error {
 		got, err := tx.GetAccount(ctx, a.ID)
@@ -40,6 +43,7 @@ func testAccounts(t *testing.T, db store.Store) {
 }
 
 func testChannelAccounts(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a, b := newAccount(t, db, "Acme"), newAccount(t, db, "Other")
 	var cas []*adcamp.ChannelAccount
 	for i, m := range []string{"US", "JP", "DE", "FR", "KR"} {
@@ -83,6 +87,7 @@ func testChannelAccounts(t *testing.T, db store.Store) {
 }
 
 func testKeys(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a, b := newAccount(t, db, "Acme"), newAccount(t, db, "Other")
 	k2 := newKey(t, db, a.ID, "ak_test_bbb", adcamp.Sandbox, at(5))
 	k1 := newKey(t, db, a.ID, "ak_live_zzz", adcamp.Production, at(1))
@@ -138,6 +143,7 @@ func testKeys(t *testing.T, db store.Store) {
 }
 
 func testTouchKeys(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	k1 := newKey(t, db, a.ID, "ak_live_one", adcamp.Production, at(0))
 	k2 := newKey(t, db, a.ID, "ak_live_two", adcamp.Production, at(0))

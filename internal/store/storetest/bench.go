@@ -65,6 +65,7 @@ type benchFixture struct {
 }
 
 func newBenchFixture(b *testing.B, db store.Store) *benchFixture {
+	ctx := b.Context()
 	b.Helper()
 	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, base), Name: "Acme", CreatedAt: base}
 	benchWrite(b, db, func(tx store.Tx) error { return tx.CreateAccount(ctx, a) })
@@ -75,6 +76,7 @@ func newBenchFixture(b *testing.B, db store.Store) *benchFixture {
 
 // seedCampaigns stores n campaigns in one transaction.
 func (f *benchFixture) seedCampaigns(b *testing.B, n int) []*adcamp.Campaign {
+	ctx := b.Context()
 	b.Helper()
 	cs := make([]*adcamp.Campaign, n)
 	for i := range cs {
@@ -112,6 +114,7 @@ func benchAdGroup(c *adcamp.Campaign, created time.Time) *adcamp.AdGroup {
 
 // benchWrite runs fn in a write transaction that must succeed.
 func benchWrite(b *testing.B, db store.Store, fn func(tx store.Tx) error) {
+	ctx := b.Context()
 	b.Helper()
 	if err := db.Write(ctx, fn); err != nil {
 		b.Fatalf("Write: %v", err)
@@ -120,6 +123,7 @@ func benchWrite(b *testing.B, db store.Store, fn func(tx store.Tx) error) {
 
 // benchReadOne runs fn, which makes one call, as a read that must succeed.
 func benchReadOne(b *testing.B, db store.Store, fn func(tx store.Tx) error) {
+	ctx := b.Context()
 	b.Helper()
 	if err := db.ReadOne(ctx, fn); err != nil {
 		b.Fatalf("ReadOne: %v", err)
@@ -127,6 +131,7 @@ func benchReadOne(b *testing.B, db store.Store, fn func(tx store.Tx) error) {
 }
 
 func benchCreateCampaign(b *testing.B, f *benchFixture) {
+	ctx := b.Context()
 	for b.Loop() {
 		c := benchCampaign(f.tenant, base)
 		benchWrite(b, f.db, func(tx store.Tx) error { return tx.CreateCampaign(ctx, c) })
@@ -134,6 +139,7 @@ func benchCreateCampaign(b *testing.B, f *benchFixture) {
 }
 
 func benchGetCampaign(b *testing.B, f *benchFixture) {
+	ctx := b.Context()
 	id := f.campaigns[len(f.campaigns)/2].ID
 	for b.Loop() {
 		benchReadOne(b, f.db, func(tx store.Tx) error {
@@ -145,6 +151,7 @@ func benchGetCampaign(b *testing.B, f *benchFixture) {
 
 // benchListCampaigns reads page 1 of 20, as GET /campaigns does by default.
 func benchListCampaigns(b *testing.B, f *benchFixture) {
+	ctx := b.Context()
 	q := store.ListQuery{Today: today, Limit: 20}
 	for b.Loop() {
 		benchReadOne(b, f.db, func(tx store.Tx) error {
@@ -161,6 +168,7 @@ func benchListCampaigns(b *testing.B, f *benchFixture) {
 // further each time, its budget changed, as the service's update does
 // (which gives the store the campaign as it read it).
 func benchUpdateCampaign(b *testing.B, f *benchFixture) {
+	ctx := b.Context()
 	c := *f.campaigns[0]
 	for b.Loop() {
 		prev := c
@@ -173,6 +181,7 @@ func benchUpdateCampaign(b *testing.B, f *benchFixture) {
 // benchDeleteCampaign deletes campaigns without children, stored
 // beforehand (untimed) a hundred at a time.
 func benchDeleteCampaign(b *testing.B, f *benchFixture) {
+	ctx := b.Context()
 	pool := f.campaigns
 	for b.Loop() {
 		if len(pool) == 0 {
@@ -187,6 +196,7 @@ func benchDeleteCampaign(b *testing.B, f *benchFixture) {
 }
 
 func benchCreateAdGroup(b *testing.B, f *benchFixture) {
+	ctx := b.Context()
 	c := f.campaigns[0]
 	for b.Loop() {
 		g := benchAdGroup(c, base)
@@ -197,6 +207,7 @@ func benchCreateAdGroup(b *testing.B, f *benchFixture) {
 // benchCreateKeywords stores batches of benchBatch new keywords in one ad
 // group; each batch is built (untimed) with texts of its own.
 func benchCreateKeywords(b *testing.B, f *benchFixture) {
+	ctx := b.Context()
 	g := benchAdGroup(f.campaigns[0], base)
 	benchWrite(b, f.db, func(tx store.Tx) error { return tx.CreateAdGroup(ctx, g) })
 	batch := 0
@@ -217,6 +228,7 @@ func benchCreateKeywords(b *testing.B, f *benchFixture) {
 // paused: its cost should not grow with n.
 func benchListKeywords(n int) func(b *testing.B, f *benchFixture) {
 	return func(b *testing.B, f *benchFixture) {
+		ctx := b.Context()
 		g := benchAdGroup(f.campaigns[0], base)
 		ks := make([]*adcamp.Keyword, n)
 		for i := range ks {
@@ -264,7 +276,7 @@ func benchRecord(n int) *store.RequestRecord {
 }
 
 // saveRecord stores r, which must be new, in tx.
-func saveRecord(tx store.Tx, r *store.RequestRecord) error {
+func saveRecord(ctx context.Context, tx store.Tx, r *store.RequestRecord) error {
 	saved, err := tx.SaveRecord(ctx, r)
 	if err == nil && !saved {
 		err = fmt.Errorf("SaveRecord of a new token = false, want true")
@@ -280,15 +292,16 @@ func benchSaveRecord(b *testing.B, f *benchFixture) {
 	for b.Loop() {
 		n++
 		r := benchRecord(n)
-		benchWrite(b, f.db, func(tx store.Tx) error { return saveRecord(tx, r) })
+		benchWrite(b, f.db, func(tx store.Tx) error { return saveRecord(b.Context(), tx, r) })
 	}
 }
 
 // benchGetRecord is a replay: the stored answer looked up in a write
 // transaction, as the service does once saving it found it taken.
 func benchGetRecord(b *testing.B, f *benchFixture) {
+	ctx := b.Context()
 	r := benchRecord(0)
-	benchWrite(b, f.db, func(tx store.Tx) error { return saveRecord(tx, r) })
+	benchWrite(b, f.db, func(tx store.Tx) error { return saveRecord(b.Context(), tx, r) })
 	for b.Loop() {
 		benchWrite(b, f.db, func(tx store.Tx) error {
 			_, err := tx.GetRecord(ctx, r.Scope, r.Token, base)

@@ -14,6 +14,7 @@ import (
 // newCampaign stores an active campaign created at created; edit, if not
 // nil, changes it first.
 func newCampaign(t *testing.T, db store.Store, tn adcamp.Tenant, created time.Time, edit func(*adcamp.Campaign)) *adcamp.Campaign {
+	ctx := t.Context()
 	t.Helper()
 	c := &adcamp.Campaign{
 		ID: adcamp.NewID(adcamp.PrefixCampaign, created), AccountID: tn.AccountID, Environment: tn.Environment,
@@ -31,6 +32,7 @@ func campaignID(c *adcamp.Campaign) string         { return c.ID }
 func campaignCreated(c *adcamp.Campaign) time.Time { return c.CreatedAt }
 
 func getCampaign(t *testing.T, db store.Store, tn adcamp.Tenant, id string) (*adcamp.Campaign, error) {
+	ctx := t.Context()
 	t.Helper()
 	var c, one *adcamp.Campaign
 	err := db.Read(ctx, func(tx store.Tx) (err error) {
@@ -49,6 +51,7 @@ func getCampaign(t *testing.T, db store.Store, tn adcamp.Tenant, id string) (*ad
 }
 
 func listCampaigns(t *testing.T, db store.Store, tn adcamp.Tenant, q store.ListQuery) ([]string, int64) {
+	ctx := t.Context()
 	t.Helper()
 	var items []*adcamp.Campaign
 	var total int64
@@ -71,6 +74,7 @@ func listCampaigns(t *testing.T, db store.Store, tn adcamp.Tenant, q store.ListQ
 }
 
 func testCampaignRoundTrip(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	ca := &adcamp.ChannelAccount{AccountID: a.ID, Marketplace: "JP", Name: "Acme JP", CreatedAt: base}
@@ -79,6 +83,7 @@ func testCampaignRoundTrip(t *testing.T, db store.Store) {
 	full := newCampaign(t, db, tn, at(0), func(c *adcamp.Campaign) {
 		c.Name, c.BudgetDaily, c.Marketplace = "Ünïcode — 春のセール", 100_000_000, "JP"
 		c.ChannelAccountID, c.StartDate, c.EndDate = &ca.ID, day("2026-12-01"), day("2027-01-31")
+		c.Notes = "Line one\n\tand two — ☂"
 		c.UpdatedAt = at(1).Add(time.Microsecond)
 	})
 	bare := newCampaign(t, db, tn, at(1), nil)
@@ -93,17 +98,18 @@ func testCampaignRoundTrip(t *testing.T, db store.Store) {
 	wantCode(t, "GetCampaign(missing)", err, adcamp.CodeNotFound)
 
 	// An update with what was read writes the fields that changed: here
-	// the name alone (and the version and update time).
+	// the name and the notes (and the version and update time).
 	asRead := *full
 	renamed := *full
-	renamed.Name, renamed.Version, renamed.UpdatedAt = "Renamed once", 2, at(50)
+	renamed.Name, renamed.Notes, renamed.Version, renamed.UpdatedAt = "Renamed once", "Other notes", 2, at(50)
 	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, &renamed, &asRead) })
 	if got, err := getCampaign(t, db, tn, full.ID); err != nil || !reflect.DeepEqual(got, &renamed) {
 		t.Errorf("after renaming: GetCampaign = %+v, %v; want %+v", got, err, &renamed)
 	}
 
-	// An update without it writes every mutable field, and clears dates.
-	full.Name, full.BudgetDaily, full.StartDate, full.EndDate = "Renamed", 1, adcamp.Date{}, adcamp.Date{}
+	// An update without it writes every mutable field, and clears dates
+	// and notes.
+	full.Name, full.BudgetDaily, full.StartDate, full.EndDate, full.Notes = "Renamed", 1, adcamp.Date{}, adcamp.Date{}, ""
 	full.Status, full.Version, full.UpdatedAt = adcamp.StatusPaused, 3, at(99)
 	write(t, db, func(tx store.Tx) error { return tx.UpdateCampaign(ctx, full, nil) })
 	got, err := getCampaign(t, db, tn, full.ID)
@@ -139,6 +145,7 @@ func testCampaignPaging(t *testing.T, db store.Store) {
 }
 
 func testCampaignEffectiveStatus(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	mk := func(s int, status adcamp.Status, end string) *adcamp.Campaign {
@@ -208,6 +215,7 @@ func testCampaignEffectiveStatus(t *testing.T, db store.Store) {
 }
 
 func testVersionedUpdates(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	c := newCampaign(t, db, tn, at(0), nil)
@@ -255,6 +263,7 @@ func testVersionedUpdates(t *testing.T, db store.Store) {
 // testTenantIsolation checks that another account's or environment's rows
 // are answered as missing ones, by every call that takes a tenant.
 func testTenantIsolation(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a, b := newAccount(t, db, "Acme"), newAccount(t, db, "Other")
 	own := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	c := newCampaign(t, db, own, at(0), nil)
@@ -319,6 +328,7 @@ func testTenantIsolation(t *testing.T, db store.Store) {
 // (with and without the campaign as read), deletes, and a write that
 // fails, whose campaigns are not counted.
 func testCampaignTotals(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a, b := newAccount(t, db, "Acme"), newAccount(t, db, "Other")
 	prod := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	sandbox := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Sandbox}

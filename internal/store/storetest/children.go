@@ -10,6 +10,7 @@ import (
 )
 
 func newAdGroup(t *testing.T, db store.Store, c *adcamp.Campaign, created time.Time) *adcamp.AdGroup {
+	ctx := t.Context()
 	t.Helper()
 	g := &adcamp.AdGroup{
 		ID: adcamp.NewID(adcamp.PrefixAdGroup, created), CampaignID: c.ID, AccountID: c.AccountID,
@@ -31,6 +32,7 @@ func keyword(g *adcamp.AdGroup, created time.Time, text string) *adcamp.Keyword 
 
 // newKeywords stores one exact-match keyword per text under g.
 func newKeywords(t *testing.T, db store.Store, g *adcamp.AdGroup, created time.Time, texts ...string) []*adcamp.Keyword {
+	ctx := t.Context()
 	t.Helper()
 	ks := make([]*adcamp.Keyword, len(texts))
 	for i, text := range texts {
@@ -44,6 +46,7 @@ func keywordID(k *adcamp.Keyword) string         { return k.ID }
 func keywordCreated(k *adcamp.Keyword) time.Time { return k.CreatedAt }
 
 func testAdGroups(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	c, other := newCampaign(t, db, tn, at(0), nil), newCampaign(t, db, tn, at(0), nil)
@@ -93,6 +96,7 @@ func testAdGroups(t *testing.T, db store.Store) {
 }
 
 func testKeywords(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Sandbox}
 	g := newAdGroup(t, db, newCampaign(t, db, tn, at(0), nil), at(0))
@@ -158,6 +162,7 @@ func testKeywords(t *testing.T, db store.Store) {
 }
 
 func testDuplicateKeywords(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	c := newCampaign(t, db, tn, at(0), nil)
@@ -201,6 +206,7 @@ func testDuplicateKeywords(t *testing.T, db store.Store) {
 }
 
 func testTakenKeywordKeys(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	c := newCampaign(t, db, tn, at(0), nil)
@@ -254,6 +260,7 @@ func testTakenKeywordKeys(t *testing.T, db store.Store) {
 }
 
 func testDeleteCascades(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	c, keep := newCampaign(t, db, tn, at(0), nil), newCampaign(t, db, tn, at(0), nil)

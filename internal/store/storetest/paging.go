@@ -15,6 +15,7 @@ import (
 // filtered, holds the right rows in the right order, and the pages
 // together hold each row once.
 func testDeepPages(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	const n = 260

@@ -12,6 +12,7 @@ import (
 // testRequestRecords: a record is stored once per scope and token while it
 // lives, can be taken over once expired, and is purged after.
 func testRequestRecords(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	rec := func(token string, created time.Time, body string) *store.RequestRecord {
 		return &store.RequestRecord{Scope: "sig:ak_test_x", Token: token, RequestHash: []byte{1, 2, 3},
 			Status: 201, Header: []byte(`{"Location":"/x"}`), Body: []byte(body),

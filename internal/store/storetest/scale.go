@@ -92,6 +92,7 @@ func BenchScale(b *testing.B, s Scale) {
 }
 
 func (s Scale) benchGet(b *testing.B) {
+	ctx := b.Context()
 	i := 0
 	for b.Loop() {
 		id := s.Sample[i%len(s.Sample)]
@@ -110,6 +111,7 @@ func (s Scale) benchGet(b *testing.B) {
 // full as the total allows) and the total counts every campaign.
 func (s Scale) benchList(q store.ListQuery) func(b *testing.B) {
 	return func(b *testing.B) {
+		ctx := b.Context()
 		q.Today = adcamp.DateOf(time.Now())
 		list := func() (items []*adcamp.Campaign, total int64) {
 			err := s.DB.ReadOne(ctx, func(tx store.Tx) (err error) {
@@ -137,6 +139,7 @@ func (s Scale) benchList(q store.ListQuery) func(b *testing.B) {
 // benchUpdate reads a sampled campaign and raises its budget, in one
 // write, as a PATCH does.
 func (s Scale) benchUpdate(b *testing.B) {
+	ctx := b.Context()
 	i := 0
 	for b.Loop() {
 		id := s.Sample[i%len(s.Sample)]
@@ -159,6 +162,7 @@ func (s Scale) benchUpdate(b *testing.B) {
 }
 
 func (s Scale) benchCreate(b *testing.B) {
+	ctx := b.Context()
 	for b.Loop() {
 		now := time.Now()
 		c := &adcamp.Campaign{

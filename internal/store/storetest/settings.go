@@ -11,6 +11,7 @@ import (
 // testSettings: a setting is added once and read back; adding it again
 // changes nothing.
 func testSettings(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	read(t, db, func(tx store.Tx) error {
 		_, err := tx.GetSetting(ctx, "canary")
 		wantCode(t, "GetSetting(missing)", err, adcamp.CodeNotFound)
@@ -36,6 +37,7 @@ func testSettings(t *testing.T, db store.Store) {
 
 // testAllCredentials: every credential of every account, by id.
 func testAllCredentials(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a, b := newAccount(t, db, "Acme"), newAccount(t, db, "Other")
 	k2 := newKey(t, db, a.ID, "ak_test_bbb", adcamp.Sandbox, at(5))
 	k1 := newKey(t, db, b.ID, "ak_live_aaa", adcamp.Production, at(1))

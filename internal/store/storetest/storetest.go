@@ -50,6 +50,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Settings", testSettings},
 		{"AllCredentials", testAllCredentials},
 	}
+	tests = append(tests, consoleTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			db := open(t)
@@ -60,8 +61,6 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		})
 	}
 }
-
-var ctx = context.Background()
 
 // base is the time the fixtures are created around: exact to the
 // microsecond, the precision both stores keep.
@@ -82,6 +81,7 @@ func at(seconds int) time.Time { return base.Add(time.Duration(seconds) * time.S
 
 // write runs fn in a write transaction that must succeed.
 func write(t *testing.T, db store.Store, fn func(tx store.Tx) error) {
+	ctx := t.Context()
 	t.Helper()
 	if err := db.Write(ctx, fn); err != nil {
 		t.Fatalf("Write: %v", err)
@@ -90,6 +90,7 @@ func write(t *testing.T, db store.Store, fn func(tx store.Tx) error) {
 
 // read runs fn in a read transaction that must succeed.
 func read(t *testing.T, db store.Store, fn func(tx store.Tx) error) {
+	ctx := t.Context()
 	t.Helper()
 	if err := db.Read(ctx, fn); err != nil {
 		t.Fatalf("Read: %v", err)
@@ -162,6 +163,7 @@ func newest[T any](items []T, created func(T) time.Time, id func(T) string) []st
 var errRollback = errors.New("roll back")
 
 func testRollbackOnError(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, base), Name: "Gone", CreatedAt: base}
 	err := db.Write(ctx, func(tx store.Tx) error {
 		if err := tx.CreateAccount(ctx, a); err != nil {
@@ -183,6 +185,7 @@ func testRollbackOnError(t *testing.T, db store.Store) {
 }
 
 func testRollbackOnPanic(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, base), Name: "Gone", CreatedAt: base}
 	func() {
 		defer func() {
@@ -207,6 +210,7 @@ func testRollbackOnPanic(t *testing.T, db store.Store) {
 }
 
 func testReadIsReadOnly(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, base), Name: "Read", CreatedAt: base}
 	err := db.Read(ctx, func(tx store.Tx) error { return tx.CreateAccount(ctx, a) })
 	if err == nil {
@@ -222,6 +226,7 @@ func testReadIsReadOnly(t *testing.T, db store.Store) {
 // testConcurrentUpdates runs read-modify-write transactions on one
 // campaign at once: each one that succeeds must count, none may be lost.
 func testConcurrentUpdates(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a := newAccount(t, db, "Acme")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	c := newCampaign(t, db, tn, at(0), nil)

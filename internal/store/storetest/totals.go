@@ -16,6 +16,7 @@ import (
 // counted from the test's own record of what is stored; another tenant
 // sees none of them.
 func testChildTotals(t *testing.T, db store.Store) {
+	ctx := t.Context()
 	a, b := newAccount(t, db, "Acme"), newAccount(t, db, "Other")
 	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
 	other := adcamp.Tenant{AccountID: b.ID, Environment: adcamp.Production}
@@ -157,6 +158,7 @@ func testChildTotals(t *testing.T, db store.Store) {
 }
 
 func adGroupTotal(t *testing.T, db store.Store, tn adcamp.Tenant, campaignID string, q store.ListQuery) int64 {
+	ctx := t.Context()
 	t.Helper()
 	return listTotal(t, db, func(tx store.Tx) (n int, total int64, err error) {
 		items, total, err := tx.ListAdGroups(ctx, tn, campaignID, q)
@@ -165,6 +167,7 @@ func adGroupTotal(t *testing.T, db store.Store, tn adcamp.Tenant, campaignID str
 }
 
 func keywordTotal(t *testing.T, db store.Store, tn adcamp.Tenant, adGroupID string, q store.ListQuery) int64 {
+	ctx := t.Context()
 	t.Helper()
 	return listTotal(t, db, func(tx store.Tx) (n int, total int64, err error) {
 		items, total, err := tx.ListKeywords(ctx, tn, adGroupID, q)
@@ -175,6 +178,7 @@ func keywordTotal(t *testing.T, db store.Store, tn adcamp.Tenant, adGroupID stri
 // listTotal runs list in Read and in ReadOne, which must answer alike, and
 // returns the total.
 func listTotal(t *testing.T, db store.Store, list func(tx store.Tx) (n int, total int64, err error)) int64 {
+	ctx := t.Context()
 	t.Helper()
 	var n, oneN int
 	var total, oneTotal int64

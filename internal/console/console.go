@@ -1,0 +1,238 @@
+// Package console is the account console: server-rendered web pages
+// where account holders sign in, manage their members and their API
+// credentials. It is another door to the service (internal/service): the
+// rules are there, the handlers here only read forms and render pages.
+//
+// Pages are html/template templates embedded in the binary and parsed
+// once; a few lines of plain JavaScript add comforts (copy buttons), and
+// every page works without it. Handlers return errors to one adapter that
+// renders the error page; a form that fails validation is shown again
+// with each message next to its field.
+//
+// Security: sessions are server-side (the cookie holds a random token; the
+// store a hash of it), the cookie is HttpOnly and SameSite=Lax, and under
+// TLS also Secure with the __Host- prefix; cross-origin form posts are
+// refused (net/http's CrossOriginProtection); every page is sent with a
+// strict Content-Security-Policy and may not be framed.
+package console
+
+import (
+	"crypto/rand"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/service"
+)
+
+//go:embed templates static
+var files embed.FS
+
+// Config configures a Server.
+type Config struct {
+	Service *service.Service
+	Logger  *slog.Logger // discarded if nil
+	// Secure says the console is reached over HTTPS (its own TLS, or a
+	// proxy's): cookies are then Secure and named with the __Host- prefix.
+	Secure bool
+	// BaseURL is the console's address as its users reach it
+	// ("https://console.example.com"), for the links it shows; the
+	// request's own address if empty.
+	BaseURL string
+	// TrustedOrigins are origins, besides the console's own, whose form
+	// posts are accepted: a proxy's public origin when it rewrites Host
+	// ("https://console.example.com").
+	TrustedOrigins []string
+}
+
+// Server is the console's HTTP handler.
+type Server struct {
+	svc     *service.Service
+	log     *slog.Logger
+	secure  bool
+	base    string
+	pages   *pages
+	handler http.Handler
+}
+
+// New returns the console's handler for cfg.
+func New(cfg Config) (*Server, error) {
+	s := &Server{svc: cfg.Service, log: cfg.Logger, secure: cfg.Secure, base: strings.TrimSuffix(cfg.BaseURL, "/")}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	var err error
+	if s.pages, err = parsePages(); err != nil {
+		return nil, err
+	}
+	cop := http.NewCrossOriginProtection()
+	for _, o := range cfg.TrustedOrigins {
+		if err := cop.AddTrustedOrigin(o); err != nil {
+			return nil, err
+		}
+	}
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, errCrossOrigin)
+	}))
+	s.handler = s.recover(s.headers(cop.Handler(s.routes())))
+	return s, nil
+}
+
+var errCrossOrigin = adcamp.Errorf(adcamp.CodeForbidden,
+	"This form was sent from another site, so it was refused. If you sent it from the console, reload the page and try again.")
+
+// ServeHTTP serves the console.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// routes installs every route of the console.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	static, _ := fs.Sub(files, "static")
+	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheFor(time.Hour, http.FileServerFS(static))))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
+
+	mux.Handle("GET /{$}", s.public(s.home))
+	mux.Handle("GET /sign-in", s.public(s.signIn))
+	mux.Handle("POST /sign-in", s.public(s.signIn))
+	mux.Handle("POST /sign-in/code", s.public(s.signInCode))
+	mux.Handle("GET /setup", s.public(s.setup))
+	mux.Handle("POST /setup", s.public(s.setup))
+	mux.Handle("GET /set-password", s.public(s.setPassword))
+	mux.Handle("POST /set-password", s.public(s.setPassword))
+	mux.Handle("POST /sign-out", s.public(s.signOut))
+
+	mux.Handle("GET /accounts", s.signedIn(s.accounts))
+	mux.Handle("GET /settings", s.signedIn(s.settings))
+	mux.Handle("GET /settings/password", s.signedIn(s.changePassword))
+	mux.Handle("POST /settings/password", s.signedIn(s.changePassword))
+	mux.Handle("POST /settings/sign-out-everywhere", s.signedIn(s.signOutEverywhere))
+	mux.Handle("POST /settings/two-step", s.signedIn(s.beginTwoStep))
+	mux.Handle("POST /settings/two-step/enable", s.signedIn(s.enableTwoStep))
+	mux.Handle("GET /settings/two-step/disable", s.signedIn(s.disableTwoStep))
+	mux.Handle("POST /settings/two-step/disable", s.signedIn(s.disableTwoStep))
+	mux.Handle("GET /settings/recovery-codes", s.signedIn(s.recoveryCodes))
+	mux.Handle("POST /settings/recovery-codes", s.signedIn(s.recoveryCodes))
+
+	mux.Handle("GET /accounts/{account}/api-keys", s.inAccount(s.keys))
+	mux.Handle("GET /accounts/{account}/api-keys/new", s.inAccount(s.newKey))
+	mux.Handle("POST /accounts/{account}/api-keys/new", s.inAccount(s.newKey))
+	mux.Handle("GET /accounts/{account}/secrets/{token}", s.inAccount(s.revealKey))
+	for _, op := range keyOps {
+		mux.Handle("GET /accounts/{account}/api-keys/{key}/"+op.Name, s.inAccount(s.changeKey(op)))
+		mux.Handle("POST /accounts/{account}/api-keys/{key}/"+op.Name, s.inAccount(s.changeKey(op)))
+	}
+
+	mux.Handle("GET /accounts/{account}/members", s.inAccount(s.members))
+	mux.Handle("GET /accounts/{account}/members/new", s.inAccount(s.addMember))
+	mux.Handle("POST /accounts/{account}/members/new", s.inAccount(s.addMember))
+	mux.Handle("POST /accounts/{account}/members/{user}/role", s.inAccount(s.setRole))
+	mux.Handle("POST /accounts/{account}/members/{user}/link", s.inAccount(s.newLink))
+	mux.Handle("GET /accounts/{account}/members/{user}/remove", s.inAccount(s.removeMember))
+	mux.Handle("POST /accounts/{account}/members/{user}/remove", s.inAccount(s.removeMember))
+
+	mux.Handle("/", s.public(func(w http.ResponseWriter, r *http.Request) error {
+		return adcamp.Errorf(adcamp.CodeNotFound, "There is no page at this address.")
+	}))
+	return mux
+}
+
+// maxForm bounds a request's body: the console's forms are a few fields.
+const maxForm = 64 << 10
+
+// headers sets what every answer carries: a strict Content-Security-Policy
+// (scripts and styles from the console only, no framing, forms posting
+// to the console only), no caching of pages, and a request id.
+func (s *Server) headers(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
+			"form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cache-Control", "no-store")
+		h.Set("X-Request-Id", newRequestID())
+		if s.secure {
+			h.Set("Strict-Transport-Security", "max-age=31536000")
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// cacheFor lets browsers keep static files for d.
+func cacheFor(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age="+itoa(int(d/time.Second)))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// recover answers a panic with the error page, and logs one line per
+// request: its route pattern (never its path, which may hold a token),
+// status and latency.
+func (s *Server) recover(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.Error("panic in a console handler", "panic", p, "stack", string(debug.Stack()))
+				if !rec.wrote {
+					s.fail(rec, r, errPanic)
+				}
+			}
+			s.log.Info("console request", "request_id", w.Header().Get("X-Request-Id"), "method", r.Method,
+				"route", r.Pattern, "status", rec.status, "latency_ms", time.Since(start).Milliseconds())
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}
+
+var errPanic = errors.New("a console handler panicked")
+
+// statusRecorder notes the status of an answer.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if !r.wrote {
+		r.status, r.wrote = code, true
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	r.wrote = true
+	return r.ResponseWriter.Write(b)
+}
+
+func newRequestID() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return "req_" + hex.EncodeToString(b)
+}
+
+// clientAddr is the client's IP address, for throttling sign-ins. Behind
+// a proxy it is the proxy's (see the README).
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
