@@ -203,7 +203,7 @@ func TestServe(t *testing.T) {
 	case bound = <-addrs:
 	case err := <-done:
 		t.Fatalf("serve exited: %v", err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(60 * time.Second): // generous: -race, beside the browser tests, on 2 cores
 		t.Fatal("serve did not start")
 	}
 
