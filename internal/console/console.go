@@ -138,6 +138,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /accounts/{account}/members/{user}/remove", s.inAccount(s.removeMember))
 	mux.Handle("POST /accounts/{account}/members/{user}/remove", s.inAccount(s.removeMember))
 
+	s.adsRoutes(mux)
+
 	mux.Handle("/", s.public(func(w http.ResponseWriter, r *http.Request) error {
 		return adcamp.Errorf(adcamp.CodeNotFound, "There is no page at this address.")
 	}))
@@ -145,7 +147,20 @@ func (s *Server) routes() http.Handler {
 }
 
 // maxForm bounds a request's body: the console's forms are a few fields.
-const maxForm = 64 << 10
+// Keywords pasted in bulk may be up to adcamp.MaxKeywordBatch lines, so
+// their form may be as large as an API request's body (maxPaste).
+const (
+	maxForm  = 64 << 10
+	maxPaste = 1 << 20
+)
+
+// bodyLimit is how large r's body may be.
+func bodyLimit(r *http.Request) int64 {
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/keywords/new") {
+		return maxPaste
+	}
+	return maxForm
+}
 
 // headers sets what every answer carries: a strict Content-Security-Policy
 // (scripts and styles from the console only, no framing, forms posting
@@ -163,7 +178,7 @@ func (s *Server) headers(next http.Handler) http.Handler {
 		if s.secure {
 			h.Set("Strict-Transport-Security", "max-age=31536000")
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+		r.Body = http.MaxBytesReader(w, r.Body, bodyLimit(r))
 		next.ServeHTTP(w, r)
 	})
 }

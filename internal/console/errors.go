@@ -27,6 +27,10 @@ var statusOf = map[adcamp.Code]int{
 	adcamp.CodeConflict:     http.StatusConflict,
 	adcamp.CodeRateLimited:  http.StatusTooManyRequests,
 	adcamp.CodeUnavailable:  http.StatusServiceUnavailable,
+
+	adcamp.CodeInvalidStateTransition: http.StatusConflict,
+	adcamp.CodeDuplicateKeyword:       http.StatusConflict,
+	adcamp.CodePreconditionFailed:     http.StatusConflict,
 }
 
 // errorView is the error page's content.

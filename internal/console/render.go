@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -46,15 +47,18 @@ func parsePages() (*pages, error) {
 // own Data.
 type page struct {
 	Title    string
-	Section  string // the navigation's current item: "keys", "members", "settings"
+	Section  string // the navigation's current item: "campaigns", "keys", "members", "settings"
 	User     *adcamp.User
 	Accounts []service.AccountRole
 	Account  *adcamp.Account // the account the page is about, or nil
 	Role     adcamp.Role
-	Can      service.Allowed
-	Notice   string // a confirmation of what was just done
-	Form     *form
-	Data     any
+	// Env is the environment of a page of campaigns, ad groups or
+	// keywords ("" elsewhere): the layout marks the sandbox on each.
+	Env    adcamp.Environment
+	Can    service.Allowed
+	Notice string // a confirmation of what was just done
+	Form   *form
+	Data   any
 }
 
 // render writes page p with template name, rendered completely first, so
@@ -103,10 +107,57 @@ var notices = map[string]string{
 	"signed-out":        "You are signed out.",
 	"signed-out-all":    "You are signed out everywhere.",
 	"sign-in-expired":   "That sign-in took too long; sign in again.",
+
+	"campaign-created":  "The campaign was created. Add an ad group to it next.",
+	"campaign-saved":    "The campaign was saved.",
+	"campaign-paused":   "The campaign is paused.",
+	"campaign-resumed":  "The campaign is active again.",
+	"campaign-ended":    "The campaign has ended.",
+	"campaign-deleted":  "The campaign was deleted, with {n:ad group} and {m:keyword}.",
+	"ad-group-created":  "The ad group was created. Add keywords to it next.",
+	"ad-group-saved":    "The ad group was saved.",
+	"ad-group-paused":   "The ad group is paused.",
+	"ad-group-resumed":  "The ad group is active again.",
+	"ad-group-deleted":  "The ad group was deleted, with {m:keyword}.",
+	"keyword-saved":     "The keyword was saved.",
+	"keyword-paused":    "The keyword is paused.",
+	"keyword-resumed":   "The keyword is active again.",
+	"keyword-deleted":   "The keyword was deleted.",
+	"keywords-added":    "{n:keyword} added.",
+	"keywords-added-bl": "{n:keyword} added ({m:blank line} skipped).",
 }
 
-// notice returns the notice the request's URL names, if any.
-func notice(r *http.Request) string { return notices[r.URL.Query().Get("done")] }
+// countIn finds the counts of a notice: {n:keyword} is the number n of
+// the URL with its noun, "3 keywords".
+var countIn = regexp.MustCompile(`\{([nm]):([^}]+)\}`)
+
+// notice returns the notice the request's URL names, if any, with its
+// counts (numbers only: a link cannot make it say anything else).
+func notice(r *http.Request) string {
+	q := r.URL.Query()
+	text, ok := notices[q.Get("done")]
+	if !ok {
+		return ""
+	}
+	bad := false
+	text = countIn.ReplaceAllStringFunc(text, func(m string) string {
+		sub := countIn.FindStringSubmatch(m)
+		n, err := strconv.ParseUint(q.Get(sub[1]), 10, 31)
+		if err != nil {
+			bad = true
+		}
+		return counted(int64(n), sub[2])
+	})
+	if bad {
+		return ""
+	}
+	return strings.ToUpper(text[:1]) + text[1:]
+}
+
+// withCounts adds a notice with its counts n and m to a local URL.
+func withCounts(target, notice string, n, m int64) string {
+	return withNotice(target, notice) + "&n=" + strconv.FormatInt(n, 10) + "&m=" + strconv.FormatInt(m, 10)
+}
 
 // form is a form's values and its problems, to show it again.
 type form struct {
@@ -114,6 +165,9 @@ type form struct {
 	errors map[string]string
 	// Error is a problem of the whole form (a wrong password, a wait).
 	Error string
+	// Others are problems of fields the form does not show, listed
+	// under Error.
+	Others []string
 }
 
 // newForm keeps the values of the named fields of r's form, to show them
@@ -153,6 +207,10 @@ var formCodes = map[adcamp.Code]int{
 	adcamp.CodeRateLimited:  http.StatusTooManyRequests,
 	adcamp.CodeConflict:     http.StatusConflict,
 	adcamp.CodeForbidden:    http.StatusForbidden,
+
+	adcamp.CodeInvalidStateTransition: http.StatusConflict,
+	adcamp.CodeDuplicateKeyword:       http.StatusConflict,
+	adcamp.CodePreconditionFailed:     http.StatusConflict,
 }
 
 // take records err on the form if the form can show it, and returns the
@@ -194,6 +252,22 @@ var fieldLabels = map[string]string{
 	"role":             "The role",
 	"code":             "The code",
 	"environment":      "The environment",
+
+	"budget_daily":       "The daily budget",
+	"marketplace":        "The marketplace",
+	"channel_account_id": "The channel account",
+	"start_date":         "The start date",
+	"end_date":           "The end date",
+	"notes":              "The notes",
+	"status":             "The status",
+	"version":            "The version",
+	"default_bid":        "The default bid",
+	"text":               "The text",
+	"match_type":         "The match type",
+	"bid":                "The bid",
+	"items":              "The list",
+	"page":               "The page",
+	"page_size":          "The page size",
 }
 
 // sentence writes an issue as a sentence about its field.
@@ -223,40 +297,42 @@ type fieldView struct {
 	Name, Label, Type, Value, Error, Hint, Autocomplete, InputMode string
 	Required, Autofocus                                            bool
 	MaxLength                                                      int
+	Rows                                                           int      // of a textarea
+	Options                                                        []option // of a select or radios
+}
+
+// DescribedBy lists the ids of the field's hint and problem.
+func (v fieldView) DescribedBy() string {
+	var ids []string
+	if v.Hint != "" {
+		ids = append(ids, "f-"+v.Name+"-hint")
+	}
+	if v.Error != "" {
+		ids = append(ids, "f-"+v.Name+"-error")
+	}
+	return strings.Join(ids, " ")
 }
 
 var funcs = template.FuncMap{
 	// field builds a fieldView: field .Form "email" "Email" "email"
 	// "autocomplete=email" "required" "hint=..."
-	"field": func(f *form, name, label, typ string, opts ...string) fieldView {
-		v := fieldView{Name: name, Label: label, Type: typ, Error: f.Err(name)}
-		if typ != "password" {
-			v.Value = f.Value(name)
-		}
-		for _, o := range opts {
-			key, val, _ := strings.Cut(o, "=")
-			switch key {
-			case "autocomplete":
-				v.Autocomplete = val
-			case "hint":
-				v.Hint = val
-			case "inputmode":
-				v.InputMode = val
-			case "required":
-				v.Required = true
-			case "autofocus":
-				v.Autofocus = true
-			case "maxlength":
-				v.MaxLength, _ = strconv.Atoi(val)
-			case "value":
-				if v.Value == "" {
-					v.Value = val
-				}
-			}
-		}
+	"field": fieldFunc,
+	// choice is field for a select or radios: choice .Form "marketplace"
+	// "Marketplace" .Data.Options "hint=..."
+	"choice": func(f *form, name, label string, opts []option, more ...string) fieldView {
+		v := fieldFunc(f, name, label, "select", more...)
+		v.Options = opts
 		return v
 	},
-	"when": formatTime,
+	"statusName": func(v any) string { return statusName(adcamp.Status(fmt.Sprint(v))) },
+	// options are choices after a first one of no value: options "None"
+	// .Data.Channels
+	"options": func(first string, opts []option) []option { return append([]option{{"", first}}, opts...) },
+	"money":   money,
+	"date":    func(d adcamp.Date) string { return orText(dateText(d), "—") },
+	"button":  newButton,
+	"filter":  newFilter,
+	"when":    formatTime,
 	"ago": func(t *time.Time, now time.Time) string {
 		if t == nil {
 			return "never"
@@ -287,6 +363,39 @@ var funcs = template.FuncMap{
 		}
 		return ""
 	},
+}
+
+// fieldFunc builds a fieldView: field .Form "email" "Email" "email"
+// "autocomplete=email" "required" "hint=..."
+func fieldFunc(f *form, name, label, typ string, opts ...string) fieldView {
+	v := fieldView{Name: name, Label: label, Type: typ, Error: f.Err(name)}
+	if typ != "password" {
+		v.Value = f.Value(name)
+	}
+	for _, o := range opts {
+		key, val, _ := strings.Cut(o, "=")
+		switch key {
+		case "autocomplete":
+			v.Autocomplete = val
+		case "hint":
+			v.Hint = val
+		case "inputmode":
+			v.InputMode = val
+		case "required":
+			v.Required = true
+		case "autofocus":
+			v.Autofocus = true
+		case "maxlength":
+			v.MaxLength, _ = strconv.Atoi(val)
+		case "rows":
+			v.Rows, _ = strconv.Atoi(val)
+		case "value":
+			if v.Value == "" {
+				v.Value = val
+			}
+		}
+	}
+	return v
 }
 
 // formatTime writes a time for people: "22 Nov 2026, 09:30 UTC".
@@ -323,6 +432,8 @@ type call struct {
 	// For a page of an account: the account and the user's role there.
 	account *adcamp.Account
 	role    adcamp.Role
+	// For a page of campaigns, ad groups or keywords: its environment.
+	env adcamp.Environment
 }
 
 // page returns the page of c with its title and section. A page of no
@@ -334,7 +445,7 @@ func (c *call) page(r *http.Request, title, section string) *page {
 		account, role = &c.accounts[0].Account, c.accounts[0].Role
 	}
 	return &page{Title: title, Section: section, User: &c.session.User, Accounts: c.accounts,
-		Account: account, Role: role, Can: service.AllowedFor(role), Notice: notice(r)}
+		Account: account, Role: role, Env: c.env, Can: service.AllowedFor(role), Notice: notice(r)}
 }
 
 // accountPath is the path of a page of the call's account.

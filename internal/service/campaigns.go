@@ -62,6 +62,9 @@ func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp
 	}
 
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
+		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("account", t.AccountID)); err != nil {
+			return err
+		}
 		if in.ChannelAccountID.Has() {
 			if err := s.resolveChannelAccount(ctx, tx, &issues, c, in.ChannelAccountID.Value); err != nil {
 				return err
@@ -176,6 +179,9 @@ func (s *Service) UpdateCampaign(ctx context.Context, t adcamp.Tenant, id string
 	}
 	var c *adcamp.Campaign
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
+		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("campaign", id)); err != nil {
+			return err
+		}
 		var err error
 		if c, err = tx.GetCampaign(ctx, t, id); err != nil {
 			return err
@@ -267,6 +273,9 @@ func (s *Service) DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string
 	}
 	var d Deleted
 	err := s.write(ctx, func(tx store.Tx) error {
+		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("campaign", id)); err != nil {
+			return err
+		}
 		c, err := tx.GetCampaign(ctx, t, id)
 		if err != nil {
 			return err

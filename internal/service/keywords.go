@@ -70,6 +70,9 @@ func (s *Service) CreateKeywords(ctx context.Context, t adcamp.Tenant, adGroupID
 	var results []adcamp.BatchResult
 	err := s.transact(ctx, opts.DryRun, func(tx store.Tx) error {
 		results = make([]adcamp.BatchResult, len(items)) // afresh if the store retries fn
+		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("ad group", adGroupID)); err != nil {
+			return err
+		}
 		if _, err := s.openAdGroup(ctx, tx, t, adGroupID); err != nil {
 			return err
 		}
@@ -217,6 +220,9 @@ func (s *Service) ListKeywords(ctx context.Context, t adcamp.Tenant, adGroupID s
 func (s *Service) UpdateKeyword(ctx context.Context, t adcamp.Tenant, id string, in adcamp.KeywordInput, ifMatch IfMatch, dryRun bool) (*adcamp.Keyword, error) {
 	var k *adcamp.Keyword
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
+		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("keyword", id)); err != nil {
+			return err
+		}
 		var err error
 		if k, err = s.keywordForChange(ctx, tx, t, id, ifMatch, in.Version); err != nil {
 			return err
@@ -276,6 +282,9 @@ func (s *Service) keywordForChange(ctx context.Context, tx store.Tx, t adcamp.Te
 // DeleteKeyword removes a keyword.
 func (s *Service) DeleteKeyword(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) error {
 	return s.write(ctx, func(tx store.Tx) error {
+		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("keyword", id)); err != nil {
+			return err
+		}
 		if _, err := s.keywordForChange(ctx, tx, t, id, ifMatch, adcamp.Optional[int64]{}); err != nil {
 			return err
 		}

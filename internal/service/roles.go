@@ -17,6 +17,10 @@ const (
 	actSandboxKeys                  // create, disable, enable, roll, delete sandbox credentials
 	actProductionKeys               // the same for production credentials
 	actMembers                      // add, change and remove members
+	// create, change, pause, resume, end and delete the campaigns of an
+	// environment and the ad groups and keywords under them
+	actSandboxCampaigns
+	actProductionCampaigns
 )
 
 // what describes an action for a refusal.
@@ -25,6 +29,9 @@ var what = map[action]string{
 	actSandboxKeys:    "create or change sandbox API keys",
 	actProductionKeys: "create or change production API keys",
 	actMembers:        "manage the account's members",
+
+	actSandboxCampaigns:    "create or change sandbox campaigns, ad groups or keywords",
+	actProductionCampaigns: "create or change production campaigns, ad groups or keywords",
 }
 
 // who says who may do an action, for a refusal.
@@ -32,16 +39,20 @@ var who = map[action]string{
 	actSandboxKeys:    "an owner or a developer of the account can",
 	actProductionKeys: "an owner of the account can",
 	actMembers:        "an owner of the account can",
+
+	actSandboxCampaigns:    "an owner or a developer of the account can",
+	actProductionCampaigns: "an owner of the account can",
 }
 
 // allowed is the table of roles: an owner does everything, a developer
-// reads and changes sandbox credentials, a viewer reads.
+// reads everything and changes the sandbox (its credentials and its
+// campaigns), a viewer reads.
 func allowed(r adcamp.Role, a action) bool {
 	switch r {
 	case adcamp.RoleOwner:
 		return true
 	case adcamp.RoleDeveloper:
-		return a == actRead || a == actSandboxKeys
+		return a == actRead || a == actSandboxKeys || a == actSandboxCampaigns
 	case adcamp.RoleViewer:
 		return a == actRead
 	}
@@ -54,6 +65,39 @@ func keyAction(env adcamp.Environment) action {
 		return actProductionKeys
 	}
 	return actSandboxKeys
+}
+
+// campaignAction is the action of changing the campaigns (and what is
+// under them) of env.
+func campaignAction(env adcamp.Environment) action {
+	if env == adcamp.Production {
+		return actProductionCampaigns
+	}
+	return actSandboxCampaigns
+}
+
+// mayChangeAds checks that the actor of ctx may change the campaigns, ad
+// groups and keywords of tenant t, inside the change's own transaction.
+// Only console users have roles: an API key's tenant is its own account
+// and environment, in which it may do everything (the API checked that
+// much when it authenticated the key), and the admin command line and the
+// system itself may change anything. A console user who is not a member
+// gets missing; a member whose role does not allow it FORBIDDEN.
+func (s *Service) mayChangeAds(ctx context.Context, tx store.Tx, t adcamp.Tenant, missing error) error {
+	if OriginOf(ctx).Actor.Type != adcamp.ActorUser {
+		return nil
+	}
+	_, err := s.authorize(ctx, tx, t.AccountID, campaignAction(t.Environment), missing)
+	return err
+}
+
+// MayChangeCampaigns is MayChangeKeys for the campaigns (and what is
+// under them) of tenant t.
+func (s *Service) MayChangeCampaigns(ctx context.Context, t adcamp.Tenant) error {
+	return s.read(ctx, func(tx store.Tx) error {
+		_, err := s.authorize(ctx, tx, t.AccountID, campaignAction(t.Environment), adcamp.NotFound("account", t.AccountID))
+		return err
+	})
 }
 
 // authorize checks that the actor of ctx may do a in accountID. A console
@@ -90,9 +134,11 @@ func (s *Service) authorize(ctx context.Context, tx store.Tx, accountID string, 
 // only the buttons that will work. The service checks again on every
 // change.
 type Allowed struct {
-	SandboxKeys    bool
-	ProductionKeys bool
-	Members        bool
+	SandboxKeys         bool
+	ProductionKeys      bool
+	Members             bool
+	SandboxCampaigns    bool
+	ProductionCampaigns bool
 }
 
 // AllowedFor returns what role r allows.
@@ -101,6 +147,9 @@ func AllowedFor(r adcamp.Role) Allowed {
 		SandboxKeys:    allowed(r, actSandboxKeys),
 		ProductionKeys: allowed(r, actProductionKeys),
 		Members:        allowed(r, actMembers),
+
+		SandboxCampaigns:    allowed(r, actSandboxCampaigns),
+		ProductionCampaigns: allowed(r, actProductionCampaigns),
 	}
 }
 
@@ -110,4 +159,13 @@ func (a Allowed) Keys(env adcamp.Environment) bool {
 		return a.ProductionKeys
 	}
 	return a.SandboxKeys
+}
+
+// Campaigns reports whether the role allows changing the campaigns (and
+// their ad groups and keywords) of env.
+func (a Allowed) Campaigns(env adcamp.Environment) bool {
+	if env == adcamp.Production {
+		return a.ProductionCampaigns
+	}
+	return a.SandboxCampaigns
 }

@@ -1,0 +1,430 @@
+package console
+
+import (
+	"errors"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/service"
+)
+
+// The keywords of an ad group: added in bulk by pasting one a line,
+// edited, paused, resumed and deleted one at a time.
+
+// paste is a list of keywords pasted one a line: the batch the API would
+// get, and for each of its items the line it came from.
+type paste struct {
+	items []adcamp.KeywordInput
+	lines []int    // the line of each item, from 1, blank lines counted
+	texts []string // the text of each item's line
+	blank int      // blank lines, skipped
+}
+
+// parsePaste reads text pasted one keyword a line, each with match type
+// and (unless "") bid. A blank line (white space only) is skipped, not
+// sent as an empty keyword; line numbers still count it, so they are
+// those of the box the user sees. The line break after the last line
+// ends it and starts no line of its own.
+func parsePaste(text, match, bid string) paste {
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	lines := strings.Split(text, "\n")
+	if n := len(lines); n > 0 && lines[n-1] == "" {
+		lines = lines[:n-1]
+	}
+	var p paste
+	for i, line := range lines {
+		if strings.TrimSpace(line) == "" {
+			p.blank++
+			continue
+		}
+		in := adcamp.KeywordInput{Text: adcamp.Some(line)}
+		if match != "" {
+			in.MatchType = adcamp.Some(adcamp.MatchType(match))
+		}
+		if strings.TrimSpace(bid) != "" {
+			in.Bid = adcamp.Some(bid)
+		}
+		p.items = append(p.items, in)
+		p.lines = append(p.lines, i+1)
+		p.texts = append(p.texts, line)
+	}
+	return p
+}
+
+// lineIssue is the problem of one pasted line.
+type lineIssue struct {
+	Line      int
+	Text      string
+	Issue     string // "text must not be empty"
+	Duplicate bool
+}
+
+// String writes the problem as the page shows it: "line 3: text must not
+// be empty", or for a duplicate `line 7 (duplicate): "red shoes" (exact)
+// repeats line 4`.
+func (l lineIssue) String() string {
+	if l.Duplicate {
+		return "line " + strconv.Itoa(l.Line) + " (duplicate): " + l.Issue
+	}
+	return "line " + strconv.Itoa(l.Line) + ": " + l.Issue
+}
+
+// itemRef finds the service's names of batch items in its messages
+// ("repeats items[3].text").
+var itemRef = regexp.MustCompile(`items\[(\d+)\]\.text`)
+
+// sharedFields are the fields every pasted line takes from the form: a
+// problem with them is the form's, said once, not the lines'.
+var sharedFields = []string{"match_type", "bid"}
+
+// outcome maps the outcome of each item of the batch back to the lines
+// pasted: the problems of the lines, and those of the form's shared
+// fields.
+func (p paste) outcome(results []adcamp.BatchResult) (lines []lineIssue, fields map[string]string, stored int) {
+	fields = map[string]string{}
+	for i, res := range results {
+		if res.Err == nil {
+			stored++
+			continue
+		}
+		issues := []adcamp.FieldIssue{{Field: "item", Issue: "was refused"}}
+		if e := (*adcamp.Error)(nil); errors.As(res.Err, &e) {
+			if d, ok := e.Details.([]adcamp.FieldIssue); ok && len(d) > 0 {
+				issues = d
+			} else {
+				issues[0].Issue = e.Message
+			}
+		}
+		for _, is := range issues {
+			if slices.Contains(sharedFields, is.Field) {
+				if fields[is.Field] == "" {
+					fields[is.Field] = sentence(fieldLabels[is.Field], is.Issue)
+				}
+				continue
+			}
+			issue := is.Issue
+			if is.Field != "item" {
+				issue = is.Field + " " + issue
+			}
+			dup := adcamp.ErrorCode(res.Err) == adcamp.CodeDuplicateKeyword
+			if dup {
+				issue = p.toLines(is.Issue)
+			}
+			lines = append(lines, lineIssue{Line: p.lines[i], Text: p.texts[i], Issue: issue, Duplicate: dup})
+		}
+	}
+	return lines, fields, stored
+}
+
+// toLines rewrites the service's names of batch items in msg as lines.
+func (p paste) toLines(msg string) string {
+	return itemRef.ReplaceAllStringFunc(msg, func(ref string) string {
+		i, err := strconv.Atoi(itemRef.FindStringSubmatch(ref)[1])
+		if err != nil || i >= len(p.lines) {
+			return ref
+		}
+		return "line " + strconv.Itoa(p.lines[i])
+	})
+}
+
+// keywordsFormView is the content of the page that adds keywords.
+type keywordsFormView struct {
+	Group     *adcamp.AdGroup
+	Campaign  *adcamp.Campaign
+	Matches   []option
+	Max       string // the most lines a paste may have, for people
+	CanChange bool
+	// After a post that was refused whole, or stored in part:
+	Sent    int // lines sent (blank ones skipped)
+	Blank   int
+	Lines   []lineIssue
+	Refused bool // nothing was stored
+	Good    int  // lines that would be stored, keeping the valid ones
+	Stored  int  // stored with "keep the valid ones"
+}
+
+var keywordsFields = []string{"items", "match_type", "bid", "keep"}
+
+// newKeywords adds keywords to an ad group from lines pasted: all of them
+// or none (the API's batch), or with "keep the valid ones" the valid ones
+// (the API's partial mode), each refused line named.
+func (s *Server) newKeywords(w http.ResponseWriter, r *http.Request, c *call) error {
+	perr := r.ParseForm() // first, to tell a paste too large from an empty one
+	g, camp, err := s.adGroupAndCampaign(r, c)
+	if err != nil {
+		return err
+	}
+	v := &keywordsFormView{Group: g, Campaign: camp, Matches: matchOptions(""), Max: grouped(adcamp.MaxKeywordBatch), CanChange: c.mayChange()}
+	p := c.page(r, "Add keywords", "campaigns")
+	p.Form, p.Data = newForm(r, keywordsFields...), v
+	if r.Method == http.MethodGet {
+		p.Form.values["match_type"] = string(adcamp.MatchExact)
+		if err := s.svc.MayChangeCampaigns(c.ctx, c.tenant()); err != nil {
+			return s.showChange(w, "keywords-new.html", p, err)
+		}
+		return s.render(w, http.StatusOK, "keywords-new.html", p)
+	}
+	if perr != nil {
+		if mbe := (*http.MaxBytesError)(nil); errors.As(perr, &mbe) {
+			var issues adcamp.Issues
+			issues.Add("items", "is too long: paste at most %s lines of up to 80 characters each", grouped(adcamp.MaxKeywordBatch))
+			return s.showChange(w, "keywords-new.html", p, issues.Err(), keywordsFields...)
+		}
+		return perr
+	}
+	pasted := parsePaste(r.PostFormValue("items"), r.PostFormValue("match_type"), r.PostFormValue("bid"))
+	v.Sent, v.Blank = len(pasted.items), pasted.blank
+	keep := r.PostFormValue("keep") != ""
+	results, err := s.svc.CreateKeywords(c.ctx, c.tenant(), g.ID, pasted.items, service.BatchOptions{Batch: true, Partial: keep})
+	if err == nil {
+		lines, fields, stored := pasted.outcome(results)
+		if len(lines) == 0 && len(fields) == 0 {
+			return redirect(w, r, addedNotice(c.envPath(adGroupPath(g.ID)), stored, pasted.blank))
+		}
+		return s.partlyStored(w, p, v, pasted, lines, fields, stored)
+	}
+	if code := adcamp.ErrorCode(err); code != adcamp.CodeValidation && code != adcamp.CodeDuplicateKeyword {
+		return s.showChange(w, "keywords-new.html", p, err, keywordsFields...)
+	}
+	// Refused whole: a dry run that keeps the valid ones names every
+	// bad line at once, the invalid and the duplicates alike.
+	dry, derr := s.svc.CreateKeywords(c.ctx, c.tenant(), g.ID, pasted.items, service.BatchOptions{Batch: true, Partial: true, DryRun: true})
+	if derr != nil {
+		return s.showChange(w, "keywords-new.html", p, derr, keywordsFields...)
+	}
+	lines, fields, good := pasted.outcome(dry)
+	v.Lines, v.Refused, v.Good = lines, true, good
+	for name, msg := range fields {
+		p.Form.errors[name] = msg
+	}
+	p.Form.Error = refusal(len(lines), len(pasted.items), len(fields) > 0)
+	return s.render(w, http.StatusUnprocessableEntity, "keywords-new.html", p)
+}
+
+// refusal says why a paste was refused whole.
+func refusal(bad, sent int, shared bool) string {
+	switch {
+	case bad == 0:
+		return "Nothing was stored: a field needs another look, see the message below it."
+	case bad == 1:
+		return "Nothing was stored: 1 of " + counted(int64(sent), "line") + " needs another look (listed below)."
+	}
+	return "Nothing was stored: " + strconv.Itoa(bad) + " of " + strconv.Itoa(sent) + " lines need another look (listed below)."
+}
+
+// partlyStored shows what "keep the valid ones" stored, and the lines it
+// did not, which it puts back in the box to correct and send again.
+func (s *Server) partlyStored(w http.ResponseWriter, p *page, v *keywordsFormView, pasted paste, lines []lineIssue, fields map[string]string, stored int) error {
+	v.Lines, v.Stored = lines, stored
+	for name, msg := range fields {
+		p.Form.errors[name] = msg
+	}
+	var again []string
+	seen := map[int]bool{}
+	for _, l := range lines {
+		if !seen[l.Line] {
+			seen[l.Line] = true
+			again = append(again, l.Text)
+		}
+	}
+	if len(fields) > 0 && len(again) == 0 {
+		again = pasted.texts // every line failed on a shared field
+	}
+	p.Form.values["items"] = strings.Join(again, "\n")
+	status := http.StatusOK
+	if stored == 0 {
+		status = http.StatusUnprocessableEntity
+	}
+	return s.render(w, status, "keywords-new.html", p)
+}
+
+// addedNotice is target with the notice of n keywords added.
+func addedNotice(target string, n, blank int) string {
+	if blank > 0 {
+		return withCounts(target, "keywords-added-bl", int64(n), int64(blank))
+	}
+	return withCounts(target, "keywords-added", int64(n), 0)
+}
+
+// keywordView is a keyword's page.
+type keywordView struct {
+	Keyword   *adcamp.Keyword
+	Group     *adcamp.AdGroup
+	Campaign  *adcamp.Campaign
+	Facts     []fact
+	CanChange bool
+	Ended     bool
+}
+
+// keywordAndParents finds the keyword of the path, its ad group and its
+// campaign.
+func (s *Server) keywordAndParents(r *http.Request, c *call) (*adcamp.Keyword, *adcamp.AdGroup, *adcamp.Campaign, error) {
+	k, err := s.svc.GetKeyword(c.ctx, c.tenant(), r.PathValue("keyword"))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	g, err := s.svc.GetAdGroup(c.ctx, c.tenant(), k.AdGroupID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	camp, err := s.svc.GetCampaign(c.ctx, c.tenant(), g.CampaignID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return k, g, camp, nil
+}
+
+// bidText is a keyword's bid for people.
+func bidText(k *adcamp.Keyword, g *adcamp.AdGroup) string {
+	if k.Bid == nil {
+		return money(g.DefaultBid) + " (the ad group's default)"
+	}
+	return money(*k.Bid)
+}
+
+func (s *Server) keyword(w http.ResponseWriter, r *http.Request, c *call) error {
+	k, g, camp, err := s.keywordAndParents(r, c)
+	if err != nil {
+		return err
+	}
+	p := c.page(r, k.Text, "campaigns")
+	p.Data = keywordView{Keyword: k, Group: g, Campaign: camp, CanChange: c.mayChange(), Ended: camp.Status == adcamp.StatusEnded,
+		Facts: []fact{{"Match type", statusName(adcamp.Status(k.MatchType))}, {"Bid", bidText(k, g)}, {"Keyword ID", k.ID},
+			{"Version", strconv.FormatInt(k.Version, 10)}, {"Created", formatTime(k.CreatedAt)}, {"Last changed", formatTime(k.UpdatedAt)}}}
+	return s.render(w, http.StatusOK, "keyword.html", p)
+}
+
+// keywordFormView is the content of the form that edits a keyword.
+type keywordFormView struct {
+	Keyword   *adcamp.Keyword
+	Group     *adcamp.AdGroup
+	Campaign  *adcamp.Campaign
+	Matches   []option
+	Conflict  *conflict
+	CanChange bool
+}
+
+var (
+	keywordFields = []string{"text", "match_type", "bid", "version"}
+	keywordLabels = []labelled{{"text", "Text"}, {"match_type", "Match type"}, {"bid", "Bid"}}
+)
+
+func keywordValues(k *adcamp.Keyword) map[string]string {
+	v := map[string]string{"text": k.Text, "match_type": string(k.MatchType), "version": strconv.FormatInt(k.Version, 10)}
+	if k.Bid != nil {
+		v["bid"] = k.Bid.String()
+	}
+	return v
+}
+
+func (s *Server) editKeyword(w http.ResponseWriter, r *http.Request, c *call) error {
+	k, g, camp, err := s.keywordAndParents(r, c)
+	if err != nil {
+		return err
+	}
+	v := &keywordFormView{Keyword: k, Group: g, Campaign: camp, Matches: matchOptions(""), CanChange: c.mayChange()}
+	p := c.page(r, "Edit "+k.Text, "campaigns")
+	p.Data = v
+	if r.Method == http.MethodGet {
+		p.Form = formOf(keywordValues(k))
+		if err := s.svc.MayChangeCampaigns(c.ctx, c.tenant()); err != nil {
+			return s.showChange(w, "keyword-form.html", p, err)
+		}
+		return s.render(w, http.StatusOK, "keyword-form.html", p)
+	}
+	p.Form = newForm(r, keywordFields...)
+	ifMatch, err := versionOf(r)
+	if err != nil {
+		return s.showChange(w, "keyword-form.html", p, err)
+	}
+	in := adcamp.KeywordInput{Text: adcamp.Some(r.PostFormValue("text")), MatchType: adcamp.Some(adcamp.MatchType(r.PostFormValue("match_type")))}
+	clearable(&in.Bid, r, "bid")
+	_, err = s.svc.UpdateKeyword(c.ctx, c.tenant(), k.ID, in, ifMatch, false)
+	if isStale(err) {
+		now, gerr := s.svc.GetKeyword(c.ctx, c.tenant(), k.ID)
+		if gerr != nil {
+			return gerr
+		}
+		v.Keyword, v.Conflict = now, newConflict("keyword", now.Version, keywordLabels, p.Form, keywordValues(now))
+		p.Form = formOf(keywordValues(now))
+		return s.render(w, http.StatusConflict, "keyword-form.html", p)
+	}
+	if err != nil {
+		return s.showChange(w, "keyword-form.html", p, err, keywordFields...)
+	}
+	return redirect(w, r, withNotice(c.envPath(keywordPath(k.ID)), "keyword-saved"))
+}
+
+// changeKeyword confirms op on a keyword, then does it.
+func (s *Server) changeKeyword(o *op) signedHandler {
+	return func(w http.ResponseWriter, r *http.Request, c *call) error {
+		t := c.tenant()
+		k, g, camp, err := s.keywordAndParents(r, c)
+		if err != nil {
+			return err
+		}
+		p := c.page(r, o.Verb+" this keyword?", "campaigns")
+		p.Data, p.Form = keywordOp(c, o, k, g, camp), formOf(map[string]string{})
+		if r.Method == http.MethodGet {
+			if err := s.svc.MayChangeCampaigns(c.ctx, t); err != nil {
+				return s.showChange(w, "ad-confirm.html", p, err)
+			}
+			return s.render(w, http.StatusOK, "ad-confirm.html", p)
+		}
+		ifMatch, err := versionOf(r)
+		if err != nil {
+			return s.showChange(w, "ad-confirm.html", p, err)
+		}
+		reload := func() (*opView, error) {
+			now, err := s.svc.GetKeyword(c.ctx, t, k.ID)
+			if err != nil {
+				return nil, err
+			}
+			return keywordOp(c, o, now, g, camp), nil
+		}
+		if o == opDelete {
+			if err := s.svc.DeleteKeyword(c.ctx, t, k.ID, ifMatch); err != nil {
+				return s.opFailed(w, p, err, reload)
+			}
+			return redirect(w, r, withNotice(c.envPath(adGroupPath(g.ID)), "keyword-deleted"))
+		}
+		_, err = s.svc.UpdateKeyword(c.ctx, t, k.ID, adcamp.KeywordInput{Status: adcamp.Some(o.Status)}, ifMatch, false)
+		if err != nil {
+			return s.opFailed(w, p, err, reload)
+		}
+		return redirect(w, r, withNotice(backTo(r, c.envPath(keywordPath(k.ID)), c.envPath(adGroupPath(g.ID))), "keyword-"+o.Done))
+	}
+}
+
+// backTo is where a button's change leads back to: the ad group's page
+// when the button was on it (the form says "back=ad-group"), else def.
+func backTo(r *http.Request, def, adGroup string) string {
+	if r.PostFormValue("back") == "ad-group" {
+		return adGroup
+	}
+	return def
+}
+
+// keywordOp is the content of the page that confirms o on k.
+func keywordOp(c *call, o *op, k *adcamp.Keyword, g *adcamp.AdGroup, camp *adcamp.Campaign) *opView {
+	v := &opView{Op: o, Kind: "keyword", Name: k.Text, Status: k.Status, Version: k.Version,
+		Action: c.envPath(keywordPath(k.ID) + "/" + o.Name), Back: c.envPath(keywordPath(k.ID)),
+		Facts: []fact{{"Ad group", g.Name}, {"Match type", statusName(adcamp.Status(k.MatchType))}, {"Bid", bidText(k, g)}}}
+	if camp.Status == adcamp.StatusEnded {
+		v.Closed = "Its campaign has ended: nothing under an ended campaign can be changed or deleted."
+	}
+	return v
+}
+
+// grouped writes n with its thousands grouped: "1,000".
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
