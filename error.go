@@ -3,6 +3,7 @@ package adcamp
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Code is the machine-readable kind of an error the API reports. The set
@@ -16,6 +17,7 @@ const (
 	CodeInvalidJSON            Code = "INVALID_JSON"
 	CodeUnsupportedMediaType   Code = "UNSUPPORTED_MEDIA_TYPE"
 	CodePayloadTooLarge        Code = "PAYLOAD_TOO_LARGE"
+	CodeHeadersTooLarge        Code = "HEADERS_TOO_LARGE"
 	CodeNotFound               Code = "NOT_FOUND"
 	CodeMethodNotAllowed       Code = "METHOD_NOT_ALLOWED"
 	CodeInvalidStateTransition Code = "INVALID_STATE_TRANSITION"
@@ -79,15 +81,32 @@ func NotFound(kind, id string) *Error {
 // field at once. The zero value is ready to use.
 type Issues []FieldIssue
 
+// Bounds on what an error echoes: a request of a megabyte can name
+// thousands of unknown fields, or one field a megabyte long, and every
+// error answer is also kept for replays.
+const (
+	// MaxIssues is how many issues an error lists in its details; its
+	// message gives the count of all.
+	MaxIssues = 100
+	// maxFieldLen and maxIssueLen bound, in bytes, the field name and
+	// the text of one issue as reported.
+	maxFieldLen = 100
+	maxIssueLen = 300
+)
+
 // Add records a problem with field.
 func (is *Issues) Add(field, format string, args ...any) {
 	*is = append(*is, FieldIssue{Field: field, Issue: fmt.Sprintf(format, args...)})
 }
 
-// Err returns a VALIDATION_ERROR listing every issue, or nil if there is
-// none. A field is named once, with its first issue: a value of the wrong
-// type is not also reported as, say, empty.
-func (is Issues) Err() error {
+// Err returns a VALIDATION_ERROR listing every issue (the first MaxIssues
+// of them), or nil if there is none. A field is named once, with its
+// first issue: a value of the wrong type is not also reported as, say,
+// empty.
+func (is Issues) Err() error { return is.ErrUpTo(MaxIssues) }
+
+// ErrUpTo is Err listing at most max issues in its details.
+func (is Issues) ErrUpTo(max int) error {
 	if len(is) == 0 {
 		return nil
 	}
@@ -99,14 +118,40 @@ func (is Issues) Err() error {
 			kept = append(kept, i)
 		}
 	}
-	is = kept
+	details, total := Capped(kept, max)
 	msg := "1 field is invalid"
-	if len(is) > 1 {
-		msg = fmt.Sprintf("%d fields are invalid", len(is))
+	if total > 1 {
+		msg = fmt.Sprintf("%d fields are invalid", total)
 	}
-	msg += ": " + is[0].Field + " " + is[0].Issue
-	if len(is) > 1 {
+	msg += ": " + details[0].Field + " " + details[0].Issue
+	switch {
+	case total > len(details):
+		msg += fmt.Sprintf(" (details list the first %d)", len(details))
+	case total > 1:
 		msg += " (see details for the rest)"
 	}
-	return &Error{Code: CodeValidation, Message: msg, Details: []FieldIssue(is)}
+	return &Error{Code: CodeValidation, Message: msg, Details: details}
+}
+
+// Capped returns the first max issues, each with its field name and text
+// shortened to a bound, and how many there were in all.
+func Capped(issues []FieldIssue, max int) ([]FieldIssue, int) {
+	out := make([]FieldIssue, 0, min(len(issues), max))
+	for _, i := range issues[:min(len(issues), max)] {
+		out = append(out, FieldIssue{Field: shorten(i.Field, maxFieldLen), Issue: shorten(i.Issue, maxIssueLen)})
+	}
+	return out, len(issues)
+}
+
+// shorten cuts s to at most n bytes, at a character boundary, marking the
+// cut with an ellipsis.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

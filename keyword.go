@@ -43,11 +43,15 @@ type Keyword struct {
 // TextKey is the form of the keyword's text that uniqueness is decided on.
 func (k *Keyword) TextKey() string { return KeywordKey(k.Text) }
 
-// KeywordKey folds keyword text for uniqueness: Unicode case folding (so
-// "STRASSE", "straße" and "Straße" agree) after NFC normalisation, so the
-// same text typed with combining marks or precomposed letters agrees too.
+// KeywordKey folds keyword text for uniqueness, so that texts which read
+// alike are one keyword: NFKC normalisation (combining marks and
+// precomposed letters agree, and so do compatibility forms: "ＡＢＣ" and
+// "ABC", "ﬁ" and "fi"), Unicode case folding ("STRASSE", "straße" and
+// "Straße" agree), then every run of white space (no-break spaces
+// included) as one ASCII space, with none at either end.
 func KeywordKey(text string) string {
-	return norm.NFC.String(cases.Fold().String(norm.NFC.String(strings.TrimSpace(text))))
+	s := norm.NFKC.String(cases.Fold().String(norm.NFKC.String(text)))
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // KeywordInput carries the fields of a keyword create or update request.

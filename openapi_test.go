@@ -237,9 +237,10 @@ func TestOpenAPIOperations(t *testing.T) {
 	for key := range wantOps {
 		t.Errorf("%s: missing", key)
 	}
-	for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
-		if s := doc.Paths.Value(path).Servers; len(s) == 0 || s[0].URL != "http://127.0.0.1:8080" {
-			t.Errorf("%s: want a path-level server http://127.0.0.1:8080 (root, outside the prefix)", path)
+	for path, url := range map[string]string{"/healthz": "http://127.0.0.1:8080", "/readyz": "http://127.0.0.1:8080",
+		"/metrics": "http://127.0.0.1:9090"} {
+		if s := doc.Paths.Value(path).Servers; len(s) == 0 || s[0].URL != url {
+			t.Errorf("%s: want a path-level server %s (root, outside the prefix)", path, url)
 		}
 	}
 }
@@ -275,14 +276,27 @@ func errorCodeConstants(t *testing.T) map[string]string {
 
 // servedRoutes reads the routes internal/httpapi/server.go registers, as
 // "METHOD /path" relative to the API prefix (or at the root for the
-// routes registered outside the prefix loop), with HEAD beside each GET.
+// routes registered outside the prefix loop), with HEAD beside each GET,
+// and those of the metrics listener (internal/httpapi/edge.go).
 func servedRoutes(t *testing.T) map[string]bool {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), "internal/httpapi/server.go", nil, 0)
+	routes := map[string]bool{}
+	for _, file := range []string{"internal/httpapi/server.go", "internal/httpapi/edge.go"} {
+		routesOf(t, file, routes)
+	}
+	if len(routes) == 0 {
+		t.Fatal("found no routes in internal/httpapi/server.go")
+	}
+	return routes
+}
+
+// routesOf adds the routes file registers to routes.
+func routesOf(t *testing.T, file string, routes map[string]bool) {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	routes := map[string]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok || len(call.Args) == 0 {
@@ -319,10 +333,6 @@ func servedRoutes(t *testing.T) map[string]bool {
 		}
 		return true
 	})
-	if len(routes) == 0 {
-		t.Fatal("found no routes in internal/httpapi/server.go")
-	}
-	return routes
 }
 
 // TestOpenAPIRoutesMatchServer checks the document against the routes the
@@ -382,7 +392,8 @@ func TestOpenAPIErrorStatuses(t *testing.T) {
 		"StatusForbidden": http.StatusForbidden, "StatusNotFound": http.StatusNotFound,
 		"StatusMethodNotAllowed": http.StatusMethodNotAllowed, "StatusConflict": http.StatusConflict,
 		"StatusPreconditionFailed": http.StatusPreconditionFailed, "StatusRequestEntityTooLarge": http.StatusRequestEntityTooLarge,
-		"StatusUnsupportedMediaType": http.StatusUnsupportedMediaType, "StatusTooManyRequests": http.StatusTooManyRequests,
+		"StatusRequestHeaderFieldsTooLarge": http.StatusRequestHeaderFieldsTooLarge,
+		"StatusUnsupportedMediaType":        http.StatusUnsupportedMediaType, "StatusTooManyRequests": http.StatusTooManyRequests,
 		"StatusInternalServerError": http.StatusInternalServerError, "StatusServiceUnavailable": http.StatusServiceUnavailable,
 	}
 	codes := errorCodeConstants(t)

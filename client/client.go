@@ -84,6 +84,11 @@ func New(apiKey, secret string, opts ...Option) (*Client, error) {
 		hc: o.httpClient, timeout: o.timeout, userAgent: userAgent(o.userAgent), log: o.logger,
 		retry: o.retry, clock: o.clock, sleep: o.sleep, jitter: o.jitter,
 	}
+	if c.hc != nil { // the caller's: follow no redirect all the same
+		hc := *c.hc
+		hc.CheckRedirect = noRedirects
+		c.hc = &hc
+	}
 	c.setDefaults()
 	return c, nil
 }
@@ -117,8 +122,14 @@ func newHTTPClient(timeout time.Duration) *http.Client {
 		t = &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true}
 	}
 	t.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
-	return &http.Client{Transport: t, Timeout: timeout}
+	return &http.Client{Transport: t, Timeout: timeout, CheckRedirect: noRedirects}
 }
+
+// noRedirects stops an *http.Client at a redirect, which it returns as the
+// answer: a signed request (its headers, its Idempotency-Key, its body)
+// is for the host it was signed for, and another could replay it within
+// the timestamp's window.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 func userAgent(prefix string) string {
 	ua := "adcamp-go/" + Version
@@ -133,10 +144,10 @@ func userAgent(prefix string) string {
 func parseBaseURL(s string) (*url.URL, error) {
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("client: base URL %q: want http(s)://host[:port]/prefix", s)
+		return nil, fmt.Errorf("client: base URL %q: want http(s)://host[:port]/prefix", redactURL(s))
 	}
 	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return nil, fmt.Errorf("client: base URL %q: must not have a query, fragment or user info", s)
+		return nil, fmt.Errorf("client: base URL %q: must not have a query, fragment or user info", u.Redacted())
 	}
 	if u.Path == "" || u.Path == "/" {
 		u.Path, u.RawPath = signing.PrefixCanonical, ""
@@ -148,6 +159,24 @@ func parseBaseURL(s string) (*url.URL, error) {
 		}
 	}
 	return u, nil
+}
+
+// redactURL is s, with what may be a password (between "://" and the
+// last "@" before the path) masked, for a message about a URL that did
+// not parse.
+func redactURL(s string) string {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		return s
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	if at := strings.LastIndex(rest[:end], "@"); at >= 0 {
+		rest = "xxxxx" + rest[at:]
+	}
+	return scheme + "://" + rest
 }
 
 func sleepContext(ctx context.Context, d time.Duration) error {

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"crypto/sha256"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -17,6 +18,16 @@ import (
 // more. The offset is read from, in order of preference: the error's
 // details.server_time (the clock that judged the timestamp), the
 // response's Date header, or GET /time.
+//
+// None of these is authenticated, so an offset is taken only within
+// MaxClockCorrection (a larger one is refused with a warning: the client
+// would sign requests valid at another time, for whoever answered to
+// replay then), and, when the base URL is https, only from an answer that
+// came over TLS.
+
+// MaxClockCorrection bounds the offset the client takes from a server's
+// answer: beyond it, fix the local clock.
+const MaxClockCorrection = time.Hour
 
 // now returns the time to sign with: the local clock, corrected.
 func (c *Client) now() time.Time {
@@ -31,13 +42,14 @@ func (c *Client) ClockOffset() time.Duration { return time.Duration(c.offset.Loa
 // SyncClock measures the offset between the server's clock and the local
 // one with GET /time, and uses it from then on. Clients correct their
 // clock by themselves when needed; call this to do it ahead of time.
+// An offset beyond MaxClockCorrection, or one read over plain http when
+// the base URL is https, is refused with an error.
 func (c *Client) SyncClock(ctx context.Context) error {
-	t, err := c.ServerTime(ctx)
+	t, resp, err := c.serverTime(ctx)
 	if err != nil {
 		return err
 	}
-	c.setOffset(ctx, t.Sub(c.clock()), "GET /time")
-	return nil
+	return c.takeOffset(ctx, resp, t.Sub(c.clock()), "GET /time")
 }
 
 type serverTime struct {
@@ -48,34 +60,54 @@ type serverTime struct {
 // ServerTime returns the server's clock (GET /time, which needs no
 // signature), to the second.
 func (c *Client) ServerTime(ctx context.Context) (time.Time, error) {
+	t, _, err := c.serverTime(ctx)
+	return t, err
+}
+
+func (c *Client) serverTime(ctx context.Context) (time.Time, *Response, error) {
 	req, err := c.NewRequest(http.MethodGet, "time", nil)
 	if err != nil {
-		return time.Time{}, err
+		return time.Time{}, nil, err
 	}
 	var st serverTime
-	if _, err := c.do(ctx, req, &st, false); err != nil {
-		return time.Time{}, err
+	resp, err := c.do(ctx, req, &st, false)
+	if err != nil {
+		return time.Time{}, resp, err
 	}
-	return time.Unix(st.Unix, 0), nil
+	return time.Unix(st.Unix, 0), resp, nil
 }
 
 // correctClock measures the offset after a TIMESTAMP_EXPIRED answer and
 // reports whether it could.
 func (c *Client) correctClock(ctx context.Context, resp *Response, e *Error) bool {
 	local := c.clock()
+	var err error
 	if t, ok := e.ServerTime(); ok {
-		c.setOffset(ctx, t.Sub(local), "error details")
-		return true
+		err = c.takeOffset(ctx, resp, t.Sub(local), "error details")
+	} else if t, perr := http.ParseTime(resp.Header.Get("Date")); perr == nil {
+		err = c.takeOffset(ctx, resp, t.Sub(local), "Date header")
+	} else {
+		err = c.SyncClock(ctx)
 	}
-	if t, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
-		c.setOffset(ctx, t.Sub(local), "Date header")
-		return true
-	}
-	if err := c.SyncClock(ctx); err != nil {
-		c.log.LogAttrs(ctx, slog.LevelWarn, "adcamp clock correction failed", slog.String("error", err.Error()))
+	if err != nil {
+		c.log.LogAttrs(ctx, slog.LevelWarn, "adcamp clock correction refused", slog.String("error", err.Error()))
 		return false
 	}
 	return true
+}
+
+// takeOffset keeps the offset d read from resp, if it is to be trusted:
+// within MaxClockCorrection, and over TLS when the base URL is https.
+func (c *Client) takeOffset(ctx context.Context, resp *Response, d time.Duration, source string) error {
+	if c.base.Scheme == "https" && (resp == nil || resp.TLS == nil) {
+		return fmt.Errorf("client: the server's time (%s) came without TLS, for an https base URL: not taken", source)
+	}
+	if d > MaxClockCorrection || d < -MaxClockCorrection {
+		return fmt.Errorf("client: the server's clock (%s) is %v from the local one, more than the %v the client "+
+			"corrects by itself: fix the local clock", source, d.Round(time.Second), MaxClockCorrection)
+	}
+	c.setOffset(ctx, d, source)
+	return nil
 }
 
 func (c *Client) setOffset(ctx context.Context, d time.Duration, source string) {

@@ -44,7 +44,13 @@
 // own retry as a 412 or a 404). Every attempt is signed afresh. If
 // the server says the timestamp is too far from its clock, the client
 // measures the difference, corrects its clock for every later request and
-// retries once.
+// retries once: by at most [MaxClockCorrection], and with an https base
+// URL only from an answer that came over TLS (the answer is not signed).
+//
+// The client follows no redirect, not even with an *http.Client of the
+// caller's ([WithHTTPClient]): a signed request, with its Idempotency-Key
+// and body, is for the host it was signed for. A redirect is returned as
+// an *Error naming where it pointed.
 //
 // The secret never appears in errors, logs, or the fmt and log/slog
 // output of a Client.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ const (
 	CodeInvalidJSON            = "INVALID_JSON"
 	CodeUnsupportedMediaType   = "UNSUPPORTED_MEDIA_TYPE"
 	CodePayloadTooLarge        = "PAYLOAD_TOO_LARGE"
+	CodeHeadersTooLarge        = "HEADERS_TOO_LARGE"
 	CodeNotFound               = "NOT_FOUND"
 	CodeMethodNotAllowed       = "METHOD_NOT_ALLOWED"
 	CodeInvalidStateTransition = "INVALID_STATE_TRANSITION"
@@ -136,6 +138,10 @@ func responseError(resp *http.Response, raw []byte, now time.Time) *Error {
 		e = env.Error.toError(resp.StatusCode, requestID)
 	} else {
 		e = &Error{StatusCode: resp.StatusCode, Message: nonAPIMessage(resp.StatusCode, raw), RequestID: requestID}
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		e.Message = fmt.Sprintf("%s to %q, which the client does not follow (a signed request is for the host it "+
+			"was signed for): if that is the API, make it the base URL", http.StatusText(resp.StatusCode), resp.Header.Get("Location"))
 	}
 	e.RetryAfter, _ = retryAfter(resp.Header, now)
 	return e

@@ -48,7 +48,8 @@ func WithBaseURL(u string) Option { return func(o *options) { o.baseURL = u } }
 func WithScheme(s signing.Scheme) Option { return func(o *options) { o.scheme = s } }
 
 // WithHTTPClient makes the client send its requests with hc, which is
-// used as given: its transport, TLS settings and timeout are the caller's.
+// used as given (its transport, TLS settings and timeout are the
+// caller's) but for its CheckRedirect: the client follows no redirect.
 // Without it the client makes its own, which requires TLS 1.2 or later
 // and verified certificates.
 func WithHTTPClient(hc *http.Client) Option { return func(o *options) { o.httpClient = hc } }

@@ -184,6 +184,22 @@ func TestNewValidatesOptions(t *testing.T) {
 	}
 }
 
+// TestBaseURLPasswordNeverShown: a base URL refused for holding a
+// password (or for not parsing) is named in the error without it.
+func TestBaseURLPasswordNeverShown(t *testing.T) {
+	for _, u := range []string{
+		"https://user:s3cr3t@api.example/api/v1/open",
+		"https://user:s3cr3t@[::1/api",
+		"ftp://user:s3cr3t@api.example/",
+		"https://user:s3%zzcr3t@api.example/",
+	} {
+		_, err := client.New("k", "s", client.WithBaseURL(u))
+		if err == nil || strings.Contains(err.Error(), "s3cr3t") || strings.Contains(err.Error(), "s3%zz") {
+			t.Errorf("New(WithBaseURL(%q)) = %v; want an error without the password", u, err)
+		}
+	}
+}
+
 // TestSecretNeverShown prints and logs a client every way, and checks the
 // logs and errors of real requests, for the secret and the signatures.
 func TestSecretNeverShown(t *testing.T) {

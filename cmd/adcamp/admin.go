@@ -57,7 +57,7 @@ func (c *cli) admin(ctx context.Context, name string, args []string) error {
 	sf := c.storeFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON for scripts")
 	run := cmd.flags(fs)
-	pos, err := parse(fs, args)
+	pos, err := c.parse(fs, args)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func keysCreate(fs *flag.FlagSet) func(context.Context, *adminRun) error {
 		if err != nil {
 			return explain(err)
 		}
-		return a.out.credential(k)
+		return a.out.credential(k, false)
 	}
 }
 
@@ -153,13 +153,17 @@ func keysList(fs *flag.FlagSet) func(context.Context, *adminRun) error {
 }
 
 func keysRoll(fs *flag.FlagSet) func(context.Context, *adminRun) error {
-	grace := fs.Duration("grace", 24*time.Hour, "how long the old secret keeps verifying")
+	grace := fs.Duration("grace", service.DefaultRollGrace,
+		"how long the old secret keeps verifying, up to 720h (30 days); 0 revokes it at once")
 	return func(ctx context.Context, a *adminRun) error {
+		if *grace < 0 || *grace > service.MaxRollGrace {
+			return usageError("--grace must be from 0 (revoke the old secret at once) to 720h (30 days), got %s", *grace)
+		}
 		k, err := a.svc.RollKey(ctx, a.args[0], *grace)
 		if err != nil {
 			return explain(err)
 		}
-		return a.out.credential(k)
+		return a.out.credential(k, true)
 	}
 }
 
@@ -223,7 +227,8 @@ func (p *printer) object(v any, format string, args ...any) error {
 	return err
 }
 
-func (p *printer) credential(k *service.NewCredential) error {
+// credential prints a created or (rolled) rolled credential with its secret.
+func (p *printer) credential(k *service.NewCredential, rolled bool) error {
 	if p.json {
 		v := map[string]any{"api_key": k.ID, "api_secret": k.Secret, "environment": k.Environment, "account_id": k.AccountID}
 		if k.PreviousExpiresAt != nil {
@@ -238,6 +243,8 @@ func (p *printer) credential(k *service.NewCredential) error {
 	fmt.Fprintf(w, "Account:\t%s\n", k.AccountID)
 	if k.PreviousExpiresAt != nil {
 		fmt.Fprintf(w, "Old secret valid until:\t%s\n", k.PreviousExpiresAt.Format(time.RFC3339))
+	} else if rolled {
+		fmt.Fprintf(w, "Old secret:\trevoked now\n")
 	}
 	fmt.Fprintln(w, "\nThe secret is shown only this once: store it now.")
 	return w.Flush()

@@ -97,7 +97,6 @@ type apiCommand struct {
 
 func (c *cli) apiCommand(name string) *apiCommand {
 	a := &apiCommand{c: c, name: name, fs: c.newFlags(name)}
-	a.fs.SetOutput(io.Discard) // a mistake is one line, the returned error; -h prints the flags (parse)
 	a.fs.StringVar(&a.config, "config", "",
 		"`PATH` of a JSON file holding api_key, api_secret and base_url, mode 0600\n(default $XDG_CONFIG_HOME/adcamp/config.json or ~/.config/adcamp/config.json)")
 	a.fs.BoolVar(&a.json, "json", false, "print the API's JSON data, for scripts")
@@ -107,15 +106,9 @@ func (c *cli) apiCommand(name string) *apiCommand {
 // parse parses args; the command takes one positional argument per
 // name in want ("ID").
 func (a *apiCommand) parse(args []string, want ...string) error {
-	pos, err := parse(a.fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(a.c.stderr, "Usage of adcamp %s:\n", a.name)
-		a.fs.SetOutput(a.c.stderr)
-		a.fs.PrintDefaults()
-		return err
-	}
+	pos, err := a.c.parse(a.fs, args)
 	if err != nil {
-		return fmt.Errorf("%w (run \"adcamp %s -h\" for its flags)", err, a.name)
+		return err
 	}
 	if len(pos) != len(want) {
 		if len(want) == 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/adcamp/adcamp/client"
 )
@@ -30,6 +31,36 @@ var campaignView = view[client.Campaign]{
 			{"Updated", timeCell(c.UpdatedAt)},
 		}
 	},
+	json: func(c client.Campaign) any {
+		out := campaignJSON{ID: c.ID, Name: c.Name, BudgetDaily: c.BudgetDaily, Marketplace: c.Marketplace,
+			StartDate: c.StartDate, EndDate: c.EndDate, Status: c.Status, Version: c.Version,
+			CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+		if c.ChannelAccountID != 0 {
+			out.ChannelAccountID = &c.ChannelAccountID
+		}
+		if c.Notes != "" {
+			out.Notes = &c.Notes
+		}
+		return out
+	},
+}
+
+// campaignJSON is a campaign as the API's data shows it: a campaign
+// created with a marketplace code has "channel_account_id": null, one
+// without notes "notes": null.
+type campaignJSON struct {
+	ID               string                `json:"id"`
+	Name             string                `json:"name"`
+	BudgetDaily      client.Money          `json:"budget_daily"`
+	Marketplace      string                `json:"marketplace"`
+	ChannelAccountID *int64                `json:"channel_account_id"`
+	StartDate        client.Date           `json:"start_date"`
+	EndDate          client.Date           `json:"end_date"`
+	Status           client.CampaignStatus `json:"status"`
+	Notes            *string               `json:"notes"`
+	Version          int64                 `json:"version"`
+	CreatedAt        time.Time             `json:"created_at"`
+	UpdatedAt        time.Time             `json:"updated_at"`
 }
 
 func (c *cli) campaignsList(ctx context.Context, args []string) error {
@@ -188,7 +219,7 @@ func (c *cli) campaignsSetStatus(ctx context.Context, name string, args []string
 		return apiError(err)
 	}
 	if a.json {
-		return a.printJSON(cmp)
+		return a.printJSON(campaignView.jsonOf(*cmp))
 	}
 	return a.printf("Campaign %s is now %s (version %d).\n", cmp.ID, cmp.Status, cmp.Version)
 }

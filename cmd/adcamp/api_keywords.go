@@ -1,18 +1,18 @@
 package main
 
 import (
-	"bytes"
+	"cmp"
 	"context"
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
-	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/adcamp/adcamp/client"
+	"github.com/adcamp/adcamp/internal/keywordfile"
 )
 
 // keywordsCreate creates one keyword from flags, or a batch from --file.
@@ -59,24 +59,39 @@ func (c *cli) keywordsCreate(ctx context.Context, args []string) error {
 	if a.anyGiven("text", "match-type", "bid", "status") {
 		return usageError("%s: --file takes every keyword from the file; leave out --text, --match-type, --bid and --status", a.name)
 	}
-	items, lines, err := c.readKeywordFile(*file)
+	items, err := c.readKeywordFile(*file)
 	if err != nil {
 		return err
+	}
+	var send []client.KeywordCreate
+	var lines []int
+	var bad []keywordfile.Item
+	for _, it := range items {
+		if it.Problem != nil {
+			bad = append(bad, it)
+			continue
+		}
+		send, lines = append(send, it.Keyword), append(lines, it.Line)
+	}
+	if len(bad) > 0 && !*partial {
+		return badLines(*file, bad, len(items))
 	}
 	cl, err := a.client()
 	if err != nil {
 		return err
 	}
 	if *partial {
-		defer settle(ctx)
-		res, err := cl.CreateKeywordsPartial(ctx, *adGroup, items, opts)
-		if err != nil {
-			return apiError(err)
+		res := &client.KeywordBatchResult{}
+		if len(send) > 0 {
+			defer settle(ctx)
+			if res, err = cl.CreateKeywordsPartial(ctx, *adGroup, send, opts); err != nil {
+				return apiError(err)
+			}
 		}
-		return a.showPartial(items, lines, res, *validate)
+		return a.showPartial(outcomes(items, res), *validate)
 	}
 	defer settle(ctx)
-	created, err := cl.CreateKeywords(ctx, *adGroup, items, opts)
+	created, err := cl.CreateKeywords(ctx, *adGroup, send, opts)
 	if err != nil {
 		return apiError(withLines(err, lines))
 	}
@@ -93,6 +108,58 @@ func (c *cli) keywordsCreate(ctx context.Context, args []string) error {
 	return a.printf("Created %s in ad group %s.\n", plural(int64(len(created)), "keyword", "keywords"), *adGroup)
 }
 
+// badLines reports every keyword of a file that the file shows to be bad,
+// without --partial: nothing is sent.
+func badLines(file string, bad []keywordfile.Item, total int) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d of %s cannot be sent (nothing was; --partial sends the others):", file, len(bad),
+		plural(int64(total), "keyword", "keywords"))
+	for _, it := range bad {
+		fmt.Fprintf(&b, "\n  line %d: %s", it.Line, oneLine.Replace(it.Problem.Error()))
+	}
+	return errors.New(b.String())
+}
+
+// outcome is what became of one keyword of a file with --partial: refused
+// before it was sent (the file showed it bad), or the API's answer.
+type outcome struct {
+	index, line int
+	item        client.KeywordCreate
+	status      int
+	keyword     *client.Keyword
+	err         *client.Error
+}
+
+// outcomes puts the API's results for the keywords sent back among the
+// file's keywords, each refused one with a VALIDATION_ERROR of its own.
+func outcomes(items []keywordfile.Item, res *client.KeywordBatchResult) []outcome {
+	out := make([]outcome, len(items))
+	sent := 0
+	for i, it := range items {
+		out[i] = outcome{index: i, line: it.Line, item: it.Keyword}
+		if p := it.Problem; p != nil {
+			field := p.Field
+			if field == "" {
+				field = "item"
+			}
+			out[i].status, out[i].err = http.StatusBadRequest, &client.Error{StatusCode: http.StatusBadRequest,
+				Code: client.CodeValidation, Message: "line " + strconv.Itoa(it.Line) + ": " + p.Error(),
+				Details: []client.FieldIssue{{Field: field, Issue: p.Issue}}}
+			continue
+		}
+		if sent < len(res.Items) {
+			r := res.Items[sent]
+			out[i].status, out[i].keyword = r.Status, r.Keyword
+			var e *client.Error
+			if errors.As(r.Err, &e) {
+				out[i].err = e
+			}
+		}
+		sent++
+	}
+	return out
+}
+
 // partialJSON is the API's answer to a batch with partial_failure.
 type partialJSON struct {
 	Items   []partialItemJSON `json:"items"`
@@ -102,6 +169,7 @@ type partialJSON struct {
 
 type partialItemJSON struct {
 	Index   int          `json:"index"`
+	Line    int          `json:"line"`
 	Status  int          `json:"status"`
 	Success bool         `json:"success"`
 	Data    any          `json:"data,omitempty"`
@@ -116,27 +184,29 @@ type itemErrJSON struct {
 
 // showPartial prints the outcome of a partial-failure batch: the created
 // keywords, then (as the returned error, so that the exit status is 1)
-// each keyword that was not created and why.
-func (a *apiCommand) showPartial(items []client.KeywordCreate, lines []int, res *client.KeywordBatchResult, validateOnly bool) error {
+// each keyword that was not created, in the file's order, and why.
+func (a *apiCommand) showPartial(res []outcome, validateOnly bool) error {
 	var created []client.Keyword
-	out := partialJSON{Items: make([]partialItemJSON, len(res.Items)), Created: res.Created, Failed: res.Failed}
+	out := partialJSON{Items: make([]partialItemJSON, len(res))}
 	var failures strings.Builder
 	requestID := ""
-	for i, r := range res.Items {
-		out.Items[i] = partialItemJSON{Index: r.Index, Status: r.Status, Success: r.Err == nil}
-		if r.Keyword != nil {
-			created = append(created, *r.Keyword)
-			out.Items[i].Data = keywordView.jsonOf(*r.Keyword)
-		}
-		var e *client.Error
-		if !errors.As(r.Err, &e) {
+	for i, r := range res {
+		out.Items[i] = partialItemJSON{Index: r.index, Line: r.line, Status: r.status, Success: r.err == nil && r.keyword != nil}
+		if r.keyword != nil {
+			created = append(created, *r.keyword)
+			out.Items[i].Data = keywordView.jsonOf(*r.keyword)
+			out.Created++
 			continue
 		}
-		out.Items[i].Error = &itemErrJSON{Code: e.Code, Message: e.Message, Details: e.Details}
-		requestID = e.RequestID
-		item := *e
+		out.Failed++
+		if r.err == nil {
+			continue
+		}
+		out.Items[i].Error = &itemErrJSON{Code: r.err.Code, Message: r.err.Message, Details: r.err.Details}
+		requestID = cmp.Or(r.err.RequestID, requestID)
+		item := *r.err
 		item.RequestID = ""
-		fmt.Fprintf(&failures, "\n  %s: %s", itemLabel(items, lines, r.Index), describe(&item, "      "))
+		fmt.Fprintf(&failures, "\n  %s: %s", itemLabel(r), describe(&item, "      "))
 	}
 	if a.json {
 		if err := a.printJSON(out); err != nil {
@@ -152,25 +222,26 @@ func (a *apiCommand) showPartial(items []client.KeywordCreate, lines []int, res 
 		if validateOnly {
 			verb = "Valid (--validate-only, nothing stored):"
 		}
-		if err := a.printf("%s %d of %s.\n", verb, res.Created, plural(int64(len(res.Items)), "keyword", "keywords")); err != nil {
+		if err := a.printf("%s %d of %s.\n", verb, out.Created, plural(int64(len(res)), "keyword", "keywords")); err != nil {
 			return err
 		}
 	}
-	if res.Failed == 0 {
+	if out.Failed == 0 {
 		return nil
 	}
-	return fmt.Errorf("%d of %d keywords were not created (request %s):%s", res.Failed, len(res.Items), requestID, failures.String())
+	request := ""
+	if requestID != "" {
+		request = " (request " + requestID + ")"
+	}
+	return fmt.Errorf("%d of %d keywords were not created%s:%s", out.Failed, len(res), request, failures.String())
 }
 
-// itemLabel names item i of a batch for a message: items[3] "red shoes"
-// (exact), and its line in a CSV file.
-func itemLabel(items []client.KeywordCreate, lines []int, i int) string {
-	label := fmt.Sprintf("items[%d]", i)
-	if i >= 0 && i < len(lines) {
-		label += fmt.Sprintf(" (line %d)", lines[i])
-	}
-	if i >= 0 && i < len(items) {
-		label += fmt.Sprintf(" %q %s", items[i].Text, items[i].MatchType)
+// itemLabel names a keyword of a batch file for a message: items[3]
+// (line 5) "red shoes" exact.
+func itemLabel(r outcome) string {
+	label := fmt.Sprintf("items[%d] (line %d)", r.index, r.line)
+	if r.item.Text != "" || r.item.MatchType != "" {
+		label += fmt.Sprintf(" %q %s", r.item.Text, r.item.MatchType)
 	}
 	return label
 }
@@ -195,165 +266,38 @@ func withLines(err error, lines []int) error {
 const maxKeywordFile = 32 << 20
 
 // readKeywordFile reads a batch of keywords from path ("-": stdin), in
-// CSV or JSON, told apart by the first character. For CSV it also
-// returns the line of each keyword.
-func (c *cli) readKeywordFile(path string) ([]client.KeywordCreate, []int, error) {
+// CSV or JSON (see internal/keywordfile).
+func (c *cli) readKeywordFile(path string) ([]keywordfile.Item, error) {
 	name, r := path, io.Reader(nil)
 	if path == "-" {
 		name, r = "stdin", c.stdin
 	} else {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		defer f.Close()
 		r = f
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxKeywordFile+1))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(data) > maxKeywordFile {
-		return nil, nil, fmt.Errorf("%s: larger than %d MiB", name, maxKeywordFile>>20)
+		return nil, fmt.Errorf("%s: larger than %d MiB", name, maxKeywordFile>>20)
 	}
-	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
-	var items []client.KeywordCreate
-	var lines []int
-	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '[' || t[0] == '{') {
-		items, err = parseKeywordsJSON(data)
-	} else {
-		items, lines, err = parseKeywordsCSV(data)
-	}
+	items, err := keywordfile.Parse(data)
 	switch {
 	case err != nil:
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	case len(items) == 0:
-		return nil, nil, fmt.Errorf("%s holds no keywords", name)
+		return nil, fmt.Errorf("%s holds no keywords", name)
 	case len(items) > client.MaxBatch:
-		return nil, nil, fmt.Errorf("%s holds %d keywords; a batch takes at most %d: split the file", name, len(items), client.MaxBatch)
+		return nil, fmt.Errorf("%s holds %d keywords; a batch takes at most %d: split the file", name, len(items), client.MaxBatch)
 	}
-	return items, lines, nil
+	return items, nil
 }
 
 // errZeroBid refuses a bid of 0, which the API would refuse too; left
 // out, a bid is the ad group's default.
 const errZeroBid = "a bid must be greater than 0; leave it out for the ad group's default bid"
-
-// keywordFileItem is a keyword of a JSON file; Bid is a pointer so that
-// an explicit 0 is not mistaken for "no bid".
-type keywordFileItem struct {
-	Text      string           `json:"text"`
-	MatchType client.MatchType `json:"match_type"`
-	Bid       *client.Money    `json:"bid"`
-	Status    client.Status    `json:"status"`
-}
-
-// parseKeywordsJSON reads an array of keyword objects, or {"items": [...]}.
-func parseKeywordsJSON(data []byte) ([]client.KeywordCreate, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var batch struct {
-		Items []keywordFileItem `json:"items"`
-	}
-	var err error
-	if bytes.TrimSpace(data)[0] == '{' {
-		err = dec.Decode(&batch)
-	} else {
-		err = dec.Decode(&batch.Items)
-	}
-	if err != nil {
-		return nil, fmt.Errorf(`want an array of keywords ({"text", "match_type", "bid", "status"}) or {"items": [...]}: %w`, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("more data after the JSON value")
-	}
-	items := make([]client.KeywordCreate, len(batch.Items))
-	for i, it := range batch.Items {
-		items[i] = client.KeywordCreate{Text: it.Text, MatchType: it.MatchType, Status: it.Status}
-		if it.Bid != nil {
-			if *it.Bid == 0 {
-				return nil, fmt.Errorf("items[%d]: %s", i, errZeroBid)
-			}
-			items[i].Bid = *it.Bid
-		}
-	}
-	return items, nil
-}
-
-// csvColumns are the columns a keyword CSV file may have.
-var csvColumns = []string{"text", "match_type", "bid", "status"}
-
-// parseKeywordsCSV reads a header row naming the columns (text and
-// match_type, optionally bid and status, in any order) and one keyword
-// per row. An empty bid means the ad group's default.
-func parseKeywordsCSV(data []byte) ([]client.KeywordCreate, []int, error) {
-	r := csv.NewReader(bytes.NewReader(data))
-	r.TrimLeadingSpace = true
-	header, err := r.Read()
-	if err == io.EOF {
-		return nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	cols, err := csvHeader(header)
-	if err != nil {
-		return nil, nil, err
-	}
-	var items []client.KeywordCreate
-	var lines []int
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			return items, lines, nil
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		line, _ := r.FieldPos(0)
-		k, err := csvKeyword(rec, cols)
-		if err != nil {
-			return nil, nil, fmt.Errorf("line %d: %w", line, err)
-		}
-		items, lines = append(items, k), append(lines, line)
-	}
-}
-
-// csvHeader maps each column name of the header row to its position.
-func csvHeader(header []string) (map[string]int, error) {
-	cols := map[string]int{}
-	for i, h := range header {
-		h = strings.ToLower(strings.TrimSpace(h))
-		if !slices.Contains(csvColumns, h) {
-			return nil, fmt.Errorf("line 1: unknown column %q; the header row names columns among %s", h, strings.Join(csvColumns, ","))
-		}
-		if _, dup := cols[h]; dup {
-			return nil, fmt.Errorf("line 1: column %q appears twice", h)
-		}
-		cols[h] = i
-	}
-	for _, need := range csvColumns[:2] {
-		if _, ok := cols[need]; !ok {
-			return nil, fmt.Errorf("line 1: the header row has no %q column (want text,match_type,bid,status; bid and status may be left out)", need)
-		}
-	}
-	return cols, nil
-}
-
-func csvKeyword(rec []string, cols map[string]int) (client.KeywordCreate, error) {
-	k := client.KeywordCreate{Text: rec[cols["text"]], MatchType: client.MatchType(strings.TrimSpace(rec[cols["match_type"]]))}
-	if i, ok := cols["status"]; ok {
-		k.Status = client.Status(strings.TrimSpace(rec[i]))
-	}
-	if i, ok := cols["bid"]; ok && strings.TrimSpace(rec[i]) != "" {
-		var bid moneyFlag
-		if err := bid.Set(strings.TrimSpace(rec[i])); err != nil {
-			return k, fmt.Errorf("bid %q: %w", rec[i], err)
-		}
-		if bid.v == 0 {
-			return k, errors.New(errZeroBid)
-		}
-		k.Bid = bid.v
-	}
-	return k, nil
-}

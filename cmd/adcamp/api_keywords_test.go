@@ -220,3 +220,55 @@ func TestAPIKeywordBatchFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIKeywordFileEveryBadLine: a batch file's bad lines, those the CLI
+// cannot read (a bid that is no amount, a row of the wrong width) and
+// those the API refuses, are each reported with their line; with
+// --partial the good keywords are stored, as the API's partial mode does.
+func TestAPIKeywordFileEveryBadLine(t *testing.T) {
+	t.Parallel()
+	s := newAPISandbox(t)
+	ag := s.adGroup("Shoes")
+	s.ok("keywords", "create", "--ad-group", ag, "--text", "red shoes", "--match-type", "exact")
+	file := writeFile(t, "kw.csv", "text,match_type,bid\n"+
+		"one,exact,1.10\n"+
+		"two,exact,abc\n"+ // the CLI cannot read the bid
+		"Red Shoes,exact,\n"+ // the API refuses a duplicate
+		"three,exact,0\n"+ // a bid of 0
+		"four,exact,1,extra\n"+ // a field too many
+		"five,broad,\n", 0o644)
+
+	msg := s.fail(1, "keywords", "create", "--ad-group", ag, "--file", file)
+	wantContains(t, "without --partial", msg, "3 of 6 keywords cannot be sent", "\n  line 3: bid \"abc\"",
+		"\n  line 5: bid must be greater than 0", "\n  line 6: has 4 fields")
+	if n := s.countKeywords(ag); n != 1 {
+		t.Fatalf("a batch with bad lines stored keywords without --partial: %d, want 1", n)
+	}
+
+	out, _, err := runWith(t, s.env, "", "keywords", "create", "--ad-group", ag, "--file", file, "--partial")
+	if exitCode(err) != 1 || !strings.HasSuffix(out, "Created 2 of 6 keywords.\n") {
+		t.Fatalf("--partial: %q, %v; want 2 of 6 created, exit 1", out, err)
+	}
+	wantContains(t, "--partial error", err.Error(), "4 of 6 keywords were not created",
+		"\n  items[1] (line 3) \"two\" exact: VALIDATION_ERROR: line 3: bid \"abc\"",
+		"\n  items[2] (line 4) \"Red Shoes\" exact: DUPLICATE_KEYWORD: ",
+		"\n  items[3] (line 5) \"three\" exact: VALIDATION_ERROR: ",
+		"\n  items[4] (line 6): VALIDATION_ERROR: line 6: has 4 fields")
+	if n := s.countKeywords(ag); n != 3 {
+		t.Errorf("after --partial: %d keywords, want 3 (red shoes, one, five)", n)
+	}
+
+	other := s.adGroup("Boots")
+	out, _, _ = runWith(t, s.env, "", "keywords", "create", "--ad-group", other, "--file", file, "--partial", "--json")
+	var res struct {
+		Items []struct {
+			Index, Line, Status int
+			Success             bool
+		}
+		Created, Failed int
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Created != 3 || res.Failed != 3 || len(res.Items) != 6 ||
+		res.Items[1].Status != 400 || res.Items[1].Line != 3 || !res.Items[2].Success || res.Items[5].Index != 5 {
+		t.Errorf("--partial --json = %s (%v)", out, err)
+	}
+}

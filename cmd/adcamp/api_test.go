@@ -11,12 +11,15 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/client"
+	"github.com/adcamp/adcamp/client/signing"
 	"github.com/adcamp/adcamp/internal/httpapi"
 	"github.com/adcamp/adcamp/internal/secrets"
 	"github.com/adcamp/adcamp/internal/service"
@@ -511,6 +514,67 @@ func TestAPIUsageErrors(t *testing.T) {
 		_, _, err := runWith(t, env, "", args...)
 		if err == nil || exitCode(err) != 2 {
 			t.Errorf("adcamp %q: error %v (exit %d), want exit 2", args, err, exitCode(err))
+		}
+	}
+}
+
+// apiData is the data of the API's own answer to a signed GET of path
+// (under /api/v1/open), as a generic JSON value.
+func (s *apiSandbox) apiData(path string) any {
+	s.t.Helper()
+	req, err := http.NewRequest("GET", s.url+"/api/v1/open/"+path, nil)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	signing.SignRequest(req, signing.SchemeA, s.key, s.secret, nil, time.Now())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatalf("GET %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	var env struct{ Data any }
+	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil || resp.StatusCode != 200 {
+		s.t.Fatalf("GET %s: %d, %v", path, resp.StatusCode, err)
+	}
+	return env.Data
+}
+
+// TestJSONIsTheAPIsData: --json prints the API's data object exactly,
+// nulls included (a campaign without a channel account, a keyword
+// without a bid, a campaign without dates).
+func TestJSONIsTheAPIsData(t *testing.T) {
+	t.Parallel()
+	s := newAPISandbox(t)
+	var cmp, ag, kw map[string]any
+	s.okJSON(&cmp, "campaigns", "create", "--name", "Sale", "--budget", "50", "--marketplace", "US")
+	s.okJSON(&ag, "ad-groups", "create", "--campaign", cmp["id"].(string), "--name", "Shoes", "--default-bid", "0.75")
+	s.okJSON(&kw, "keywords", "create", "--ad-group", ag["id"].(string), "--text", "red", "--match-type", "exact")
+	ca, err := s.svc.CreateChannelAccount(context.Background(), s.account, "DE", "Acme DE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var onChannel map[string]any
+	s.okJSON(&onChannel, "campaigns", "create", "--name", "Sommer", "--budget", "20", "--channel-account", fmt.Sprint(ca.ID),
+		"--start-date", "2099-01-01")
+	for _, c := range []struct {
+		args []string
+		path string
+	}{
+		{[]string{"campaigns", "get", cmp["id"].(string)}, "campaigns/" + cmp["id"].(string)},
+		{[]string{"campaigns", "pause", cmp["id"].(string)}, "campaigns/" + cmp["id"].(string)},
+		{[]string{"ad-groups", "get", ag["id"].(string)}, "ad-groups/" + ag["id"].(string)},
+		{[]string{"keywords", "get", kw["id"].(string)}, "keywords/" + kw["id"].(string)},
+		{[]string{"campaigns", "get", onChannel["id"].(string)}, "campaigns/" + onChannel["id"].(string)},
+		{[]string{"campaigns", "list"}, "campaigns"},
+		{[]string{"ad-groups", "list", "--campaign", cmp["id"].(string)}, "campaigns/" + cmp["id"].(string) + "/ad-groups"},
+		{[]string{"keywords", "list", "--ad-group", ag["id"].(string)}, "ad-groups/" + ag["id"].(string) + "/keywords"},
+	} {
+		var printed any
+		s.okJSON(&printed, c.args...)
+		if want := s.apiData(c.path); !reflect.DeepEqual(printed, want) {
+			got, _ := json.Marshal(printed)
+			api, _ := json.Marshal(want)
+			t.Errorf("adcamp %v --json printed\n%s\nthe API's data is\n%s", c.args, got, api)
 		}
 	}
 }

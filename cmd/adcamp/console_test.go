@@ -37,8 +37,9 @@ func startServeOut(t *testing.T, args ...string) (map[string]string, *lockedBuff
 	case m := <-addrs:
 		return m, out
 	case err := <-done:
+		done <- nil // for the cleanup, which waits for serve to end
 		t.Fatalf("serve exited: %v", err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(60 * time.Second): // generous: -race, beside the browser tests, on 2 cores
 		t.Fatal("serve did not start")
 	}
 	return nil, nil

@@ -62,17 +62,17 @@ func TestFlagsCoverDocumentedFields(t *testing.T) {
 
 var flagLine = regexp.MustCompile(`(?m)^  -([a-z-]+)`)
 
-// commandFlags lists the flags that "adcamp COMMAND -h" prints.
+// commandFlags lists the flags that "adcamp COMMAND -h" prints (on stdout).
 func commandFlags(t *testing.T, args ...string) []string {
 	t.Helper()
-	var stderr bytes.Buffer
-	run(context.Background(), append(args, "-h"), noEnv, strings.NewReader(""), &bytes.Buffer{}, &stderr)
+	var stdout bytes.Buffer
+	run(context.Background(), append(args, "-h"), noEnv, strings.NewReader(""), &stdout, &bytes.Buffer{})
 	var flags []string
-	for _, m := range flagLine.FindAllStringSubmatch(stderr.String(), -1) {
+	for _, m := range flagLine.FindAllStringSubmatch(stdout.String(), -1) {
 		flags = append(flags, m[1])
 	}
 	if len(flags) == 0 {
-		t.Fatalf("adcamp %s -h printed no flags:\n%s", strings.Join(args, " "), stderr.String())
+		t.Fatalf("adcamp %s -h printed no flags:\n%s", strings.Join(args, " "), stdout.String())
 	}
 	return flags
 }

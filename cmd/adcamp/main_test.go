@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -29,10 +30,13 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
-// noEnv is a clean environment, but for the console's listener, which is
-// off unless a test asks for it (--console-addr): its default address is
-// a fixed port, which tests running at once would compete for.
-func noEnv(name string) (string, bool) { return "", name == "ADCAMP_CONSOLE_ADDR" }
+// noEnv is a clean environment, but for the console's and the metrics'
+// listeners, which are off unless a test asks for them (--console-addr,
+// --metrics-addr): their default addresses are fixed ports, which tests
+// running at once would compete for.
+func noEnv(name string) (string, bool) {
+	return "", name == "ADCAMP_CONSOLE_ADDR" || name == "ADCAMP_METRICS_ADDR"
+}
 
 // mustJSON runs a command that must succeed and decodes its --json output.
 func mustJSON(t *testing.T, args ...string) map[string]any {
@@ -111,6 +115,15 @@ func TestAdminCommands(t *testing.T) {
 	if rolled["api_key"] != key || rolled["api_secret"] == secret || rolled["previous_secret_expires_at"] == nil {
 		t.Errorf("keys roll = %v", rolled)
 	}
+	for _, grace := range []string{"-1s", "721h"} {
+		if _, err := runCLI(t, "keys", "roll", key, "--grace", grace, dd); err == nil || exitCode(err) != 2 {
+			t.Errorf("keys roll --grace %s: %v, want a usage error", grace, err)
+		}
+	}
+	now := mustJSON(t, "keys", "roll", key, "--grace", "0", dd)
+	if now["previous_secret_expires_at"] != nil {
+		t.Errorf("keys roll --grace 0 = %v; want the old secret revoked at once (no expiry)", now)
+	}
 	if _, err := runCLI(t, "keys", "delete", key, dd); err != nil {
 		t.Errorf("keys delete: %v", err)
 	}
@@ -182,14 +195,15 @@ func TestServe(t *testing.T) {
 	c := &cli{lookup: noEnv, stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
 		ready: func(m map[string]string) { addrs <- m }}
 	go func() {
-		done <- c.run(ctx, []string{"serve", dd, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "127.0.0.1:0"})
+		done <- c.run(ctx, []string{"serve", dd, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "127.0.0.1:0",
+			"--metrics-addr", "127.0.0.1:0"})
 	}()
 	var bound map[string]string
 	select {
 	case bound = <-addrs:
 	case err := <-done:
 		t.Fatalf("serve exited: %v", err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(60 * time.Second): // generous: -race, beside the browser tests, on 2 cores
 		t.Fatal("serve did not start")
 	}
 
@@ -209,6 +223,18 @@ func TestServe(t *testing.T) {
 	}
 	if got := get(adcamp.Production); got != 401 {
 		t.Errorf("sandbox key on the production listener = %d, want 401", got)
+	}
+	// The metrics are on their own listener, never on an API listener.
+	for name, want := range map[string]int{"metrics": 200, string(adcamp.Production): 404, string(adcamp.Sandbox): 404} {
+		resp, err := http.Get("http://" + bound[name] + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want || (want == 200) != strings.Contains(string(body), "adcamp_http_requests_total") {
+			t.Errorf("GET /metrics on the %s listener = %d; want %d", name, resp.StatusCode, want)
+		}
 	}
 	if _, err := runCLI(t, "keys", "disable", k["api_key"].(string), dd); err != nil {
 		t.Fatal(err)
@@ -264,5 +290,110 @@ func TestEnvironmentVariables(t *testing.T) {
 	cfg, _ = c.serveFlags([]string{"--sandbox-addr", "127.0.0.1:9"})
 	if cfg.sandboxAddr != "127.0.0.1:9" {
 		t.Errorf("a flag did not override the environment: %q", cfg.sandboxAddr)
+	}
+}
+
+// TestWrongMasterKeyRefused: a master key that is not the database's
+// stops every command, serve included, with a message that says so,
+// instead of serving and answering 500 to every request.
+func TestWrongMasterKeyRefused(t *testing.T) {
+	dir := t.TempDir()
+	dd := "--data-dir=" + dir
+	acc := mustJSON(t, "accounts", "create", "--name", "Acme", dd)["id"].(string)
+	mustJSON(t, "keys", "create", "--account", acc, "--env", "sandbox", dd)
+	other := strings.Repeat("ab", 32)
+	env := func(name string) (string, bool) {
+		if name == "ADCAMP_MASTER_KEY" {
+			return other, true
+		}
+		return "", false
+	}
+	for _, args := range [][]string{
+		{"keys", "list", "--account", acc, dd},
+		{"accounts", "create", "--name", "Other", dd},
+		{"serve", dd, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "127.0.0.1:0", "--metrics-addr", "", "--console-addr", ""},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := run(ctx, args, env, strings.NewReader(""), io.Discard, io.Discard)
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "master key") {
+			t.Errorf("adcamp %s with another master key: %v, want it refused for the master key", args[0], err)
+		}
+	}
+	if _, err := runCLI(t, "keys", "list", "--account", acc, dd); err != nil {
+		t.Errorf("with the right key again: %v", err)
+	}
+}
+
+// TestDatabasePasswordNeverShown: a database URL's password appears in no
+// help and no error, from the flag or from ADCAMP_DATABASE_URL, in its
+// user information or as a parameter.
+func TestDatabasePasswordNeverShown(t *testing.T) {
+	for _, url := range []string{
+		"postgres://u:s3cr3t@127.0.0.1:1/db?connect_timeout=1",
+		"postgres://u@127.0.0.1:1/db?password=s3cr3t&sslmode=bogus",
+		"postgres://u:s3cr3t@127.0.0.1:1/db?sslmode=bogus",
+		"postgres://u:s3cr3t@[::1/db",
+	} {
+		env := func(name string) (string, bool) {
+			switch name {
+			case "ADCAMP_DATABASE_URL":
+				return url, true
+			case "ADCAMP_MASTER_KEY":
+				return strings.Repeat("ab", 32), true
+			}
+			return "", false
+		}
+		for _, args := range [][]string{{"serve", "-h"}, {"keys", "list", "-h"}, {"keys", "list", "--account", "acc_x"},
+			{"keys", "list", "--account", "acc_x", "--database-url", url}} {
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), args, env, strings.NewReader(""), &out, &errOut)
+			if all := out.String() + errOut.String() + fmt.Sprint(err); strings.Contains(all, "s3cr3t") {
+				t.Errorf("adcamp %v with the URL %s shows the password:\n%s", args, url, all)
+			}
+		}
+	}
+}
+
+// TestReadableMasterKeyWarned: a master.key that others may read is
+// warned about, every time it is used.
+func TestReadableMasterKeyWarned(t *testing.T) {
+	dir := t.TempDir()
+	dd := "--data-dir=" + dir
+	mustJSON(t, "accounts", "create", "--name", "Acme", dd)
+	if err := os.Chmod(filepath.Join(dir, "master.key"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var errOut bytes.Buffer
+	if err := run(context.Background(), []string{"accounts", "create", "--name", "B", dd}, noEnv, nil, io.Discard, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), "warning") || !strings.Contains(errOut.String(), "chmod 600") {
+		t.Errorf("stderr = %q, want a warning about the master key's mode", errOut.String())
+	}
+}
+
+// TestHelp: every command and group answers -h with its help on stdout
+// and exit status 0; a mistake is still a usage error.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{
+		{"help"}, {"-h"}, {"serve", "-h"}, {"serve", "--help"},
+		{"accounts", "-h"}, {"channel-accounts", "-h"}, {"keys", "-h"}, {"keys", "help"},
+		{"campaigns", "-h"}, {"ad-groups", "-h"}, {"keywords", "-h"},
+		{"accounts", "create", "-h"}, {"keys", "create", "-h"}, {"keys", "roll", "-h"}, {"channel-accounts", "list", "-h"},
+		{"campaigns", "list", "-h"}, {"campaigns", "update", "--help"}, {"keywords", "create", "-h"}, {"ad-groups", "get", "-h"},
+		{"channel-accounts", "list", "--api", "-h"},
+	} {
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), args, noEnv, strings.NewReader(""), &out, &errOut)
+		if err != nil || !strings.Contains(out.String(), "adcamp") || errOut.Len() > 0 {
+			t.Errorf("adcamp %v: %v (exit %d), stdout %d bytes, stderr %q; want help on stdout, exit 0",
+				args, err, exitCode(err), out.Len(), errOut.String())
+		}
+	}
+	for _, args := range [][]string{{"keys"}, {"keys", "frob"}, {"keys", "create", "--bogus"}, {"campaigns", "list", "--bogus"}} {
+		if _, err := runCLI(t, args...); exitCode(err) != 2 || err == nil {
+			t.Errorf("adcamp %v: %v, want a usage error (exit 2)", args, err)
+		}
 	}
 }

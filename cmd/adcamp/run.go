@@ -19,7 +19,7 @@ Usage:
   adcamp keys create --account ID --env sandbox|production [--name NAME] [--json]
   adcamp keys list --account ID [--json]
   adcamp keys disable|enable|delete KEY
-  adcamp keys roll KEY [--grace 24h] [--json]
+  adcamp keys roll KEY [--grace 24h] [--json]   (--grace 0: the old secret stops at once)
   adcamp users create --account ID --email EMAIL --role owner|developer|viewer [--console-url URL] [--json]
   adcamp users reset-password --email EMAIL [--console-url URL] [--json]
 
@@ -70,13 +70,53 @@ func (c *cli) run(ctx context.Context, args []string) error {
 		fmt.Fprint(c.stderr, usage)
 		return usageError("no command given")
 	}
-	cmd, rest := args[0], args[1:]
+	err := c.dispatch(ctx, args[0], args[1:])
+	if errors.Is(err, flag.ErrHelp) { // asked for, and printed
+		return nil
+	}
+	return err
+}
+
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "help":
+		return true
+	}
+	return false
+}
+
+// groupHelp prints the lines of usage of the commands of group
+// ("keys"), for "adcamp keys -h".
+func (c *cli) groupHelp(group string) error {
+	fmt.Fprintf(c.stdout, "Usage of adcamp %s:\n", group)
+	in := false // in the group's lines, which may continue on lines indented deeper
+	for _, line := range strings.Split(usage, "\n") {
+		switch trimmed := strings.TrimSpace(line); {
+		case strings.HasPrefix(trimmed, "adcamp "):
+			in = strings.HasPrefix(trimmed, "adcamp "+group+" ")
+		case !strings.HasPrefix(line, "    ") || trimmed == "":
+			in = false
+		}
+		if in {
+			fmt.Fprintln(c.stdout, line)
+		}
+	}
+	fmt.Fprintf(c.stdout, "\nRun \"adcamp %s SUBCOMMAND -h\" for the flags of one; \"adcamp help\" for every command.\n", group)
+	return flag.ErrHelp
+}
+
+// dispatch runs command cmd with its arguments.
+func (c *cli) dispatch(ctx context.Context, cmd string, rest []string) error {
 	switch cmd {
 	case "serve":
 		return c.serve(ctx, rest)
 	case "accounts", "channel-accounts", "keys", "users":
 		if len(rest) == 0 {
-			return usageError("%s needs a subcommand; see adcamp help", cmd)
+			return usageError("%s needs a subcommand; see adcamp %s -h", cmd, cmd)
+		}
+		if isHelp(rest[0]) {
+			return c.groupHelp(cmd)
 		}
 		if cmd == "channel-accounts" && rest[0] == "list" && wantsAPI(rest[1:]) {
 			return c.api(ctx, cmd+" "+rest[0], rest[1:])
@@ -84,7 +124,10 @@ func (c *cli) run(ctx context.Context, args []string) error {
 		return c.admin(ctx, cmd+" "+rest[0], rest[1:])
 	case "campaigns", "ad-groups", "keywords":
 		if len(rest) == 0 {
-			return usageError("%s needs a subcommand; see adcamp help", cmd)
+			return usageError("%s needs a subcommand; see adcamp %s -h", cmd, cmd)
+		}
+		if isHelp(rest[0]) {
+			return c.groupHelp(cmd)
 		}
 		return c.api(ctx, cmd+" "+rest[0], rest[1:])
 	case "help", "-h", "--help":
@@ -113,29 +156,36 @@ func usageError(format string, args ...any) error {
 }
 
 func exitCode(err error) int {
-	if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
+	if errors.Is(err, errUsage) {
 		return 2
 	}
 	return 1
 }
 
-// newFlags returns a flag set that reports to stderr and does not exit.
+// newFlags returns a flag set that does not exit and prints nothing of
+// its own: parse reports mistakes, and prints the help asked for.
 func (c *cli) newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
+	fs.SetOutput(io.Discard)
 	return fs
 }
 
 // parse parses args, allowing flags after positional arguments
-// ("keys disable KEY --json"), and returns the positional ones.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+// ("keys disable KEY --json"), and returns the positional ones. On -h it
+// prints the command's flags on stdout and returns flag.ErrHelp (exit 0);
+// a mistake is a usage error that says how to get that help.
+func (c *cli) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintf(c.stdout, "Usage of adcamp %s:\n", fs.Name())
+				fs.SetOutput(c.stdout)
+				fs.PrintDefaults()
+				fs.SetOutput(io.Discard)
 				return nil, err
 			}
-			return nil, usageError("%v", err)
+			return nil, usageError("%v (run \"adcamp %s -h\" for its flags)", err, fs.Name())
 		}
 		args = fs.Args()
 		if len(args) == 0 {

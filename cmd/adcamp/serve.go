@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/net/netutil"
+
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/client/signing"
 	"github.com/adcamp/adcamp/internal/httpapi"
@@ -27,6 +29,18 @@ import (
 // runaway one on a larger deployment still meets a ceiling.
 const defaultRateLimit = 20000
 
+// defaultAuthFailureLimit is how many failed authentications a second a
+// client address may make (burst twice that) before it is refused for a
+// while: far above a client with a wrong clock or a typo in its secret,
+// far below a flood of guesses.
+const defaultAuthFailureLimit = 20
+
+// defaultMaxConnections caps the open connections of each API listener,
+// so that clients holding connections open cannot take every file
+// descriptor the database needs too. Past it, new connections wait in the
+// kernel's queue until one closes.
+const defaultMaxConnections = 8192
+
 // serveConfig is the configuration of adcamp serve (CONTRACT §7).
 type serveConfig struct {
 	store          *storeFlags
@@ -34,11 +48,14 @@ type serveConfig struct {
 	sandboxAddr    string
 	signing        string
 	rateLimit      int
+	authFailures   int
+	maxConns       int
 	tlsCert        string
 	tlsKey         string
 	marketplaces   string
 	logLevel       string
 	debugAddr      string
+	metricsAddr    string
 	consoleAddr    string
 	consoleURL     string
 }
@@ -57,19 +74,37 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	str(&cfg.debugAddr, "debug-addr", "", "listen address of the Go profiler (/debug/pprof/); empty (the default) turns it off")
 	str(&cfg.consoleAddr, "console-addr", "127.0.0.1:8082", "listen address of the account console; empty turns it off")
 	str(&cfg.consoleURL, "console-url", "", "the console's address as its users reach it (https://... behind a proxy), for its links")
-	rate := c.envDefault(envName("rate-limit"), strconv.Itoa(defaultRateLimit))
-	fs.Func("rate-limit", fmt.Sprintf("requests per second per credential and process, burst 2N; 0 turns it off (default %d)", defaultRateLimit), func(s string) error {
-		rate = s
-		return nil
-	})
-	if _, err := parse(fs, args); err != nil {
+	str(&cfg.metricsAddr, "metrics-addr", "127.0.0.1:9090",
+		"listen address of the Prometheus metrics (GET /metrics), never on an API listener; empty turns it off")
+	counts := []struct {
+		name, help string
+		def        int
+		dst        *int
+		text       string
+	}{
+		{"rate-limit", "requests per second per credential and process, burst 2N; 0 turns it off", defaultRateLimit, &cfg.rateLimit, ""},
+		{"auth-failure-limit", "failed authentications per second per client address, burst 2N, before its requests are refused; 0 turns it off",
+			defaultAuthFailureLimit, &cfg.authFailures, ""},
+		{"max-connections", "open connections per API listener; 0: no limit", defaultMaxConnections, &cfg.maxConns, ""},
+	}
+	for i := range counts {
+		n := &counts[i]
+		n.text = c.envDefault(envName(n.name), strconv.Itoa(n.def))
+		fs.Func(n.name, fmt.Sprintf("%s (default %d)", n.help, n.def), func(s string) error {
+			n.text = s
+			return nil
+		})
+	}
+	if _, err := c.parse(fs, args); err != nil {
 		return nil, err
 	}
-	n, err := strconv.Atoi(rate)
-	if err != nil || n < 0 {
-		return nil, usageError("--rate-limit must be a whole number ≥ 0, got %q", rate)
+	for _, n := range counts {
+		v, err := strconv.Atoi(n.text)
+		if err != nil || v < 0 {
+			return nil, usageError("--%s must be a whole number ≥ 0, got %q", n.name, n.text)
+		}
+		*n.dst = v
 	}
-	cfg.rateLimit = n
 	switch cfg.signing {
 	case "auto", "a", "b":
 	default:
@@ -132,7 +167,7 @@ type app struct {
 
 // openServe opens the store and builds the service of serve.
 func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger) (*app, error) {
-	db, box, err := c.open(ctx, cfg.store)
+	db, box, err := c.openWarn(ctx, cfg.store, func(msg string) { log.Warn(msg) })
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +205,7 @@ func (ls listeners) close() {
 }
 
 // listen binds every listener of cfg: an API listener per environment
-// (over TLS when configured) and the profiler's. On an error it returns
+// (over TLS when configured), the metrics' and the profiler's. On an error it returns
 // those bound so far, for the caller to close.
 func (a *app) listen(cfg *serveConfig) (listeners, error) {
 	var tlsConfig *tls.Config
@@ -193,7 +228,8 @@ func (a *app) listen(cfg *serveConfig) (listeners, error) {
 		if e.addr == "" {
 			continue
 		}
-		h, err := httpapi.New(a.svc, e.env, a.log.With("env", string(e.env)), httpapi.WithMetrics(a.metrics), httpapi.WithRateLimit(cfg.rateLimit))
+		h, err := httpapi.New(a.svc, e.env, a.log.With("env", string(e.env)), httpapi.WithMetrics(a.metrics),
+			httpapi.WithRateLimit(cfg.rateLimit), httpapi.WithAuthFailureLimit(cfg.authFailures))
 		if err != nil {
 			return ls, err
 		}
@@ -201,11 +237,22 @@ func (a *app) listen(cfg *serveConfig) (listeners, error) {
 		if err != nil {
 			return ls, fmt.Errorf("%s API: %w", e.env, err)
 		}
+		if cfg.maxConns > 0 {
+			l = netutil.LimitListener(l, cfg.maxConns)
+		}
 		if tlsConfig != nil {
 			l = tls.NewListener(l, tlsConfig)
 		}
 		ls = append(ls, listener{string(e.env), newHTTPServer(h, a.log, serverTimeouts), l})
 		a.log.Info("listening", "env", string(e.env), "url", scheme+"://"+l.Addr().String()+signing.PrefixCanonical)
+	}
+	if cfg.metricsAddr != "" {
+		l, err := net.Listen("tcp", cfg.metricsAddr)
+		if err != nil {
+			return ls, fmt.Errorf("metrics listener (--metrics-addr, empty turns it off): %w", err)
+		}
+		ls = append(ls, listener{"metrics", newHTTPServer(httpapi.MetricsHandler(a.metrics), a.log, serverTimeouts), l})
+		a.log.Info("metrics listening", "url", "http://"+l.Addr().String()+"/metrics")
 	}
 	if cfg.consoleAddr != "" {
 		l, err := a.listenConsole(cfg, tlsConfig)
@@ -267,10 +314,6 @@ type timeouts struct {
 // its headers and 30 s for the whole request (a 1 MiB body at 35 KB/s).
 var serverTimeouts = timeouts{header: 5 * time.Second, read: 30 * time.Second, write: 30 * time.Second, idle: 120 * time.Second}
 
-// maxHeaderBytes bounds the request line and headers; more is refused
-// with 431 by net/http.
-const maxHeaderBytes = 64 << 10
-
 func newHTTPServer(h http.Handler, log *slog.Logger, t timeouts) *http.Server {
 	return &http.Server{
 		Handler:           h,
@@ -278,7 +321,12 @@ func newHTTPServer(h http.Handler, log *slog.Logger, t timeouts) *http.Server {
 		ReadTimeout:       t.read,
 		WriteTimeout:      t.write,
 		IdleTimeout:       t.idle,
-		MaxHeaderBytes:    maxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		// The API answers headers over httpapi.MaxHeaderBytes with 431 in
+		// its envelope; net/http answers beyond this, in plain text.
+		MaxHeaderBytes: httpapi.ServerMaxHeaderBytes,
+		// OPTIONS * goes to the handler too, which answers it in the
+		// envelope, rather than net/http's empty 200.
+		DisableGeneralOptionsHandler: true,
+		ErrorLog:                     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 }

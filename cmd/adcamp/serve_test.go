@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/httpapi"
 )
 
 // startServe runs serve with args in the background and returns the
@@ -44,8 +45,9 @@ func startServe(t *testing.T, args ...string) map[string]string {
 	case m := <-addrs:
 		return m
 	case err := <-done:
+		done <- nil // for the cleanup, which waits for serve to end
 		t.Fatalf("serve exited: %v", err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(60 * time.Second): // generous: -race, beside the browser tests, on 2 cores
 		t.Fatal("serve did not start")
 	}
 	return nil
@@ -156,7 +158,7 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: "+strings.Repeat("a", maxHeaderBytes+4096)+"\r\n\r\n")
+	io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: "+strings.Repeat("a", httpapi.ServerMaxHeaderBytes+4096)+"\r\n\r\n")
 	status, _ := bufio.NewReader(c).ReadString('\n')
 	c.Close()
 	if !strings.Contains(status, "431") {
@@ -167,4 +169,61 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 		t.Fatalf("after the slow clients, GET / = %v, %v", resp, err)
 	}
 	resp.Body.Close()
+}
+
+// TestMaxConnections: with --max-connections N, a listener holds N
+// connections at most; another waits until one closes.
+func TestMaxConnections(t *testing.T) {
+	addrs := startServe(t, "--data-dir", t.TempDir(), "--production-addr", "127.0.0.1:0", "--sandbox-addr", "",
+		"--max-connections", "1")
+	addr := addrs[string(adcamp.Production)]
+	held, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A request on it, so the server has surely accepted it.
+	io.WriteString(held, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+	if line, err := bufio.NewReader(held).ReadString('\n'); err != nil || !strings.Contains(line, "200") {
+		t.Fatalf("first connection: %q, %v", line, err)
+	}
+	other := &http.Client{Timeout: 500 * time.Millisecond, Transport: &http.Transport{DisableKeepAlives: true}}
+	if resp, err := other.Get("http://" + addr + "/healthz"); err == nil {
+		resp.Body.Close()
+		t.Fatal("a second connection was served while the first was open")
+	}
+	held.Close()
+	other.Timeout = 5 * time.Second
+	resp, err := other.Get("http://" + addr + "/healthz")
+	if err != nil {
+		t.Fatalf("once the first connection closed: %v", err)
+	}
+	resp.Body.Close()
+}
+
+// TestServeAnswersInTheEnvelope: serve's HTTP servers leave to the API
+// what net/http would answer itself (OPTIONS *, headers between the API's
+// limit and the server's), so that it answers in its envelope.
+func TestServeAnswersInTheEnvelope(t *testing.T) {
+	addrs := startServe(t, "--data-dir", t.TempDir(), "--production-addr", "127.0.0.1:0", "--sandbox-addr", "")
+	addr := addrs[string(adcamp.Production)]
+	for name, send := range map[string]string{
+		"OPTIONS *":         "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n",
+		"100 KB of headers": "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 100<<10) + "\r\n\r\n",
+	} {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(c, send)
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		c.Close()
+		if resp.Header.Get("X-Request-Id") == "" || !strings.Contains(string(body), `"success":false`) {
+			t.Errorf("%s: %d %q, want the envelope", name, resp.StatusCode, body)
+		}
+	}
 }

@@ -207,6 +207,50 @@ func TestRolledKey(t *testing.T) {
 	want(t, old.do("GET", "/campaigns", ""), 401, "INVALID_SIGNATURE")
 }
 
+// TestRepeatedAuthHeaders: an authentication header sent twice is
+// refused, even when either copy would verify: which one counts would be
+// ambiguous.
+func TestRepeatedAuthHeaders(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	for _, name := range []string{signing.HeaderAPIKey, signing.HeaderTimestamp, signing.HeaderSignature} {
+		req := prod.newRequest("GET", "/campaigns", "")
+		prod.sign(req, nil)
+		req.Header.Add(name, req.Header.Get(name))
+		r := prod.send(req)
+		want(t, r, 401, "UNAUTHORIZED")
+		if msg, _ := r.Error()["message"].(string); !strings.Contains(msg, name) {
+			t.Errorf("%s twice: message %q does not name the header", name, msg)
+		}
+	}
+}
+
+// TestRollWithoutGrace: a roll with a grace of 0 revokes the old secret
+// at once (a leaked secret); a negative grace, or one over 30 days, is
+// refused and changes nothing.
+func TestRollWithoutGrace(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	for _, grace := range []time.Duration{-time.Second, 30*24*time.Hour + time.Second} {
+		_, err := e.svc.RollKey(context.Background(), prod.key, grace)
+		if adcamp.ErrorCode(err) != adcamp.CodeValidation {
+			t.Errorf("RollKey(grace %v) = %v, want VALIDATION_ERROR", grace, err)
+		}
+	}
+	want(t, prod.do("GET", "/campaigns", ""), 200, "")
+	old := *prod
+	k, err := e.svc.RollKey(context.Background(), prod.key, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.PreviousExpiresAt != nil {
+		t.Errorf("RollKey(grace 0) left the old secret valid until %v", k.PreviousExpiresAt)
+	}
+	want(t, old.do("GET", "/campaigns", ""), 401, "INVALID_SIGNATURE")
+	prod.secret = k.Secret
+	want(t, prod.do("GET", "/campaigns", ""), 200, "")
+}
+
 // TestSignedOverExactBytes: the signature covers the body as sent, so a
 // body re-serialised differently does not verify.
 func TestSignedOverExactBytes(t *testing.T) {

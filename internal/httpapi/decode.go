@@ -225,11 +225,17 @@ func (q *query) int(name string, def int) int {
 		return def
 	}
 	n, err := strconv.Atoi(s[0])
-	if err != nil || len(s[0]) > 10 {
+	switch {
+	case err == nil && len(strings.TrimLeft(strings.TrimLeft(s[0], "+-"), "0")) <= 10:
+		return n
+	case strings.Trim(s[0], "0123456789") == "" && s[0] != "":
+		q.issues.Add(name, "is too large")
+	case len(s[0]) > 1 && (s[0][0] == '-' || s[0][0] == '+') && strings.Trim(s[0][1:], "0123456789") == "":
+		q.issues.Add(name, "is out of range")
+	default:
 		q.issues.Add(name, "must be an integer")
-		return def
 	}
-	return n
+	return def
 }
 
 // bool reads a true/false parameter, false if absent.
@@ -248,10 +254,20 @@ func (q *query) bool(name string) bool {
 	return false
 }
 
-func (q *query) str(name string) string { return q.values.Get(name) }
+// str reads a parameter, "" if absent. Present but empty (?status=) is
+// refused like any other bad value: leaving a filter out is how to ask for
+// none.
+func (q *query) str(name string) string {
+	s, ok := q.values[name]
+	if ok && s[0] == "" {
+		q.issues.Add(name, "must not be empty (leave the parameter out for no filter)")
+	}
+	return q.values.Get(name)
+}
 
 // parseIfMatch reads the If-Match header: absent or "*" matches any
-// version; otherwise a list of entity tags such as "3" or W/"3".
+// version; otherwise a list of entity tags such as "3". If-Match uses the
+// strong comparison (RFC 9110, 13.1.1): a weak tag (W/"3") never matches.
 func parseIfMatch(r *http.Request) service.IfMatch {
 	h := strings.TrimSpace(r.Header.Get("If-Match"))
 	if h == "" || h == "*" {
@@ -259,7 +275,10 @@ func parseIfMatch(r *http.Request) service.IfMatch {
 	}
 	im := service.IfMatch{Set: true}
 	for _, tag := range strings.Split(h, ",") {
-		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+		tag = strings.TrimSpace(tag)
+		if strings.HasPrefix(tag, "W/") {
+			continue
+		}
 		tag = strings.Trim(tag, `"`)
 		if n, err := strconv.ParseInt(tag, 10, 64); err == nil {
 			im.Versions = append(im.Versions, n)
@@ -291,8 +310,9 @@ func decodeMutation[T any](r *http.Request, c *call, read func(*object) T) (dryR
 	return dryRun, in, obj.err()
 }
 
-// arrayElements splits a JSON array into its elements.
-func arrayElements(v jsontext.Value) ([]jsontext.Value, error) {
+// arrayElements splits a JSON array into its elements: at most max of
+// them, or it stops reading at the one after and says there are too many.
+func arrayElements(v jsontext.Value, max int) ([]jsontext.Value, error) {
 	if v.Kind() != '[' {
 		return nil, errorf(adcamp.CodeInvalidJSON, "items must be an array of keyword objects")
 	}
@@ -302,6 +322,11 @@ func arrayElements(v jsontext.Value) ([]jsontext.Value, error) {
 	}
 	var out []jsontext.Value
 	for dec.PeekKind() != ']' {
+		if len(out) == max {
+			var issues adcamp.Issues
+			issues.Add("items", "must hold 1 to %d keywords (got more)", max)
+			return nil, issues.Err()
+		}
 		el, err := dec.ReadValue()
 		if err != nil {
 			return nil, invalidJSON(err)

@@ -3,7 +3,11 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"runtime"
+	"strings"
 	"testing"
+
+	"github.com/adcamp/adcamp"
 )
 
 // FuzzParseObject: the strict decoder never panics, and whatever it
@@ -61,4 +65,23 @@ func FuzzParseQuery(f *testing.F) {
 			t.Fatalf("query %q gave page %d size %d", raw, page, size)
 		}
 	})
+}
+
+// TestBatchParsingStops: a batch of more items than a request may create
+// is refused once the first one too many is seen, not after parsing them
+// all (a megabyte of {} is some 170,000 items).
+func TestBatchParsingStops(t *testing.T) {
+	body := []byte(`{"items":[{}` + strings.Repeat(`,{}`, 1<<20/3-8) + `]}`)
+	req := httptest.NewRequest("POST", "/api/v1/open/ad-groups/adg_x/keywords", nil)
+	req.Header.Set("Content-Type", "application/json")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, _, err := keywordItems(req, body)
+	runtime.ReadMemStats(&after)
+	if adcamp.ErrorCode(err) != adcamp.CodeValidation || !strings.Contains(err.Error(), "items must hold 1 to 1000") {
+		t.Errorf("keywordItems(%d items) = %v, want the batch refused as too large", 1<<20/3, err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 16<<20 {
+		t.Errorf("refusing a batch of %d items allocated %d MB, want under 16", 1<<20/3, n>>20)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -30,7 +31,13 @@ var rootPaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": t
 func TestEveryPathAsDocumented(t *testing.T) {
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
-	e.serveWith(prod, nil, httpapi.WithMetrics(metrics.New(nil)), httpapi.WithRateLimit(1000))
+	m := metrics.New(nil)
+	e.serveWith(prod, nil, httpapi.WithMetrics(m), httpapi.WithRateLimit(1000))
+	// /metrics is on a listener of its own, never on an API listener.
+	metricsSrv := httptest.NewServer(httpapi.MetricsHandler(m))
+	t.Cleanup(metricsSrv.Close)
+	onMetrics := *prod
+	onMetrics.base = metricsSrv.URL
 	cid, agid := prod.tree()
 	kw := prod.do("POST", "/ad-groups/"+agid+"/keywords", `{"text":"red shoes","match_type":"exact"}`)
 	want(t, kw, 201, "")
@@ -47,13 +54,25 @@ func TestEveryPathAsDocumented(t *testing.T) {
 		if !slices.Contains(methods, "GET") || !slices.Contains(methods, "HEAD") {
 			t.Errorf("%s: methods %v; every path has GET, and so HEAD", path, methods)
 		}
+		c := prod
+		if path == "/metrics" {
+			c = &onMetrics
+			resp, err := http.Get(prod.base + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusNotFound {
+				t.Errorf("GET /metrics on an API listener = %d, want 404", resp.StatusCode)
+			}
+		}
 		for _, prefix := range prefixes {
 			url := prefix + ids.Replace(path)
-			get := prod.sendPath("GET", url)
+			get := c.sendPath("GET", url)
 			if get.Status != http.StatusOK {
 				t.Errorf("GET %s = %d, want 200\n%s", url, get.Status, get.Raw)
 			}
-			head := prod.sendPath("HEAD", url)
+			head := c.sendPath("HEAD", url)
 			if head.Status != get.Status || len(head.Raw) != 0 || head.Header.Get("ETag") != get.Header.Get("ETag") {
 				t.Errorf("HEAD %s = %d with ETag %q and %d bytes; want GET's %d and ETag %q, no body",
 					url, head.Status, head.Header.Get("ETag"), len(head.Raw), get.Status, get.Header.Get("ETag"))
@@ -62,7 +81,7 @@ func TestEveryPathAsDocumented(t *testing.T) {
 				if slices.Contains(methods, m) {
 					continue
 				}
-				if r := prod.sendPath(m, url); r.Status != http.StatusMethodNotAllowed {
+				if r := c.sendPath(m, url); r.Status != http.StatusMethodNotAllowed {
 					t.Errorf("%s %s = %d, want 405", m, url, r.Status)
 				}
 			}

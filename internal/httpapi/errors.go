@@ -14,6 +14,7 @@ var statusOf = map[adcamp.Code]int{
 	adcamp.CodeInvalidJSON:            http.StatusBadRequest,
 	adcamp.CodeUnsupportedMediaType:   http.StatusUnsupportedMediaType,
 	adcamp.CodePayloadTooLarge:        http.StatusRequestEntityTooLarge,
+	adcamp.CodeHeadersTooLarge:        http.StatusRequestHeaderFieldsTooLarge,
 	adcamp.CodeNotFound:               http.StatusNotFound,
 	adcamp.CodeMethodNotAllowed:       http.StatusMethodNotAllowed,
 	adcamp.CodeInvalidStateTransition: http.StatusConflict,

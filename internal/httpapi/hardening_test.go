@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/httpapi"
@@ -93,12 +94,17 @@ func TestMetrics(t *testing.T) {
 	prod.do("GET", "/campaigns", "", "X-Signature: "+strings.Repeat("0", 64))
 	prod.do("GET", "/nowhere", "")
 
-	resp, err := http.Get(srv.URL + "/metrics")
+	metricsSrv := httptest.NewServer(httpapi.MetricsHandler(m))
+	t.Cleanup(metricsSrv.Close)
+	resp, err := http.Get(metricsSrv.URL + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	if resp.Header.Get("X-Request-Id") == "" {
+		t.Error("the metrics listener's answer has no X-Request-Id")
+	}
 	text := string(body)
 	for _, line := range []string{
 		`adcamp_http_requests_total{env="production",method="POST",route="/api/v1/open/campaigns",status="201"} 1`,
@@ -115,6 +121,15 @@ func TestMetrics(t *testing.T) {
 	}
 	if strings.Contains(text, id) || strings.Contains(text, prod.key) {
 		t.Error("/metrics names an id or a key")
+	}
+	// The API listeners do not show them: they describe the whole process,
+	// both environments (a sandbox user would read production's figures).
+	if resp, err = http.Get(srv.URL + "/metrics"); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 404 {
+		t.Errorf("GET /metrics on an API listener = %d, want 404", resp.StatusCode)
 	}
 }
 
@@ -159,4 +174,26 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// TestAuthFailureLimit: a client address that fails authentication too
+// often is refused (429, before any key lookup) until its bucket refills;
+// requests that authenticate spend nothing.
+func TestAuthFailureLimit(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	e.serveWith(prod, nil, httpapi.WithAuthFailureLimit(1)) // burst 2
+	for range 3 {
+		want(t, prod.do("GET", "/campaigns", ""), 200, "")
+	}
+	bad := "X-Signature: " + strings.Repeat("0", 64)
+	want(t, prod.do("GET", "/campaigns", "", bad), 401, "INVALID_SIGNATURE")
+	want(t, prod.do("GET", "/campaigns", "", "X-API-Key: ak_live_nobody"), 401, "UNAUTHORIZED")
+	r := prod.do("GET", "/campaigns", "")
+	want(t, r, 429, "RATE_LIMITED")
+	if ra, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || ra < 1 {
+		t.Errorf("Retry-After = %q, want a positive number of seconds", r.Header.Get("Retry-After"))
+	}
+	time.Sleep(1100 * time.Millisecond)
+	want(t, prod.do("GET", "/campaigns", ""), 200, "")
 }

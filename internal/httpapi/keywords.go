@@ -78,7 +78,7 @@ func keywordItems(r *http.Request, body []byte) (items []adcamp.KeywordInput, ba
 	if err := obj.fields.Err(); err != nil {
 		return nil, true, err
 	}
-	values, err := arrayElements(list.value)
+	values, err := arrayElements(list.value, adcamp.MaxKeywordBatch)
 	if err != nil {
 		return nil, true, err
 	}

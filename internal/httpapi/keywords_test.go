@@ -102,7 +102,8 @@ func TestDuplicateKeywords(t *testing.T) {
 	} {
 		want(t, prod.do("POST", path, body), 201, "")
 	}
-	for _, text := range []string{"red shoes", "RED SHOES", " red shoes ", "STRASSE", "strasse", "CAFÉ", "Cafe\u0301", "σίσυφος"} {
+	for _, text := range []string{"red shoes", "RED SHOES", " red shoes ", "STRASSE", "strasse", "CAFÉ", "Cafe\u0301", "σίσυφος",
+		"red\u00a0shoes", "red  shoes", "red \u3000 shoes", "ＲＥＤ ｓｈｏｅｓ"} {
 		r := prod.do("POST", path, fmt.Sprintf(`{"text":%q,"match_type":"exact"}`, text))
 		if r.Status != 409 || r.Code() != "DUPLICATE_KEYWORD" {
 			t.Errorf("POST %q = %d %s, want 409 DUPLICATE_KEYWORD", text, r.Status, r.Code())

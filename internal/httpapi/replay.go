@@ -119,6 +119,9 @@ func (b *bufferedWriter) answer() (*service.Answer, service.Outcome, map[string]
 		return nil, 0, nil, err
 	}
 	ans := &service.Answer{Status: status, Header: header, Body: b.body.Bytes()}
+	if ans.Placeholder, err = placeholder(status, b.header.Get("X-Request-Id"), len(ans.Body)); err != nil {
+		return nil, 0, err
+	}
 	switch {
 	case status >= 500 || status == http.StatusTooManyRequests:
 		return ans, service.Forget, kept, nil
@@ -126,6 +129,26 @@ func (b *bufferedWriter) answer() (*service.Answer, service.Outcome, map[string]
 		return ans, service.Refuse, kept, nil
 	}
 	return ans, service.Commit, kept, nil
+}
+
+// placeholder is what replays get of an answer too large to keep (see
+// service.MaxKeptAnswer): 409 CONFLICT, saying that the request was
+// answered, how, and by which request.
+func placeholder(status int, requestID string, size int) (*service.Answer, error) {
+	body, err := json.Marshal(map[string]any{"success": false, "error": errorBody{
+		Code: adcamp.CodeConflict,
+		Message: fmt.Sprintf("this request was already answered (status %d, %d bytes), but that answer was too large "+
+			"to keep for replays: read the resources it changed to see its outcome", status, size),
+		RequestID: requestID,
+	}})
+	if err != nil {
+		return nil, err
+	}
+	header, err := headerJSON(map[string]string{"Content-Type": "application/json"})
+	if err != nil {
+		return nil, err
+	}
+	return &service.Answer{Status: http.StatusConflict, Header: header, Body: append(body, '\n')}, nil
 }
 
 // headerJSON encodes the kept headers as a JSON object, as json.Marshal

@@ -7,6 +7,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/client/signing"
+	"github.com/adcamp/adcamp/internal/store"
 )
 
 // sendTwice signs one request and sends it twice, as a replay would.
@@ -93,8 +97,73 @@ func TestReplayRecordsExpire(t *testing.T) {
 	retry := prod.newRequest("POST", "/campaigns", validCampaign)
 	retry.Header = req.Header.Clone()
 	want(t, prod.send(retry), 401, "TIMESTAMP_EXPIRED")
+	e.clock.Advance(5 * time.Minute)
 	if n, err := e.svc.PurgeRecords(ctx); err != nil || n != 1 {
-		t.Errorf("PurgeRecords after the window = %d, %v; want 1", n, err)
+		t.Errorf("PurgeRecords after the window and its margin = %d, %v; want 1", n, err)
+	}
+}
+
+// TestReplayAtTheWindowsEdge: a request signed with a timestamp 300 s
+// ahead stays valid until 600 s after it was answered; its record must
+// live as long (and a margin more), so that a replay in the window's last
+// second is answered from it, not executed again, even after a purge.
+func TestReplayAtTheWindowsEdge(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	ahead := signing.Timestamp(e.clock.Now().Add(300 * time.Second))
+	req := prod.newRequest("POST", "/campaigns", validCampaign)
+	req.Header.Set(signing.HeaderAPIKey, prod.key)
+	req.Header.Set(signing.HeaderTimestamp, ahead)
+	req.Header.Set(signing.HeaderSignature, signing.Sign(prod.secret,
+		signing.StringToSign(signing.SchemeA, ahead, "POST", signing.RequestPath(req), []byte(validCampaign))))
+	again := func() *http.Request {
+		r := prod.newRequest("POST", "/campaigns", validCampaign)
+		r.Header = req.Header.Clone()
+		return r
+	}
+	want(t, prod.send(again()), 201, "")
+	e.clock.Advance(600 * time.Second) // the timestamp is 300 s behind now: still valid
+	if _, err := e.svc.PurgeRecords(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r := prod.send(again())
+	want(t, r, 201, "")
+	if r.Header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("a replay in the window's last second was executed again")
+	}
+	if n := prod.do("GET", "/campaigns", "").Data()["total_items"]; n != 1.0 {
+		t.Errorf("%v campaigns, want 1", n)
+	}
+}
+
+// TestRecordsHoldNoSignature: the record of a signed change is not named
+// by the signature itself, and a replay is still caught.
+func TestRecordsHoldNoSignature(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	first, second := prod.sendTwice("POST", "/campaigns", validCampaign)
+	want(t, first, 201, "")
+	if second.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatal("the second send was not a replay")
+	}
+	// The clock stands still: sign the request again exactly as sendTwice
+	// did (the same timestamp, so the same signature).
+	req := prod.newRequest("POST", "/campaigns", validCampaign)
+	prod.sent--
+	prod.sign(req, []byte(validCampaign))
+	stamp, sig := req.Header.Get(signing.HeaderTimestamp), strings.ToLower(req.Header.Get(signing.HeaderSignature))
+	ctx := context.Background()
+	for _, token := range []string{stamp + "/" + sig, sig} {
+		err := e.db.Read(ctx, func(tx store.Tx) error {
+			_, err := tx.GetRecord(ctx, "sig:"+prod.key, token, e.clock.Now())
+			return err
+		})
+		if adcamp.ErrorCode(err) != adcamp.CodeNotFound {
+			t.Errorf("a record is named %q (the signature in clear): %v", token, err)
+		}
+	}
+	if r := prod.send(req); r.Header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("re-signing the same request at the same second was not a replay: %d", r.Status)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -65,5 +66,32 @@ func TestRequestIDsAreUnique(t *testing.T) {
 			t.Errorf("consecutive ids %s and %s differ only in their last digits", prev, id)
 		}
 		prev = id
+	}
+}
+
+// TestRequestIDsAreRandom: no part of an id is the process's, and no
+// two ids are related: the difference of consecutive ids (as numbers) is
+// not a constant, as it would be for a counter under any fixed bijection
+// of the form a×n ^ mask.
+func TestRequestIDsAreRandom(t *testing.T) {
+	prefixes, steps := map[string]bool{}, map[uint64]bool{}
+	var prev uint64
+	for i := range 1000 {
+		id := newRequestID()
+		prefixes[id[4:16]] = true
+		n, err := strconv.ParseUint(id[16:], 16, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 {
+			steps[(n^prev)&0xff] = true
+		}
+		prev = n
+	}
+	if len(prefixes) < 990 {
+		t.Errorf("1000 ids have %d distinct first 12 digits, want them all (nearly) distinct", len(prefixes))
+	}
+	if len(steps) < 200 {
+		t.Errorf("the low byte of consecutive ids XORed takes %d values, want about 256", len(steps))
 	}
 }

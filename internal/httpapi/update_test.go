@@ -98,7 +98,10 @@ func TestPreconditions(t *testing.T) {
 	id := prod.createCampaign(validCampaign)["id"].(string)
 	want(t, prod.do("PUT", "/campaigns/"+id, `{"name":"v2"}`, `If-Match: "1"`), 200, "")
 	want(t, prod.do("PUT", "/campaigns/"+id, `{"name":"v3"}`, `If-Match: "1"`), 412, "PRECONDITION_FAILED")
-	want(t, prod.do("PUT", "/campaigns/"+id, `{"name":"v3"}`, `If-Match: W/"2"`), 200, "")
+	// If-Match compares strongly (RFC 9110): a weak tag never matches.
+	want(t, prod.do("PUT", "/campaigns/"+id, `{"name":"v3"}`, `If-Match: W/"2"`), 412, "PRECONDITION_FAILED")
+	want(t, prod.do("DELETE", "/campaigns/"+id, "", `If-Match: W/"2"`), 412, "PRECONDITION_FAILED")
+	want(t, prod.do("PUT", "/campaigns/"+id, `{"name":"v3"}`, `If-Match: W/"2", "2"`), 200, "")
 	want(t, prod.do("PUT", "/campaigns/"+id, `{"name":"v4","version":3}`), 200, "")
 	want(t, prod.do("PUT", "/campaigns/"+id, `{"name":"v5"}`, `If-Match: *`), 200, "")
 	want(t, prod.do("PUT", "/campaigns/"+id, `{"name":"v6"}`, `If-Match: "1", "5"`), 200, "")

@@ -2,10 +2,9 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
-	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -215,7 +214,7 @@ func TestMigration8CountsExisting(t *testing.T) {
 	db.Close()
 
 	// Back to version 7, as an earlier release left it.
-	rollBack(t, conn, 7)
+	rollBack(t, s.URL, 7)
 
 	db = openCounts(t, s.URL)
 	checkTotals(t, db, conn, []adcamp.Tenant{tn}, "after migrating")
@@ -225,30 +224,23 @@ func TestMigration8CountsExisting(t *testing.T) {
 	}
 }
 
-// rollBack brings the schema back to version to, as an earlier release
-// left it: it runs the Down part of every later migration, newest first,
-// and forgets that it was applied.
-func rollBack(t *testing.T, conn *pgx.Conn, to int) {
+// rollBack migrates the database at url down to version, as an earlier
+// release left it: the Down part of every migration above it, newest
+// first.
+func rollBack(t *testing.T, url string, version int64) {
 	t.Helper()
-	entries, err := migrations.ReadDir("migrations")
+	db, err := sql.Open("pgx", url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	slices.Reverse(entries) // newest first
-	for _, e := range entries {
-		name := e.Name()
-		version, _, _ := strings.Cut(name, "_")
-		if n, _ := strconv.Atoi(version); n <= to {
-			continue
-		}
-		text, err := migrations.ReadFile("migrations/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, down, _ := strings.Cut(string(text), "-- +goose Down")
-		if _, err := conn.Exec(context.Background(), down+`; DELETE FROM goose_db_version WHERE version_id = `+version); err != nil {
-			t.Fatalf("migrate %s down: %v", name, err)
-		}
+	defer db.Close()
+	var notices []string
+	p, err := newProvider(db, &notices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(context.Background(), version); err != nil {
+		t.Fatalf("migrate down to %d: %v", version, err)
 	}
 }
 
@@ -429,7 +421,7 @@ func TestMigration9CountsChildren(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	rollBack(t, conn, 8)
+	rollBack(t, s.URL, 8)
 
 	db = openCounts(t, s.URL)
 	// want checks the total of the campaign's ad groups of q's status, and

@@ -38,6 +38,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"errors"
 	"fmt"
@@ -73,6 +74,8 @@ type DB struct {
 
 	stop, stopped chan struct{} // of foldLoop
 	closeOnce     sync.Once
+
+	notices []string // see Notices
 }
 
 var (
@@ -128,13 +131,9 @@ func (db *DB) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		return err
-	}
 	sqlDB := stdlib.OpenDBFromPool(db.pool)
 	defer sqlDB.Close()
-	p, err := goose.NewProvider(goose.DialectPostgres, sqlDB, sub, goose.WithSessionLocker(locker))
+	p, err := newProvider(sqlDB, &db.notices, goose.WithSessionLocker(locker))
 	if err != nil {
 		return err
 	}
@@ -143,6 +142,28 @@ func (db *DB) migrate(ctx context.Context) error {
 	}
 	return nil
 }
+
+// newProvider returns the migrations: the embedded SQL files, and the
+// ones written in Go, which add what they find for the operator to
+// notices.
+func newProvider(db *sql.DB, notices *[]string, opts ...goose.ProviderOption) (*goose.Provider, error) {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	rekey := goose.NewGoMigration(10, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
+		collisions, err := store.RekeyKeywords(ctx, tx)
+		for _, c := range collisions {
+			*notices = append(*notices, "migration 00010: "+c.String())
+		}
+		return err
+	}}, nil)
+	return goose.NewProvider(goose.DialectPostgres, db, sub, append(opts, goose.WithGoMigrations(rekey))...)
+}
+
+// Notices returns what the migrations run by Open found for the operator
+// to resolve (keywords whose texts came to read alike).
+func (db *DB) Notices() []string { return db.notices }
 
 // Close stops folding counts and closes the pool, waiting for connections
 // in use to come back.

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"encoding/base64"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -115,12 +116,22 @@ func (s *Service) DeleteKey(ctx context.Context, id string) error {
 	})
 }
 
+// DefaultRollGrace is how long a rolled key's old secret keeps verifying
+// unless the operator says otherwise; MaxRollGrace is the longest grace a
+// roll accepts.
+const (
+	DefaultRollGrace = 24 * time.Hour
+	MaxRollGrace     = 30 * 24 * time.Hour
+)
+
 // RollKey issues a new secret for an existing credential. The old secret
-// keeps verifying for grace, then stops: at once if grace is zero, after
-// the configured default if it is negative.
+// keeps verifying for grace, then stops; a grace of 0 revokes it at once
+// (a leaked secret). A negative grace, or one over MaxRollGrace, is refused.
 func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (*NewCredential, error) {
-	if grace < 0 {
-		grace = s.rollGrace
+	if grace < 0 || grace > MaxRollGrace {
+		var issues adcamp.Issues
+		issues.Add("grace", "must be from 0 (the old secret stops at once) to %s, got %s", fmtDays(MaxRollGrace), grace)
+		return nil, issues.Err()
 	}
 	var out *NewCredential
 	err := s.write(ctx, func(tx store.Tx) error {
@@ -131,15 +142,29 @@ func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (
 		if err := s.mayChangeKey(ctx, tx, k); err != nil {
 			return err
 		}
+		old, _, _, err := openSecrets(s.box, k)
+		if err != nil {
+			return err
+		}
 		secret := "sk_" + k.Environment.KeyInfix() + "_" + randomToken(32, true)
-		expires := s.Now().Add(grace).Truncate(time.Second)
-		k.PreviousSecret, k.PreviousExpiresAt = k.Secret, &expires
-		k.Secret = s.box.Seal([]byte(secret), []byte(k.ID))
+		k.PreviousExpiresAt = nil
+		if grace > 0 {
+			expires := s.Now().Add(grace).Truncate(time.Second)
+			k.PreviousExpiresAt = &expires
+		} else {
+			old = nil
+		}
+		seal(s.box, k, []byte(secret), old)
 		out = &NewCredential{APIKey: s.publicKey(k), Secret: secret}
 		return tx.UpdateCredential(ctx, k)
 	})
 	s.keys.forget(id)
 	return out, err
+}
+
+// fmtDays writes a whole number of days as "30 days" (720h0m0s otherwise).
+func fmtDays(d time.Duration) string {
+	return strconv.Itoa(int(d/(24*time.Hour))) + " days"
 }
 
 // publicKey is the record shown to operators: a previous-secret expiry

@@ -20,13 +20,21 @@ type AuthRequest struct {
 	Method      string
 	Path        string // escaped path as sent, without the query
 	Body        []byte // exact bytes received
+	// ReadBody, if set, reads the body into Body once the headers, the
+	// timestamp and the key have passed: a request refused before costs
+	// no body read. Its error is returned as it is.
+	ReadBody func() ([]byte, error)
+	// Repeated names an authentication header the request carries more
+	// than once, which is refused: which one would count is ambiguous.
+	Repeated string
 }
 
 // maxEchoBody caps how much of a body a sandbox signature mismatch echoes.
 const maxEchoBody = 4096
 
 // Authenticate checks a signed request in the order of CONTRACT §2 and
-// returns the credential it was signed with.
+// returns the credential it was signed with. The body is read (ReadBody)
+// between the key's check and the signature's.
 func (s *Service) Authenticate(ctx context.Context, r AuthRequest) (*adcamp.APIKey, error) {
 	now := s.Now()
 	for _, h := range [...]struct{ name, value string }{
@@ -35,6 +43,9 @@ func (s *Service) Authenticate(ctx context.Context, r AuthRequest) (*adcamp.APIK
 		if h.value == "" {
 			return nil, authError(adcamp.CodeUnauthorized, now, nil, "missing %s header", h.name)
 		}
+		if h.name == r.Repeated {
+			return nil, authError(adcamp.CodeUnauthorized, now, nil, "the %s header must be sent once", h.name)
+		}
 	}
 	if err := s.checkTimestamp(r.Timestamp, now); err != nil {
 		return nil, err
@@ -42,15 +53,32 @@ func (s *Service) Authenticate(ctx context.Context, r AuthRequest) (*adcamp.APIK
 	ts, _ := strconv.ParseInt(r.Timestamp, 10, 64)
 	skew := &[]int64{ts - now.Unix()}[0]
 
-	cred, err := s.lookupKey(ctx, r.APIKey, r.Environment, now)
+	cred, cached, err := s.lookupKey(ctx, r.APIKey, r.Environment, now, false)
 	if err != nil {
 		return nil, err
 	}
 	if cred == nil {
 		return nil, authError(adcamp.CodeUnauthorized, now, skew, "unknown API key for the %s environment", r.Environment)
 	}
-	k := cred.key
+	if r.ReadBody != nil {
+		if r.Body, err = r.ReadBody(); err != nil {
+			return nil, err
+		}
+	}
 	scheme := s.verify(cred, r, now)
+	if (scheme == "" || cred.key.Disabled) && cached {
+		// What the cache holds would refuse the request: the key may have
+		// been rolled or enabled by another process since. Read it afresh,
+		// so that a grant takes effect on the next request.
+		if cred, _, err = s.lookupKey(ctx, r.APIKey, r.Environment, now, true); err != nil {
+			return nil, err
+		}
+		if cred == nil {
+			return nil, authError(adcamp.CodeUnauthorized, now, skew, "unknown API key for the %s environment", r.Environment)
+		}
+		scheme = s.verify(cred, r, now)
+	}
+	k := cred.key
 	if scheme == "" {
 		code := adcamp.CodeInvalidSignature
 		if s.signing == SigningB {
@@ -77,6 +105,17 @@ func (s *Service) Authenticate(ctx context.Context, r AuthRequest) (*adcamp.APIK
 	s.recordUse(k.ID, now)
 	pub := k.APIKey
 	return &pub, nil
+}
+
+// IsAuthError reports whether err is an authentication failure (401 or
+// 403 of CONTRACT §2), as opposed to, say, a body too large to read.
+func IsAuthError(err error) bool {
+	switch adcamp.ErrorCode(err) {
+	case adcamp.CodeUnauthorized, adcamp.CodeTimestampExpired, adcamp.CodeInvalidSignature,
+		adcamp.CodeSignatureInvalid, adcamp.CodeAPIKeyDisabled:
+		return true
+	}
+	return false
 }
 
 func (s *Service) checkTimestamp(text string, now time.Time) error {
@@ -128,7 +167,7 @@ func (s *Service) candidates(r AuthRequest) []candidate {
 // before it did not match.
 func (s *Service) verify(c *liveKey, r AuthRequest, now time.Time) signing.Scheme {
 	sig, ok := signing.DecodeSignature(r.Signature)
-	if !ok {
+	if !ok || len(c.secrets) == 0 {
 		return ""
 	}
 	secrets := c.secrets[:1]

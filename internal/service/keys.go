@@ -63,8 +63,8 @@ func (s *Service) CreateKeyWith(ctx context.Context, r KeyRequest) (*NewCredenti
 	by := OriginOf(ctx).Actor
 	k := &store.Credential{
 		APIKey: adcamp.APIKey{ID: id, AccountID: r.AccountID, Environment: env, CreatedAt: now, Name: name, CreatedBy: &by},
-		Secret: s.box.Seal([]byte(secret), []byte(id)),
 	}
+	seal(s.box, k, []byte(secret), nil)
 	err := s.write(ctx, func(tx store.Tx) error {
 		if _, err := s.authorize(ctx, tx, r.AccountID, keyAction(env), adcamp.NotFound("account", r.AccountID)); err != nil {
 			return err

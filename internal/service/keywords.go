@@ -48,6 +48,11 @@ func checkKeyword(issues *adcamp.Issues, k *adcamp.Keyword, in adcamp.KeywordInp
 	}
 }
 
+// maxItemIssues bounds the issues reported for one item of a keyword
+// batch (a keyword has five fields), so that the answer to a batch of a
+// thousand items stays small whatever each item holds.
+const maxItemIssues = 10
+
 // CreateKeywords validates and stores keywords under an ad group: one, or
 // a batch of up to adcamp.MaxKeywordBatch in one transaction. Text must be
 // unique per ad group and match type, case-insensitively, also within the
@@ -82,7 +87,7 @@ func (s *Service) CreateKeywords(ctx context.Context, t adcamp.Tenant, adGroupID
 			if !slices.ContainsFunc(issues, func(is adcamp.FieldIssue) bool { return is.Field == "item" }) {
 				checkKeyword(&issues, k, in, true)
 			}
-			if err := issues.Err(); err != nil {
+			if err := issues.ErrUpTo(maxItemIssues); err != nil {
 				results[i].Err = err
 				all = append(all, prefixIssues(err.(*adcamp.Error).Details.([]adcamp.FieldIssue), opts.Batch, i)...)
 				continue
@@ -149,11 +154,14 @@ func markDuplicates(results []adcamp.BatchResult, taken map[store.KeywordKey]boo
 	if len(dups) == 0 || opts.Partial {
 		return nil
 	}
+	details, total := adcamp.Capped(dups, adcamp.MaxIssues)
 	msg := "keyword " + dups[0].Issue
-	if len(dups) > 1 {
-		msg = fmt.Sprintf("%d keywords are duplicates: %s %s (see details for the rest)", len(dups), dups[0].Field, dups[0].Issue)
+	if total > len(details) {
+		msg = fmt.Sprintf("%d keywords are duplicates: %s %s (details list the first %d)", total, dups[0].Field, dups[0].Issue, len(details))
+	} else if total > 1 {
+		msg = fmt.Sprintf("%d keywords are duplicates: %s %s (see details for the rest)", total, dups[0].Field, dups[0].Issue)
 	}
-	return &adcamp.Error{Code: adcamp.CodeDuplicateKeyword, Message: msg, Details: []adcamp.FieldIssue(dups)}
+	return &adcamp.Error{Code: adcamp.CodeDuplicateKeyword, Message: msg, Details: details}
 }
 
 func prefixField(field string, batch bool, i int) string {

@@ -3,7 +3,9 @@ package service
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -42,9 +44,16 @@ func (s *Service) readOne(ctx context.Context, fn func(store.Tx) error) error {
 	return s.store.ReadOne(ctx, fn)
 }
 
-// How long answers are remembered: a signature for twice the timestamp
-// window (it cannot verify later than that), an Idempotency-Key for a day.
-const idempotencyTTL = 24 * time.Hour
+// How long answers are remembered. An Idempotency-Key for a day after
+// the answer. A signature until its timestamp's window has closed, and a
+// margin more: the window is judged by the clock of whichever process
+// gets the request, and processes' clocks differ a little, so the record
+// must not expire (or be purged by a process whose clock runs fast) while
+// a process with a slower clock would still take the timestamp.
+const (
+	idempotencyTTL = 24 * time.Hour
+	replayMargin   = 2 * time.Minute
+)
 
 // MaxIdempotencyKey bounds the length of an Idempotency-Key.
 const MaxIdempotencyKey = 255
@@ -55,6 +64,7 @@ const MaxIdempotencyKey = 255
 // environment). Both are checked: the key is not signed, so adding one to
 // a captured request must not let it through as new.
 type ReplayKey struct {
+	account   string // whose budget the kept answer counts against
 	names     []recordName
 	hash      []byte // of method, path, query and body: tells a reused key from a retry
 	lookFirst bool   // a name may hold an answer that saving would not find (a legacy one)
@@ -62,7 +72,8 @@ type ReplayKey struct {
 
 type recordName struct {
 	scope, token string
-	ttl          time.Duration
+	ttl          time.Duration // from when the answer is saved, or:
+	expires      time.Time     // when set, the record's expiry whenever it is saved
 	idempotency  bool
 	legacy       bool // looked up, never saved
 }
@@ -92,7 +103,7 @@ func (s *Service) ReplayKeyFor(r SignedRequest) (ReplayKey, error) {
 	head = append(append(append(head, '?'), r.Query...), "\nIf-Match: "...)
 	h.Write(append(append(head, r.IfMatch...), '\n'))
 	h.Write(r.Body)
-	k := ReplayKey{hash: h.Sum(nil)}
+	k := ReplayKey{hash: h.Sum(nil), account: r.Credential.AccountID}
 	if r.IdempotencyKey != "" {
 		if len(r.IdempotencyKey) > MaxIdempotencyKey || !printableASCII(r.IdempotencyKey) {
 			var issues adcamp.Issues
@@ -102,23 +113,44 @@ func (s *Service) ReplayKeyFor(r SignedRequest) (ReplayKey, error) {
 		k.names = append(k.names, recordName{scope: "idem:" + r.Credential.AccountID + ":" + string(r.Credential.Environment),
 			token: r.IdempotencyKey, ttl: idempotencyTTL, idempotency: true})
 	}
-	// A signature's record is named by the request's timestamp, then the
-	// signature ("1795000000/3f9a..."; the timestamp is signed, so it adds
-	// nothing a replay could change). Requests' timestamps grow with time,
-	// so the records are appended at the end of their index instead of
-	// scattered through ten minutes of changes, where each insert would
-	// read a page and split some.
+	// A signature's record is named by the request's timestamp, then a
+	// hash of the timestamp and signature ("1795000000/3f9a..."): the
+	// database holds no signature a reader of it could try elsewhere.
+	// Requests' timestamps grow with time, so the records are appended at
+	// the end of their index instead of scattered through ten minutes of
+	// changes, where each insert would read a page and split some. The
+	// record lives until the timestamp's window has closed, and a margin.
+	ts, err := strconv.ParseInt(r.Timestamp, 10, 64)
+	if err != nil {
+		return k, fmt.Errorf("replay key of timestamp %q: %w", r.Timestamp, err)
+	}
 	scope := "sig:" + r.Credential.ID
-	k.names = append(k.names, recordName{scope: scope, token: r.Timestamp + "/" + r.Signature, ttl: 2 * s.maxSkew})
-	// Earlier versions named it by the signature alone, and such a record
-	// lives 2×maxSkew. A request signed before this process started may
-	// have been answered under that name (by the version this one replaced,
-	// on the same database), so it is looked up under both.
-	if ts, err := strconv.ParseInt(r.Timestamp, 10, 64); err == nil && ts < s.started.Unix() {
-		k.names = append(k.names, recordName{scope: scope, token: r.Signature, legacy: true})
+	k.names = append(k.names, recordName{scope: scope, token: signatureToken(r.Timestamp, r.Signature),
+		expires: time.Unix(ts, 0).Add(s.maxSkew + replayMargin)})
+	// Earlier versions named it by the timestamp and the signature in clear
+	// (the version before) or by the signature alone (the one before that).
+	// A request signed before this process started, or shortly after while
+	// processes of the version it replaced may still answer on the same
+	// database, may have been answered under those names, so it is looked
+	// up under them too.
+	if ts < s.started.Add(legacyWindow).Unix() {
+		k.names = append(k.names, recordName{scope: scope, token: r.Timestamp + "/" + r.Signature, legacy: true},
+			recordName{scope: scope, token: r.Signature, legacy: true})
 		k.lookFirst = true
 	}
 	return k, nil
+}
+
+// legacyWindow is how long after this process started a request is also
+// looked up under the names earlier versions gave records: the time for
+// a rolling upgrade's last processes of the old version to stop.
+const legacyWindow = 10 * time.Minute
+
+// signatureToken names a signature's record: the timestamp, then the
+// SHA-256 of timestamp and signature.
+func signatureToken(timestamp, signature string) string {
+	sum := sha256.Sum256([]byte(timestamp + "/" + signature))
+	return timestamp + "/" + hex.EncodeToString(sum[:])
 }
 
 func printableASCII(s string) bool {
@@ -137,6 +169,11 @@ type Answer struct {
 	Status int
 	Header []byte
 	Body   []byte
+	// Placeholder, if set, is kept instead of this answer when this one is
+	// too large to keep, or the account's budget for kept answers is
+	// spent (see MaxKeptAnswer): a small answer saying that the request
+	// was answered, for its replays.
+	Placeholder *Answer
 }
 
 // Outcome says what becomes of a request's change and of its answer.
@@ -261,13 +298,14 @@ func (s *Service) recall(ctx context.Context, tx store.Tx, k ReplayKey) (*Answer
 // them is already used.
 func (s *Service) save(ctx context.Context, tx store.Tx, k ReplayKey, ans *Answer) error {
 	now := s.Now()
+	kept := s.keptAnswer(k, ans, now)
 	for _, n := range k.names {
 		if n.legacy {
 			continue
 		}
 		saved, err := tx.SaveRecord(ctx, &store.RequestRecord{
-			Scope: n.scope, Token: n.token, RequestHash: k.hash, Status: ans.Status, Header: ans.Header, Body: ans.Body,
-			CreatedAt: now, ExpiresAt: now.Add(n.ttl),
+			Scope: n.scope, Token: n.token, RequestHash: k.hash, Status: kept.Status, Header: kept.Header, Body: kept.Body,
+			CreatedAt: now, ExpiresAt: n.expiry(now),
 		})
 		if err != nil {
 			return err
@@ -277,6 +315,46 @@ func (s *Service) save(ctx context.Context, tx store.Tx, k ReplayKey, ans *Answe
 		}
 	}
 	return nil
+}
+
+// expiry is when the record of name, saved at now, expires.
+func (n recordName) expiry(now time.Time) time.Time {
+	if !n.expires.IsZero() {
+		return n.expires
+	}
+	return now.Add(n.ttl)
+}
+
+// keptAnswer is what is kept of ans under k's names: ans itself, or its
+// placeholder if ans is over MaxKeptAnswer, or over SmallAnswer and the
+// account's budget cannot hold it under every name.
+func (s *Service) keptAnswer(k ReplayKey, ans *Answer, now time.Time) *Answer {
+	if ans.Placeholder == nil {
+		return ans
+	}
+	size := int64(len(ans.Header) + len(ans.Body))
+	if size > MaxKeptAnswer {
+		return ans.Placeholder
+	}
+	if size <= SmallAnswer {
+		return ans
+	}
+	var total int64
+	var last time.Time
+	for _, n := range k.names {
+		if !n.legacy {
+			total += size
+			if e := n.expiry(now); e.After(last) {
+				last = e
+			}
+		}
+	}
+	if !s.budget.take(k.account, total, last, now) {
+		s.log.Warn("an answer was not kept for replays: the account's budget for kept answers is spent",
+			"account", k.account, "bytes", size)
+		return ans.Placeholder
+	}
+	return ans
 }
 
 // PurgeRecords forgets the answers whose time has passed.

@@ -5,6 +5,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"runtime"
@@ -47,9 +48,9 @@ type Config struct {
 	// MaxSkew is the accepted distance between X-Timestamp and the
 	// server's clock (5 minutes if zero).
 	MaxSkew time.Duration
-	// RollGrace is how long a rolled key's old secret keeps verifying by
-	// default (24 hours if zero).
-	RollGrace time.Duration
+	// AnswerBudget bounds the bytes of large answers kept for replays per
+	// account and process (DefaultAnswerBudget if zero; see budget.go).
+	AnswerBudget int64
 }
 
 // Service implements the API's operations over a store.
@@ -61,9 +62,9 @@ type Service struct {
 	signing      SigningMode
 	marketplaces []string
 	maxSkew      time.Duration
-	rollGrace    time.Duration
 
 	keys    keyCache
+	budget  answerBudget
 	started time.Time                 // when New made it
 	day     atomic.Pointer[cachedDay] // see today
 
@@ -78,7 +79,7 @@ type Service struct {
 func New(cfg Config) *Service {
 	s := &Service{
 		store: cfg.Store, box: cfg.Box, log: cfg.Logger, now: cfg.Now,
-		signing: cfg.Signing, maxSkew: cfg.MaxSkew, rollGrace: cfg.RollGrace,
+		signing: cfg.Signing, maxSkew: cfg.MaxSkew,
 		usage: make(map[string]time.Time), uses: make(map[keyDay]int64),
 	}
 	s.console.hashing = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
@@ -95,9 +96,7 @@ func New(cfg Config) *Service {
 	if s.maxSkew == 0 {
 		s.maxSkew = 5 * time.Minute
 	}
-	if s.rollGrace == 0 {
-		s.rollGrace = 24 * time.Hour
-	}
+	s.budget.limit = cmp.Or(cfg.AnswerBudget, DefaultAnswerBudget)
 	for _, m := range cmpOr(cfg.Marketplaces, DefaultMarketplaces) {
 		s.marketplaces = append(s.marketplaces, strings.ToUpper(strings.TrimSpace(m)))
 	}

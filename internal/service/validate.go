@@ -10,7 +10,9 @@ import (
 )
 
 // checkText checks a required name-like string (already trimmed): 1 to
-// maxLen code points, no control characters.
+// maxLen code points, at least one of them visible; no control
+// characters, and none of the invisible ones that make two texts look
+// alike or reorder what is shown around them (see invisible).
 func checkText(issues *adcamp.Issues, field, s string, maxLen int) {
 	switch n := utf8.RuneCountInString(s); {
 	case n == 0:
@@ -19,7 +21,40 @@ func checkText(issues *adcamp.Issues, field, s string, maxLen int) {
 		issues.Add(field, "must be at most %d characters (got %d)", maxLen, n)
 	case strings.IndexFunc(s, unicode.IsControl) >= 0:
 		issues.Add(field, "must not contain control characters")
+	case strings.IndexFunc(s, invisible) >= 0:
+		r, _ := utf8.DecodeRuneInString(s[strings.IndexFunc(s, invisible):])
+		issues.Add(field, "must not contain invisible formatting characters (found U+%04X; bidirectional controls, "+
+			"zero-width characters, line and paragraph separators and U+FEFF are refused)", r)
+	case strings.IndexFunc(s, visible) < 0:
+		issues.Add(field, "must contain at least one visible character")
 	}
+}
+
+// invisible reports the formatting characters refused in names and
+// keyword texts: bidirectional controls (U+061C, U+200E, U+200F,
+// U+202A–U+202E, U+2066–U+2069), zero-width characters (U+180E,
+// U+200B–U+200D, U+2060–U+2064, U+FEFF) and the line and paragraph
+// separators (U+2028, U+2029).
+func invisible(r rune) bool {
+	switch {
+	case r == 0x061C, r == 0x180E, r == 0xFEFF:
+		return true
+	case r >= 0x200B && r <= 0x200F, r >= 0x2028 && r <= 0x202E, r >= 0x2060 && r <= 0x2064, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// visible reports whether r shows on its own: a letter, digit,
+// punctuation mark or symbol (not a space, nor a combining mark, which
+// needs a character to sit on), but for the letters drawn blank (the
+// Hangul fillers) and the blank Braille pattern.
+func visible(r rune) bool {
+	switch r {
+	case 0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0:
+		return false
+	}
+	return unicode.In(r, unicode.L, unicode.N, unicode.P, unicode.S)
 }
 
 // checkNotes checks a campaign's notes: free text of at most
@@ -51,11 +86,21 @@ func checkMoney(issues *adcamp.Issues, field, text string) adcamp.Money {
 	return m
 }
 
-// checkDate reads a YYYY-MM-DD calendar date.
+// Campaign dates lie between minDate and maxDate: a year such as 0001 or
+// 9999 is a typing mistake, not a plan.
+var (
+	minDate = adcamp.Date{Year: 2000, Month: 1, Day: 1}
+	maxDate = adcamp.Date{Year: 2100, Month: 12, Day: 31}
+)
+
+// checkDate reads a YYYY-MM-DD calendar date from minDate to maxDate.
 func checkDate(issues *adcamp.Issues, field, s string) adcamp.Date {
 	d, err := adcamp.ParseDate(s)
-	if err != nil {
+	switch {
+	case err != nil:
 		issues.Add(field, "%v", err)
+	case d.Before(minDate) || maxDate.Before(d):
+		issues.Add(field, "must be a date from %s to %s", minDate, maxDate)
 	}
 	return d
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/pressly/goose/v3"
+
+	"github.com/adcamp/adcamp/internal/store/storetest"
 )
 
 // TestMigration6KeepsRecords: moving request_records to a WITHOUT ROWID
@@ -230,4 +232,20 @@ func TestMigration9CountsChildren(t *testing.T) {
 		OR name IN ('ad_group_counts', 'keyword_counts')`).Scan(&left); err != nil || left != 0 {
 		t.Errorf("after 00009 down: %d of its tables and triggers left (%v)", left, err)
 	}
+}
+
+// TestMigration10Rekeys: migration 00010 gives every keyword the key of
+// adcamp.KeywordKey, and reports the keywords that came to read alike.
+func TestMigration10Rekeys(t *testing.T) {
+	ctx := context.Background()
+	db, _ := migrationDB(t)
+	var notices []string
+	p, err := newProvider(db, &notices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, 9); err != nil {
+		t.Fatalf("migrate up to 9: %v", err)
+	}
+	storetest.Rekey(t, db, func(v int64) error { _, err := p.UpTo(ctx, v); return err }, func() []string { return notices })
 }

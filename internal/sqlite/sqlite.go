@@ -52,17 +52,20 @@ type DB struct {
 	stopped     chan struct{}
 	stopOnce    sync.Once
 	closeOnce   sync.Once
+
+	notices []string // see Notices
 }
 
 var _ store.Store = (*DB)(nil)
 
 // Open opens (creating if needed) the database in dir and brings its schema
-// up to date.
+// up to date. The directory is made 0700 and the database's files 0600,
+// whatever they were: they hold every account's data.
 func Open(ctx context.Context, dir string) (*DB, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create data directory: %w", err)
-	}
 	path := filepath.Join(dir, FileName)
+	if err := private(dir, path); err != nil {
+		return nil, err
+	}
 	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)"
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
 	// The writer leaves checkpoints to checkpointLoop, up to a WAL of
@@ -98,6 +101,29 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	db.checkpoints, db.stop, db.stopped = ck, make(chan struct{}), make(chan struct{})
 	go db.checkpointLoop(checkpointEvery)
 	return db, nil
+}
+
+// private makes dir (created if needed) 0700, and the database at path
+// 0600, creating its file before SQLite does: SQLite would create it with
+// the mode the umask leaves (0644, commonly), and gives its -wal and -shm
+// files the database file's mode. The directory is changed where the
+// process may (it may not own a directory it was given).
+func private(dir, path string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create data directory: %w", err)
+	}
+	os.Chmod(dir, 0o700)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("create the database: %w", err)
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm", filepath.Join(dir, "migrate.lock")} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("make %s private: %w", filepath.Base(p), err)
+		}
+	}
+	return nil
 }
 
 // Checkpoints copy the pages written to the WAL back into the database
@@ -194,11 +220,7 @@ func (db *DB) migrate(ctx context.Context, dir string) error {
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		return err
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db.write, sub)
+	p, err := newProvider(db.write, &db.notices)
 	if err != nil {
 		return err
 	}
@@ -207,6 +229,28 @@ func (db *DB) migrate(ctx context.Context, dir string) error {
 	}
 	return nil
 }
+
+// newProvider returns the migrations: the embedded SQL files, and the
+// ones written in Go, which add what they find for the operator to
+// notices.
+func newProvider(db *sql.DB, notices *[]string) (*goose.Provider, error) {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	rekey := goose.NewGoMigration(10, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
+		collisions, err := store.RekeyKeywords(ctx, tx)
+		for _, c := range collisions {
+			*notices = append(*notices, "migration 00010: "+c.String())
+		}
+		return err
+	}}, nil)
+	return goose.NewProvider(goose.DialectSQLite3, db, sub, goose.WithGoMigrations(rekey))
+}
+
+// Notices returns what the migrations run by Open found for the operator
+// to resolve (keywords whose texts came to read alike).
+func (db *DB) Notices() []string { return db.notices }
 
 // Close stops the checkpoints and closes the pools. Closing again does
 // nothing.

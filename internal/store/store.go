@@ -49,6 +49,16 @@ type Tx interface {
 	DeleteCredential(ctx context.Context, id string) error
 	// TouchCredentials records last use times; unknown ids are ignored.
 	TouchCredentials(ctx context.Context, used map[string]time.Time) error
+	// AllCredentials returns every credential, of every account (for the
+	// checks the service makes at start).
+	AllCredentials(ctx context.Context) ([]*Credential, error)
+
+	// GetSetting returns the value of an installation setting, or
+	// NOT_FOUND.
+	GetSetting(ctx context.Context, name string) ([]byte, error)
+	// AddSetting stores a setting unless one of that name exists, and
+	// reports whether it stored it.
+	AddSetting(ctx context.Context, name string, value []byte) (bool, error)
 
 	CreateCampaign(ctx context.Context, c *adcamp.Campaign) error
 	GetCampaign(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Campaign, error)

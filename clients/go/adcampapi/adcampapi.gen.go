@@ -167,6 +167,7 @@ const (
 	ErrorCodeAPIKEYDISABLED         ErrorCode = "API_KEY_DISABLED"
 	ErrorCodeCONFLICT               ErrorCode = "CONFLICT"
 	ErrorCodeDUPLICATEKEYWORD       ErrorCode = "DUPLICATE_KEYWORD"
+	ErrorCodeHEADERSTOOLARGE        ErrorCode = "HEADERS_TOO_LARGE"
 	ErrorCodeIDEMPOTENCYKEYREUSED   ErrorCode = "IDEMPOTENCY_KEY_REUSED"
 	ErrorCodeINTERNALERROR          ErrorCode = "INTERNAL_ERROR"
 	ErrorCodeINVALIDJSON            ErrorCode = "INVALID_JSON"
@@ -193,6 +194,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeCONFLICT:
 		return true
 	case ErrorCodeDUPLICATEKEYWORD:
+		return true
+	case ErrorCodeHEADERSTOOLARGE:
 		return true
 	case ErrorCodeIDEMPOTENCYKEYREUSED:
 		return true
@@ -962,6 +965,7 @@ type Error struct {
 	// | `VALIDATION_ERROR`, `INVALID_JSON` | 400 |
 	// | `UNSUPPORTED_MEDIA_TYPE` | 415 |
 	// | `PAYLOAD_TOO_LARGE` | 413 |
+	// | `HEADERS_TOO_LARGE` | 431 |
 	// | `NOT_FOUND` | 404 |
 	// | `METHOD_NOT_ALLOWED` | 405 |
 	// | `INVALID_STATE_TRANSITION`, `DUPLICATE_KEYWORD`, `IDEMPOTENCY_KEY_REUSED`, `CONFLICT` | 409 |
@@ -1011,6 +1015,7 @@ type Error_Details struct {
 // | `VALIDATION_ERROR`, `INVALID_JSON` | 400 |
 // | `UNSUPPORTED_MEDIA_TYPE` | 415 |
 // | `PAYLOAD_TOO_LARGE` | 413 |
+// | `HEADERS_TOO_LARGE` | 431 |
 // | `NOT_FOUND` | 404 |
 // | `METHOD_NOT_ALLOWED` | 405 |
 // | `INVALID_STATE_TRANSITION`, `DUPLICATE_KEYWORD`, `IDEMPOTENCY_KEY_REUSED`, `CONFLICT` | 409 |
@@ -1249,7 +1254,7 @@ type KeywordCreate struct {
 
 	// Text 1–80 Unicode code points after trimming leading and trailing white space (which is not
 	// stored); no control characters. Unique in the ad group for its match type, compared after
-	// NFC normalisation and Unicode case folding.
+	// NFKC normalisation, Unicode case folding and white space made single spaces.
 	//
 	//
 	// Example: red running shoes
@@ -1651,8 +1656,8 @@ type DeleteAdGroupParams struct {
 	// environment, not to one credential.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
-	// IfMatch Precondition on the version of the campaign, ad group or keyword: `"3"`, `W/"3"`, a comma-separated list of tags, or
-	// `*` (any version; the same as absent). If the current version is not named →
+	// IfMatch Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+	// `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
 	// `412 PRECONDITION_FAILED` and nothing changes.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
@@ -1670,8 +1675,8 @@ type UpdateAdGroupParams struct {
 	// environment, not to one credential.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
-	// IfMatch Precondition on the version of the campaign, ad group or keyword: `"3"`, `W/"3"`, a comma-separated list of tags, or
-	// `*` (any version; the same as absent). If the current version is not named →
+	// IfMatch Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+	// `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
 	// `412 PRECONDITION_FAILED` and nothing changes.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
@@ -1772,8 +1777,8 @@ type DeleteCampaignParams struct {
 	// environment, not to one credential.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
-	// IfMatch Precondition on the version of the campaign, ad group or keyword: `"3"`, `W/"3"`, a comma-separated list of tags, or
-	// `*` (any version; the same as absent). If the current version is not named →
+	// IfMatch Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+	// `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
 	// `412 PRECONDITION_FAILED` and nothing changes.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
@@ -1791,8 +1796,8 @@ type UpdateCampaignParams struct {
 	// environment, not to one credential.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
-	// IfMatch Precondition on the version of the campaign, ad group or keyword: `"3"`, `W/"3"`, a comma-separated list of tags, or
-	// `*` (any version; the same as absent). If the current version is not named →
+	// IfMatch Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+	// `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
 	// `412 PRECONDITION_FAILED` and nothing changes.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
@@ -1862,8 +1867,8 @@ type DeleteKeywordParams struct {
 	// environment, not to one credential.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
-	// IfMatch Precondition on the version of the campaign, ad group or keyword: `"3"`, `W/"3"`, a comma-separated list of tags, or
-	// `*` (any version; the same as absent). If the current version is not named →
+	// IfMatch Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+	// `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
 	// `412 PRECONDITION_FAILED` and nothing changes.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
@@ -1881,8 +1886,8 @@ type UpdateKeywordParams struct {
 	// environment, not to one credential.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
-	// IfMatch Precondition on the version of the campaign, ad group or keyword: `"3"`, `W/"3"`, a comma-separated list of tags, or
-	// `*` (any version; the same as absent). If the current version is not named →
+	// IfMatch Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+	// `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
 	// `412 PRECONDITION_FAILED` and nothing changes.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
@@ -2343,8 +2348,8 @@ type ClientInterface interface {
 	// * `status`: `active` (the default) or `paused`.
 	// * `id`, `ad_group_id`, `version`, `created_at`, `updated_at` are read-only; any other member is unknown (`400`).
 	//
-	// Text is unique per ad group and match type, compared after NFC normalisation and Unicode case
-	// folding (`Straße` = `STRASSE`); a keyword that repeats a stored one, or an earlier item of the
+	// Text is unique per ad group and match type, compared after NFKC normalisation, Unicode case
+	// folding and white space made single spaces (`Straße` = `STRASSE`, `red  shoes` = `red shoes`); a keyword that repeats a stored one, or an earlier item of the
 	// same batch, → `409 DUPLICATE_KEYWORD`.
 	//
 	// **Batches are all-or-nothing by default**: any invalid item → `400 VALIDATION_ERROR` with every
@@ -2392,8 +2397,8 @@ type ClientInterface interface {
 	// * `status`: `active` (the default) or `paused`.
 	// * `id`, `ad_group_id`, `version`, `created_at`, `updated_at` are read-only; any other member is unknown (`400`).
 	//
-	// Text is unique per ad group and match type, compared after NFC normalisation and Unicode case
-	// folding (`Straße` = `STRASSE`); a keyword that repeats a stored one, or an earlier item of the
+	// Text is unique per ad group and match type, compared after NFKC normalisation, Unicode case
+	// folding and white space made single spaces (`Straße` = `STRASSE`, `red  shoes` = `red shoes`); a keyword that repeats a stored one, or an earlier item of the
 	// same batch, → `409 DUPLICATE_KEYWORD`.
 	//
 	// **Batches are all-or-nothing by default**: any invalid item → `400 VALIDATION_ERROR` with every
@@ -2790,9 +2795,11 @@ type ClientInterface interface {
 	// (by `env`, route pattern, method and status), `adcamp_http_request_duration_seconds` (histogram
 	// by `env`, route pattern and method), `adcamp_auth_failures_total` (by `env` and error code),
 	// `adcamp_rate_limited_total` (by `env`), `adcamp_db_pool_*` (open, in use, idle and maximum
-	// connections, waits, by pool), and the Go runtime and process collectors. Both listeners serve
-	// the same figures (one process). Labels never hold an id, a key, a signature or a body. Needs no
-	// signature: keep the listeners on a private network, or filter `/metrics` at the proxy.
+	// connections, waits, by pool), and the Go runtime and process collectors. The figures describe
+	// the whole process, both environments, so they are served on a listener of their own
+	// (`--metrics-addr`, default `127.0.0.1:9090`, empty turns it off), never on the API listeners,
+	// where `/metrics` is `404`. Labels never hold an id, a key, a signature or a body. Needs no
+	// signature: keep the metrics listener on a private network.
 	//
 	// Corresponds with GET /metrics (the `GetMetrics` operationId).
 	GetMetrics(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3043,8 +3050,8 @@ func (c *Client) HeadListKeywords(ctx context.Context, adGroupId AdGroupIdPath, 
 //   - `status`: `active` (the default) or `paused`.
 //   - `id`, `ad_group_id`, `version`, `created_at`, `updated_at` are read-only; any other member is unknown (`400`).
 //
-// Text is unique per ad group and match type, compared after NFC normalisation and Unicode case
-// folding (`Straße` = `STRASSE`); a keyword that repeats a stored one, or an earlier item of the
+// Text is unique per ad group and match type, compared after NFKC normalisation, Unicode case
+// folding and white space made single spaces (`Straße` = `STRASSE`, `red  shoes` = `red shoes`); a keyword that repeats a stored one, or an earlier item of the
 // same batch, → `409 DUPLICATE_KEYWORD`.
 //
 // **Batches are all-or-nothing by default**: any invalid item → `400 VALIDATION_ERROR` with every
@@ -3102,8 +3109,8 @@ func (c *Client) CreateKeywordsWithBody(ctx context.Context, adGroupId AdGroupId
 //   - `status`: `active` (the default) or `paused`.
 //   - `id`, `ad_group_id`, `version`, `created_at`, `updated_at` are read-only; any other member is unknown (`400`).
 //
-// Text is unique per ad group and match type, compared after NFC normalisation and Unicode case
-// folding (`Straße` = `STRASSE`); a keyword that repeats a stored one, or an earlier item of the
+// Text is unique per ad group and match type, compared after NFKC normalisation, Unicode case
+// folding and white space made single spaces (`Straße` = `STRASSE`, `red  shoes` = `red shoes`); a keyword that repeats a stored one, or an earlier item of the
 // same batch, → `409 DUPLICATE_KEYWORD`.
 //
 // **Batches are all-or-nothing by default**: any invalid item → `400 VALIDATION_ERROR` with every
@@ -3730,9 +3737,11 @@ func (c *Client) UpdateKeyword(ctx context.Context, keywordId KeywordIdPath, par
 // (by `env`, route pattern, method and status), `adcamp_http_request_duration_seconds` (histogram
 // by `env`, route pattern and method), `adcamp_auth_failures_total` (by `env` and error code),
 // `adcamp_rate_limited_total` (by `env`), `adcamp_db_pool_*` (open, in use, idle and maximum
-// connections, waits, by pool), and the Go runtime and process collectors. Both listeners serve
-// the same figures (one process). Labels never hold an id, a key, a signature or a body. Needs no
-// signature: keep the listeners on a private network, or filter `/metrics` at the proxy.
+// connections, waits, by pool), and the Go runtime and process collectors. The figures describe
+// the whole process, both environments, so they are served on a listener of their own
+// (`--metrics-addr`, default `127.0.0.1:9090`, empty turns it off), never on the API listeners,
+// where `/metrics` is `404`. Labels never hold an id, a key, a signature or a body. Needs no
+// signature: keep the metrics listener on a private network.
 //
 // Corresponds with GET /metrics (the `GetMetrics` operationId).
 func (c *Client) GetMetrics(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5924,8 +5933,8 @@ type ClientWithResponsesInterface interface {
 	// * `status`: `active` (the default) or `paused`.
 	// * `id`, `ad_group_id`, `version`, `created_at`, `updated_at` are read-only; any other member is unknown (`400`).
 	//
-	// Text is unique per ad group and match type, compared after NFC normalisation and Unicode case
-	// folding (`Straße` = `STRASSE`); a keyword that repeats a stored one, or an earlier item of the
+	// Text is unique per ad group and match type, compared after NFKC normalisation, Unicode case
+	// folding and white space made single spaces (`Straße` = `STRASSE`, `red  shoes` = `red shoes`); a keyword that repeats a stored one, or an earlier item of the
 	// same batch, → `409 DUPLICATE_KEYWORD`.
 	//
 	// **Batches are all-or-nothing by default**: any invalid item → `400 VALIDATION_ERROR` with every
@@ -5973,8 +5982,8 @@ type ClientWithResponsesInterface interface {
 	// * `status`: `active` (the default) or `paused`.
 	// * `id`, `ad_group_id`, `version`, `created_at`, `updated_at` are read-only; any other member is unknown (`400`).
 	//
-	// Text is unique per ad group and match type, compared after NFC normalisation and Unicode case
-	// folding (`Straße` = `STRASSE`); a keyword that repeats a stored one, or an earlier item of the
+	// Text is unique per ad group and match type, compared after NFKC normalisation, Unicode case
+	// folding and white space made single spaces (`Straße` = `STRASSE`, `red  shoes` = `red shoes`); a keyword that repeats a stored one, or an earlier item of the
 	// same batch, → `409 DUPLICATE_KEYWORD`.
 	//
 	// **Batches are all-or-nothing by default**: any invalid item → `400 VALIDATION_ERROR` with every
@@ -6399,9 +6408,11 @@ type ClientWithResponsesInterface interface {
 	// (by `env`, route pattern, method and status), `adcamp_http_request_duration_seconds` (histogram
 	// by `env`, route pattern and method), `adcamp_auth_failures_total` (by `env` and error code),
 	// `adcamp_rate_limited_total` (by `env`), `adcamp_db_pool_*` (open, in use, idle and maximum
-	// connections, waits, by pool), and the Go runtime and process collectors. Both listeners serve
-	// the same figures (one process). Labels never hold an id, a key, a signature or a body. Needs no
-	// signature: keep the listeners on a private network, or filter `/metrics` at the proxy.
+	// connections, waits, by pool), and the Go runtime and process collectors. The figures describe
+	// the whole process, both environments, so they are served on a listener of their own
+	// (`--metrics-addr`, default `127.0.0.1:9090`, empty turns it off), never on the API listeners,
+	// where `/metrics` is `404`. Labels never hold an id, a key, a signature or a body. Needs no
+	// signature: keep the metrics listener on a private network.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12134,8 +12145,8 @@ func (c *ClientWithResponses) HeadListKeywordsWithResponse(ctx context.Context, 
 //   - `status`: `active` (the default) or `paused`.
 //   - `id`, `ad_group_id`, `version`, `created_at`, `updated_at` are read-only; any other member is unknown (`400`).
 //
-// Text is unique per ad group and match type, compared after NFC normalisation and Unicode case
-// folding (`Straße` = `STRASSE`); a keyword that repeats a stored one, or an earlier item of the
+// Text is unique per ad group and match type, compared after NFKC normalisation, Unicode case
+// folding and white space made single spaces (`Straße` = `STRASSE`, `red  shoes` = `red shoes`); a keyword that repeats a stored one, or an earlier item of the
 // same batch, → `409 DUPLICATE_KEYWORD`.
 //
 // **Batches are all-or-nothing by default**: any invalid item → `400 VALIDATION_ERROR` with every
@@ -12189,8 +12200,8 @@ func (c *ClientWithResponses) CreateKeywordsWithBodyWithResponse(ctx context.Con
 //   - `status`: `active` (the default) or `paused`.
 //   - `id`, `ad_group_id`, `version`, `created_at`, `updated_at` are read-only; any other member is unknown (`400`).
 //
-// Text is unique per ad group and match type, compared after NFC normalisation and Unicode case
-// folding (`Straße` = `STRASSE`); a keyword that repeats a stored one, or an earlier item of the
+// Text is unique per ad group and match type, compared after NFKC normalisation, Unicode case
+// folding and white space made single spaces (`Straße` = `STRASSE`, `red  shoes` = `red shoes`); a keyword that repeats a stored one, or an earlier item of the
 // same batch, → `409 DUPLICATE_KEYWORD`.
 //
 // **Batches are all-or-nothing by default**: any invalid item → `400 VALIDATION_ERROR` with every
@@ -12753,9 +12764,11 @@ func (c *ClientWithResponses) UpdateKeywordWithResponse(ctx context.Context, key
 // (by `env`, route pattern, method and status), `adcamp_http_request_duration_seconds` (histogram
 // by `env`, route pattern and method), `adcamp_auth_failures_total` (by `env` and error code),
 // `adcamp_rate_limited_total` (by `env`), `adcamp_db_pool_*` (open, in use, idle and maximum
-// connections, waits, by pool), and the Go runtime and process collectors. Both listeners serve
-// the same figures (one process). Labels never hold an id, a key, a signature or a body. Needs no
-// signature: keep the listeners on a private network, or filter `/metrics` at the proxy.
+// connections, waits, by pool), and the Go runtime and process collectors. The figures describe
+// the whole process, both environments, so they are served on a listener of their own
+// (`--metrics-addr`, default `127.0.0.1:9090`, empty turns it off), never on the API listeners,
+// where `/metrics` is `404`. Labels never hold an id, a key, a signature or a body. Needs no
+// signature: keep the metrics listener on a private network.
 //
 // Returns a wrapper object for the known response body format(s).
 //

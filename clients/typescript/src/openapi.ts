@@ -122,9 +122,11 @@ export interface paths {
          *     (by `env`, route pattern, method and status), `adcamp_http_request_duration_seconds` (histogram
          *     by `env`, route pattern and method), `adcamp_auth_failures_total` (by `env` and error code),
          *     `adcamp_rate_limited_total` (by `env`), `adcamp_db_pool_*` (open, in use, idle and maximum
-         *     connections, waits, by pool), and the Go runtime and process collectors. Both listeners serve
-         *     the same figures (one process). Labels never hold an id, a key, a signature or a body. Needs no
-         *     signature: keep the listeners on a private network, or filter `/metrics` at the proxy.
+         *     connections, waits, by pool), and the Go runtime and process collectors. The figures describe
+         *     the whole process, both environments, so they are served on a listener of their own
+         *     (`--metrics-addr`, default `127.0.0.1:9090`, empty turns it off), never on the API listeners,
+         *     where `/metrics` is `404`. Labels never hold an id, a key, a signature or a body. Needs no
+         *     signature: keep the metrics listener on a private network.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -434,8 +436,8 @@ export interface paths {
          *     * `status`: `active` (the default) or `paused`.
          *     * `id`, `ad_group_id`, `version`, `created_at`, `updated_at` are read-only; any other member is unknown (`400`).
          *
-         *     Text is unique per ad group and match type, compared after NFC normalisation and Unicode case
-         *     folding (`Straße` = `STRASSE`); a keyword that repeats a stored one, or an earlier item of the
+         *     Text is unique per ad group and match type, compared after NFKC normalisation, Unicode case
+         *     folding and white space made single spaces (`Straße` = `STRASSE`, `red  shoes` = `red shoes`); a keyword that repeats a stored one, or an earlier item of the
          *     same batch, → `409 DUPLICATE_KEYWORD`.
          *
          *     **Batches are all-or-nothing by default**: any invalid item → `400 VALIDATION_ERROR` with every
@@ -600,6 +602,7 @@ export interface components {
          *     | `VALIDATION_ERROR`, `INVALID_JSON` | 400 |
          *     | `UNSUPPORTED_MEDIA_TYPE` | 415 |
          *     | `PAYLOAD_TOO_LARGE` | 413 |
+         *     | `HEADERS_TOO_LARGE` | 431 |
          *     | `NOT_FOUND` | 404 |
          *     | `METHOD_NOT_ALLOWED` | 405 |
          *     | `INVALID_STATE_TRANSITION`, `DUPLICATE_KEYWORD`, `IDEMPOTENCY_KEY_REUSED`, `CONFLICT` | 409 |
@@ -623,7 +626,7 @@ export interface components {
          *     checks described under Authentication.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE_TRANSITION" | "DUPLICATE_KEYWORD" | "IDEMPOTENCY_KEY_REUSED" | "CONFLICT" | "PRECONDITION_FAILED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "TIMESTAMP_EXPIRED" | "INVALID_SIGNATURE" | "SIGNATURE_INVALID" | "API_KEY_DISABLED";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE_TRANSITION" | "DUPLICATE_KEYWORD" | "IDEMPOTENCY_KEY_REUSED" | "CONFLICT" | "PRECONDITION_FAILED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "TIMESTAMP_EXPIRED" | "INVALID_SIGNATURE" | "SIGNATURE_INVALID" | "API_KEY_DISABLED";
         FieldIssueList: components["schemas"]["FieldIssue"][];
         FieldIssue: {
             /**
@@ -1006,7 +1009,7 @@ export interface components {
             /**
              * @description 1–80 Unicode code points after trimming leading and trailing white space (which is not
              *     stored); no control characters. Unique in the ad group for its match type, compared after
-             *     NFC normalisation and Unicode case folding.
+             *     NFKC normalisation, Unicode case folding and white space made single spaces.
              * @example red running shoes
              */
             text: string;
@@ -1711,7 +1714,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description `PAYLOAD_TOO_LARGE`: the body is over 1 MiB (1,048,576 bytes). Checked before authentication. */
+        /** @description `PAYLOAD_TOO_LARGE`: the body is over 1 MiB (1,048,576 bytes). Checked once the key is known, before the signature. */
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2168,8 +2171,8 @@ export interface components {
             };
         };
         /**
-         * @description `DUPLICATE_KEYWORD`: the text is already used in this ad group with this match type (after NFC
-         *     normalisation and Unicode case folding), by a stored keyword or an earlier item of the batch; in a
+         * @description `DUPLICATE_KEYWORD`: the text is already used in this ad group with this match type (after NFKC
+         *     normalisation, Unicode case folding and white space made single spaces), by a stored keyword or an earlier item of the batch; in a
          *     batch `details` lists each duplicate item. `INVALID_STATE_TRANSITION`: the campaign has ended.
          *     `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used in the last 24 hours for a different request
          *     (another method, path, query, `If-Match` or body).
@@ -2215,8 +2218,8 @@ export interface components {
             };
         };
         /**
-         * @description `DUPLICATE_KEYWORD`: another keyword of the ad group has this text and match type (compared after NFC
-         *     normalisation and Unicode case folding). `INVALID_STATE_TRANSITION`: the campaign has ended.
+         * @description `DUPLICATE_KEYWORD`: another keyword of the ad group has this text and match type (compared after NFKC
+         *     normalisation, Unicode case folding and white space made single spaces). `INVALID_STATE_TRANSITION`: the campaign has ended.
          *     `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was used in the last 24 hours for a different request
          *     (another method, path, query, `If-Match` or body).
          *     `CONFLICT`: the signature was already used, within its timestamp window, by a request with another query
@@ -2305,8 +2308,8 @@ export interface components {
          */
         ValidateOnly: boolean;
         /**
-         * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, `W/"3"`, a comma-separated list of tags, or
-         *     `*` (any version; the same as absent). If the current version is not named →
+         * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+         *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
          *     `412 PRECONDITION_FAILED` and nothing changes.
          * @example "3"
          */
@@ -2709,8 +2712,8 @@ export interface operations {
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /**
-                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, `W/"3"`, a comma-separated list of tags, or
-                 *     `*` (any version; the same as absent). If the current version is not named →
+                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+                 *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
                  *     `412 PRECONDITION_FAILED` and nothing changes.
                  * @example "3"
                  */
@@ -2757,8 +2760,8 @@ export interface operations {
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /**
-                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, `W/"3"`, a comma-separated list of tags, or
-                 *     `*` (any version; the same as absent). If the current version is not named →
+                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+                 *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
                  *     `412 PRECONDITION_FAILED` and nothing changes.
                  * @example "3"
                  */
@@ -3003,8 +3006,8 @@ export interface operations {
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /**
-                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, `W/"3"`, a comma-separated list of tags, or
-                 *     `*` (any version; the same as absent). If the current version is not named →
+                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+                 *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
                  *     `412 PRECONDITION_FAILED` and nothing changes.
                  * @example "3"
                  */
@@ -3051,8 +3054,8 @@ export interface operations {
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /**
-                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, `W/"3"`, a comma-separated list of tags, or
-                 *     `*` (any version; the same as absent). If the current version is not named →
+                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+                 *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
                  *     `412 PRECONDITION_FAILED` and nothing changes.
                  * @example "3"
                  */
@@ -3315,8 +3318,8 @@ export interface operations {
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /**
-                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, `W/"3"`, a comma-separated list of tags, or
-                 *     `*` (any version; the same as absent). If the current version is not named →
+                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+                 *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
                  *     `412 PRECONDITION_FAILED` and nothing changes.
                  * @example "3"
                  */
@@ -3363,8 +3366,8 @@ export interface operations {
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /**
-                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, `W/"3"`, a comma-separated list of tags, or
-                 *     `*` (any version; the same as absent). If the current version is not named →
+                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+                 *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
                  *     `412 PRECONDITION_FAILED` and nothing changes.
                  * @example "3"
                  */

@@ -47,6 +47,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ReadIsReadOnly", testReadIsReadOnly},
 		{"ConcurrentVersionedUpdates", testConcurrentUpdates},
 		{"RequestRecords", testRequestRecords},
+		{"Settings", testSettings},
+		{"AllCredentials", testAllCredentials},
 	}
 	tests = append(tests, consoleTests...)
 	for _, tc := range tests {
