@@ -119,8 +119,10 @@ func (b *bufferedWriter) answer() (*service.Answer, service.Outcome, map[string]
 		return nil, 0, nil, err
 	}
 	ans := &service.Answer{Status: status, Header: header, Body: b.body.Bytes()}
-	if ans.Placeholder, err = placeholder(status, b.header.Get("X-Request-Id"), len(ans.Body)); err != nil {
-		return nil, 0, err
+	if len(ans.Header)+len(ans.Body) > service.SmallAnswer { // only then may it be kept as its placeholder
+		if ans.Placeholder, err = placeholder(status, b.header.Get("X-Request-Id"), len(ans.Body)); err != nil {
+			return nil, 0, nil, err
+		}
 	}
 	switch {
 	case status >= 500 || status == http.StatusTooManyRequests:
