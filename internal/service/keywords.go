@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/store"
@@ -78,9 +79,10 @@ func (s *Service) CreateKeywords(ctx context.Context, t adcamp.Tenant, adGroupID
 		}
 		var all adcamp.Issues // every item's problems, prefixed
 		keys := make([]store.KeywordKey, 0, len(items))
+		ids := idsInOrder(adcamp.PrefixKeyword, now, len(items))
 		for i, in := range items {
 			k := &adcamp.Keyword{
-				ID: adcamp.NewID(adcamp.PrefixKeyword, now), AdGroupID: adGroupID, AccountID: t.AccountID,
+				ID: ids[i], AdGroupID: adGroupID, AccountID: t.AccountID,
 				Environment: t.Environment, Status: adcamp.StatusActive, Version: 1, CreatedAt: now, UpdatedAt: now,
 			}
 			issues := append(adcamp.Issues{}, in.Invalid...)
@@ -306,4 +308,17 @@ func (s *Service) ListChannelAccounts(ctx context.Context, accountID string, pag
 		return err
 	})
 	return p, err
+}
+
+// idsInOrder returns n new ids created at now, ascending. The items of a
+// batch share their creation time, and lists order by it and then by id:
+// ascending ids make a batch list in the order it was given (newest
+// first, so the last item first), the same way every time.
+func idsInOrder(prefix string, now time.Time, n int) []string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = adcamp.NewID(prefix, now)
+	}
+	slices.Sort(ids)
+	return ids
 }
