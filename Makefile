@@ -23,6 +23,7 @@ bench:
 # Go benchmarks of the hot paths (PostgreSQL too when ADCAMP_TEST_POSTGRES_URL is set).
 bench-go:
 	go test -run '^$$' -bench . -benchmem ./...
+	go test -C client -run '^$$' -bench . -benchmem ./...
 
 # Regenerate the clients generated from openapi.yaml (docs/openapi.md); needs npm ci.
 generate:

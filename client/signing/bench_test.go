@@ -46,9 +46,9 @@ func BenchmarkVerify(b *testing.B) {
 	}
 }
 
-// BenchmarkKeyVerify is BenchmarkVerify with the secret's Key, as the
-// server holds it.
-func BenchmarkKeyVerify(b *testing.B) {
+// BenchmarkVerifierVerify is BenchmarkVerify with the secret's Verifier,
+// as the server holds it.
+func BenchmarkVerifierVerify(b *testing.B) {
 	for _, sv := range schemeVectors {
 		b.Run(sv.scheme, func(b *testing.B) {
 			v := benchVector(b, sv.vector)
