@@ -1,0 +1,339 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// ListChanges returns one page of the tenant's change records, newest
+// first, and the cursor of the next page ("" on the last). Records of
+// deleted entities stay readable, so nothing here requires an entity to
+// exist: an id that names nothing of the tenant's simply has no records.
+//
+// The records of the account itself (members: Environment "") are read
+// with those of either environment, unless the filter excludes them (an
+// entity type other than member, a campaign or an ad group). A tenant
+// without an environment reads every environment's records (the
+// console's account-wide history).
+func (s *Service) ListChanges(ctx context.Context, t adcamp.Tenant, f adcamp.ChangeFilter) ([]*adcamp.Change, string, error) {
+	q, err := s.changeQuery(t, f)
+	if err != nil {
+		return nil, "", err
+	}
+	var page []*adcamp.Change
+	if len(q.Environments) > 0 {
+		err = s.readOne(ctx, func(tx store.Tx) error {
+			page, err = tx.ListChanges(ctx, q)
+			return err
+		})
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(page) == q.Limit {
+		page = page[:q.Limit-1]
+		next = page[len(page)-1].ID
+	}
+	return page, next, nil
+}
+
+// EntityChanges is ListChanges for one entity: a keyword's records; an ad
+// group's and its keywords'; a campaign's and everything under it. The
+// entity need not exist any more; an id of the wrong kind is NOT_FOUND.
+func (s *Service) EntityChanges(ctx context.Context, t adcamp.Tenant, typ adcamp.EntityType, id string, f adcamp.ChangeFilter) ([]*adcamp.Change, string, error) {
+	switch {
+	case typ == adcamp.EntityCampaign && adcamp.ValidID(adcamp.PrefixCampaign, id):
+		f.CampaignID = id
+	case typ == adcamp.EntityAdGroup && adcamp.ValidID(adcamp.PrefixAdGroup, id):
+		f.AdGroupID = id
+	case typ == adcamp.EntityKeyword && adcamp.ValidID(adcamp.PrefixKeyword, id):
+		f.EntityID = id
+	default:
+		return nil, "", adcamp.NotFound(string(typ), id)
+	}
+	return s.ListChanges(ctx, t, f)
+}
+
+// changeQuery checks f and turns it into a store query (Limit one more
+// than the page, to tell whether another follows).
+func (s *Service) changeQuery(t adcamp.Tenant, f adcamp.ChangeFilter) (store.ChangeQuery, error) {
+	var issues adcamp.Issues
+	if f.EntityType != "" && !slices.Contains(adcamp.EntityTypes, f.EntityType) {
+		issues.Add("entity_type", "must be one of campaign, ad_group, keyword, api_key, member")
+	}
+	if f.ActorType != "" && !slices.Contains(adcamp.ActorTypes, f.ActorType) {
+		issues.Add("actor_type", "must be one of api_key, user, admin, system")
+	}
+	if f.Limit == 0 {
+		f.Limit = adcamp.DefaultChangeLimit
+	}
+	if f.Limit < 1 || f.Limit > adcamp.MaxChangeLimit {
+		issues.Add("limit", "must be an integer from 1 to %d", adcamp.MaxChangeLimit)
+	}
+	if f.Cursor != "" && !adcamp.ValidID(adcamp.PrefixChange, f.Cursor) {
+		issues.Add("cursor", "is not a cursor this list gave (next_cursor)")
+	}
+	if !f.Since.IsZero() && !f.Until.IsZero() && !f.Since.Before(f.Until) {
+		issues.Add("until", "must be after since")
+	}
+	if err := issues.Err(); err != nil {
+		return store.ChangeQuery{}, err
+	}
+	q := store.ChangeQuery{
+		AccountID: t.AccountID, EntityType: f.EntityType, EntityID: f.EntityID, CampaignID: f.CampaignID,
+		AdGroupID: f.AdGroupID, ActorType: f.ActorType, ActorID: f.ActorID, Before: f.Cursor, Limit: f.Limit + 1,
+	}
+	if !f.Since.IsZero() {
+		q.From = adcamp.ChangeIDBound(f.Since)
+	}
+	if !f.Until.IsZero() {
+		if b := adcamp.ChangeIDBound(f.Until); q.Before == "" || b < q.Before {
+			q.Before = b
+		}
+	}
+	envs := []adcamp.Environment{t.Environment}
+	if t.Environment == "" {
+		envs = []adcamp.Environment{adcamp.Production, adcamp.Sandbox}
+	}
+	switch {
+	case f.EntityType == adcamp.EntityMember:
+		if f.CampaignID == "" && f.AdGroupID == "" {
+			q.Environments = []adcamp.Environment{""}
+		}
+	case f.EntityType != "" || f.CampaignID != "" || f.AdGroupID != "":
+		q.Environments = envs
+	default:
+		q.Environments = append(envs, "")
+	}
+	return q, nil
+}
+
+// txnKey carries the id of a request's transaction (see Once): every
+// record the request writes shares it.
+type txnKey struct{}
+
+// transactionID returns the id of ctx's request transaction, or a new one
+// for a service call that runs its own.
+func (s *Service) transactionID(ctx context.Context) string {
+	if id, ok := ctx.Value(txnKey{}).(string); ok {
+		return id
+	}
+	return adcamp.NewID(adcamp.PrefixTransaction, s.Now())
+}
+
+// history collects the records of one service call, to write with its
+// change.
+type history struct {
+	origin Origin
+	txn    string
+	now    time.Time
+	list   []*adcamp.Change
+}
+
+// newHistory starts the records of a call made with ctx, at now.
+func (s *Service) newHistory(ctx context.Context, now time.Time) *history {
+	return &history{origin: OriginOf(ctx), txn: s.transactionID(ctx), now: now}
+}
+
+// add records a change of an entity; fields with nothing changed are
+// left out, and an update that changed nothing is not recorded.
+func (h *history) add(account string, env adcamp.Environment, typ adcamp.EntityType, id, campaign, adGroup string, op adcamp.Operation, fields []adcamp.FieldChange) {
+	fields = slices.DeleteFunc(fields, func(f adcamp.FieldChange) bool { return string(f.Old) == string(f.New) })
+	if op == adcamp.OpUpdate && len(fields) == 0 {
+		return
+	}
+	cid, at := adcamp.NewChangeID(h.now)
+	h.list = append(h.list, &adcamp.Change{
+		ID: cid, OccurredAt: at, AccountID: account, Environment: env, EntityType: typ, EntityID: id,
+		CampaignID: campaign, AdGroupID: adGroup, Operation: op, Changes: fields, Actor: h.origin.Actor,
+		RequestID: h.origin.RequestID, IdempotencyKey: h.origin.IdempotencyKey, TransactionID: h.txn,
+	})
+}
+
+// write stores the records in tx.
+func (h *history) write(ctx context.Context, tx store.Tx) error {
+	if len(h.list) == 0 {
+		return nil
+	}
+	return tx.AddChanges(ctx, h.list)
+}
+
+// Field values as the API shows them on the entity.
+
+var jsonNull = json.RawMessage("null")
+
+func jsonText(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+func jsonMoney(m adcamp.Money) json.RawMessage { return m.AppendText(nil) }
+
+func jsonMoneyPtr(m *adcamp.Money) json.RawMessage {
+	if m == nil {
+		return jsonNull
+	}
+	return jsonMoney(*m)
+}
+
+func jsonDate(d adcamp.Date) json.RawMessage {
+	if d.IsZero() {
+		return jsonNull
+	}
+	return jsonText(d.String())
+}
+
+func jsonInt(n *int64) json.RawMessage {
+	if n == nil {
+		return jsonNull
+	}
+	return strconv.AppendInt(nil, *n, 10)
+}
+
+func jsonBool(b bool) json.RawMessage { return strconv.AppendBool(nil, b) }
+
+func jsonTime(t *time.Time) json.RawMessage {
+	if t == nil {
+		return jsonNull
+	}
+	return jsonText(t.UTC().Format(time.RFC3339))
+}
+
+// diff builds the field changes of an operation from the values of the
+// entity before (nil for a create) and after (nil for a delete).
+func diff(op adcamp.Operation, names []string, before, after []json.RawMessage) []adcamp.FieldChange {
+	out := make([]adcamp.FieldChange, 0, len(names))
+	for i, n := range names {
+		f := adcamp.FieldChange{Field: n, Old: jsonNull, New: jsonNull}
+		if op != adcamp.OpCreate {
+			f.Old = before[i]
+		}
+		if op != adcamp.OpDelete {
+			f.New = after[i]
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+var campaignFields = []string{"name", "budget_daily", "marketplace", "channel_account_id", "start_date", "end_date", "status", "notes"}
+
+// campaignValues are a campaign's recorded fields, with the status the
+// API shows on today.
+func campaignValues(c *adcamp.Campaign, status adcamp.Status) []json.RawMessage {
+	if c == nil {
+		return nil
+	}
+	notes := jsonNull
+	if c.Notes != "" {
+		notes = jsonText(c.Notes)
+	}
+	return []json.RawMessage{jsonText(c.Name), jsonMoney(c.BudgetDaily), jsonText(c.Marketplace), jsonInt(c.ChannelAccountID),
+		jsonDate(c.StartDate), jsonDate(c.EndDate), jsonText(string(status)), notes}
+}
+
+// recordCampaign records a campaign's change: before is nil for a create,
+// after nil for a delete.
+func (s *Service) recordCampaign(h *history, op adcamp.Operation, before, after *adcamp.Campaign) {
+	c := cmpOrPtr(after, before)
+	var bv, av []json.RawMessage
+	if before != nil {
+		bv = campaignValues(before, before.EffectiveStatus(s.today()))
+	}
+	if after != nil {
+		av = campaignValues(after, after.EffectiveStatus(s.today()))
+	}
+	h.add(c.AccountID, c.Environment, adcamp.EntityCampaign, c.ID, c.ID, "", op, diff(op, campaignFields, bv, av))
+}
+
+var adGroupFields = []string{"name", "default_bid", "status"}
+
+func adGroupValues(g *adcamp.AdGroup) []json.RawMessage {
+	if g == nil {
+		return nil
+	}
+	return []json.RawMessage{jsonText(g.Name), jsonMoney(g.DefaultBid), jsonText(string(g.Status))}
+}
+
+func recordAdGroup(h *history, op adcamp.Operation, before, after *adcamp.AdGroup) {
+	g := cmpOrPtr(after, before)
+	h.add(g.AccountID, g.Environment, adcamp.EntityAdGroup, g.ID, g.CampaignID, g.ID, op,
+		diff(op, adGroupFields, adGroupValues(before), adGroupValues(after)))
+}
+
+var keywordFields = []string{"text", "match_type", "bid", "status"}
+
+func keywordValues(k *adcamp.Keyword) []json.RawMessage {
+	if k == nil {
+		return nil
+	}
+	return []json.RawMessage{jsonText(k.Text), jsonText(string(k.MatchType)), jsonMoneyPtr(k.Bid), jsonText(string(k.Status))}
+}
+
+// recordKeyword records a keyword's change; campaignID is its ad group's
+// campaign.
+func recordKeyword(h *history, op adcamp.Operation, campaignID string, before, after *adcamp.Keyword) {
+	k := cmpOrPtr(after, before)
+	h.add(k.AccountID, k.Environment, adcamp.EntityKeyword, k.ID, campaignID, k.AdGroupID, op,
+		diff(op, keywordFields, keywordValues(before), keywordValues(after)))
+}
+
+var keyFields = []string{"name", "disabled", "previous_secret_expires_at"}
+
+func keyValues(k *adcamp.APIKey) []json.RawMessage {
+	if k == nil {
+		return nil
+	}
+	name := jsonNull
+	if k.Name != "" {
+		name = jsonText(k.Name)
+	}
+	return []json.RawMessage{name, jsonBool(k.Disabled), jsonTime(k.PreviousExpiresAt)}
+}
+
+// recordKey records a credential's change. A roll is an update whose
+// fields include "secret" (old and new "rolled" and "issued": a secret is
+// never recorded), with the old secret's expiry.
+func recordKey(h *history, op adcamp.Operation, before, after *adcamp.APIKey, rolled bool) {
+	k := cmpOrPtr(after, before)
+	fields := diff(op, keyFields, keyValues(before), keyValues(after))
+	if rolled {
+		fields = append(fields, adcamp.FieldChange{Field: "secret", Old: jsonText("replaced"), New: jsonText("issued")})
+	}
+	h.add(k.AccountID, k.Environment, adcamp.EntityAPIKey, k.ID, "", "", op, fields)
+}
+
+var memberFields = []string{"email", "role"}
+
+func memberValues(m *adcamp.Member) []json.RawMessage {
+	if m == nil {
+		return nil
+	}
+	return []json.RawMessage{jsonText(m.User.Email), jsonText(string(m.Role))}
+}
+
+// recordMember records a change of a member: the entity is the user, in
+// no environment.
+func recordMember(h *history, op adcamp.Operation, before, after *adcamp.Member) {
+	m := cmpOrPtr(after, before)
+	fields := diff(op, memberFields, memberValues(before), memberValues(after))
+	if op == adcamp.OpUpdate { // the email names the member; it does not change here
+		fields = slices.DeleteFunc(fields, func(f adcamp.FieldChange) bool { return f.Field == "email" })
+	}
+	h.add(m.AccountID, "", adcamp.EntityMember, m.User.ID, "", "", op, fields)
+}
+
+// cmpOrPtr returns a if it is not nil, else b.
+func cmpOrPtr[T any](a, b *T) *T {
+	if a != nil {
+		return a
+	}
+	return b
+}
