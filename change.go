@@ -129,9 +129,13 @@ var changeIDs struct {
 	entropy io.Reader
 }
 
+// maxStepBack is how far back (in ms) the clock may step with ids still
+// following the last one: a clock set back further is taken as it is.
+const maxStepBack = 1000
+
 // NewChangeID returns a new change id for a change made at t, and the time
-// the id carries (t to the millisecond, or a little later should the clock
-// have stepped back), which is the record's OccurredAt.
+// the id carries (t to the millisecond, or up to a second later should the
+// clock have stepped back), which is the record's OccurredAt.
 func NewChangeID(t time.Time) (string, time.Time) {
 	changeIDs.Lock()
 	defer changeIDs.Unlock()
@@ -139,8 +143,8 @@ func NewChangeID(t time.Time) (string, time.Time) {
 		changeIDs.entropy = ulid.Monotonic(rand.Reader, 0)
 	}
 	ms := ulid.Timestamp(t)
-	if ms < changeIDs.last.Time() {
-		ms = changeIDs.last.Time()
+	if last := changeIDs.last.Time(); ms < last && last-ms <= maxStepBack {
+		ms = last
 	}
 	id, err := ulid.New(ms, changeIDs.entropy)
 	if err != nil { // the millisecond's ids are used up: take the next one

@@ -119,6 +119,14 @@ func (s *Service) changeQuery(t adcamp.Tenant, f adcamp.ChangeFilter) (store.Cha
 // record the request writes shares it.
 type txnKey struct{}
 
+// WithTransaction returns ctx carrying a new transaction id, which every
+// change record written by the service calls made with it shares. The API
+// needs none (a request's calls share one database transaction, and its
+// id); a console page that makes several calls for one form may use it.
+func (s *Service) WithTransaction(ctx context.Context) context.Context {
+	return context.WithValue(ctx, txnKey{}, adcamp.NewID(adcamp.PrefixTransaction, s.Now()))
+}
+
 // transactionID returns the id of ctx's request transaction, or a new one
 // for a service call that runs its own.
 func (s *Service) transactionID(ctx context.Context) string {
@@ -142,12 +150,15 @@ func (s *Service) newHistory(ctx context.Context, now time.Time) *history {
 	return &history{origin: OriginOf(ctx), txn: s.transactionID(ctx), now: now}
 }
 
-// add records a change of an entity; fields with nothing changed are
-// left out, and an update that changed nothing is not recorded.
+// add records a change of an entity. A create lists every field's
+// initial value, a delete every last one; an update lists the fields it
+// changed, and is not recorded if it changed none.
 func (h *history) add(account string, env adcamp.Environment, typ adcamp.EntityType, id, campaign, adGroup string, op adcamp.Operation, fields []adcamp.FieldChange) {
-	fields = slices.DeleteFunc(fields, func(f adcamp.FieldChange) bool { return string(f.Old) == string(f.New) })
-	if op == adcamp.OpUpdate && len(fields) == 0 {
-		return
+	if op == adcamp.OpUpdate {
+		fields = slices.DeleteFunc(fields, func(f adcamp.FieldChange) bool { return string(f.Old) == string(f.New) })
+		if len(fields) == 0 {
+			return
+		}
 	}
 	cid, at := adcamp.NewChangeID(h.now)
 	h.list = append(h.list, &adcamp.Change{
@@ -336,4 +347,16 @@ func cmpOrPtr[T any](a, b *T) *T {
 		return a
 	}
 	return b
+}
+
+// recordSubtree records the deletes of what goes with a campaign or an ad
+// group: keywords first, then ad groups, so that the entity deleted lists
+// above them (newest first).
+func recordSubtree(h *history, campaignID string, groups []*adcamp.AdGroup, keywords []*adcamp.Keyword) {
+	for _, k := range keywords {
+		recordKeyword(h, adcamp.OpDelete, campaignID, k, nil)
+	}
+	for _, g := range groups {
+		recordAdGroup(h, adcamp.OpDelete, g, nil)
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/secrets"
 	"github.com/adcamp/adcamp/internal/store"
 )
@@ -163,14 +164,30 @@ const endBatch = 1000
 // change but delete); storing it keeps the counters and the status indexes
 // exact, so lists by status do not have to look at every campaign that
 // ever ended. Their version and updated_at stay: nothing visible changes.
+// Each is recorded in the history as the system's change of its status
+// (from its stored status to ended), with one transaction id per batch.
 func (s *Service) EndDueCampaigns(ctx context.Context) (int64, error) {
 	var total int64
+	ctx = WithOrigin(ctx, Origin{Actor: SystemActor})
 	for {
 		var n int64
 		err := s.store.Write(ctx, func(tx store.Tx) error {
-			var err error
-			n, err = tx.EndCampaigns(ctx, s.today(), endBatch)
-			return err
+			due, err := tx.DueCampaigns(ctx, s.today(), endBatch)
+			if err != nil || len(due) == 0 {
+				return err
+			}
+			ids := make([]string, len(due))
+			h := s.newHistory(ctx, s.Now())
+			for i, c := range due {
+				ids[i] = c.ID
+				h.add(c.AccountID, c.Environment, adcamp.EntityCampaign, c.ID, c.ID, "", adcamp.OpUpdate,
+					[]adcamp.FieldChange{{Field: "status", Old: jsonText(string(c.Status)), New: jsonText(string(adcamp.StatusEnded))}})
+			}
+			if err := tx.SetCampaignsEnded(ctx, ids); err != nil {
+				return err
+			}
+			n = int64(len(due))
+			return h.write(ctx, tx)
 		})
 		total += n
 		if err != nil || n < endBatch {
