@@ -181,7 +181,7 @@ func (s *Service) EndDueCampaigns(ctx context.Context) (int64, error) {
 			for i, c := range due {
 				ids[i] = c.ID
 				h.add(c.AccountID, c.Environment, adcamp.EntityCampaign, c.ID, c.ID, "", adcamp.OpUpdate,
-					[]adcamp.FieldChange{{Field: "status", Old: jsonText(string(c.Status)), New: jsonText(string(adcamp.StatusEnded))}})
+					[]adcamp.FieldChange{{Field: "status", Old: text(string(c.Status)), New: text(string(adcamp.StatusEnded))}})
 			}
 			if err := tx.SetCampaignsEnded(ctx, ids); err != nil {
 				return err
