@@ -361,3 +361,49 @@ func recordSubtree(h *history, campaignID string, groups []*adcamp.AdGroup, keyw
 		recordAdGroup(h, adcamp.OpDelete, g, nil)
 	}
 }
+
+// DefaultHistoryRetention is how long adcamp serve keeps change records
+// unless told otherwise (--history-retention).
+const DefaultHistoryRetention = 400 * 24 * time.Hour
+
+// Purging bounds: each transaction deletes at most purgeBatch records, so
+// that the writer is never held long (SQLite has one, and API writes queue
+// behind it), and one pass at most purgeBatches of them; what is left
+// waits for the next pass, a few seconds later.
+const (
+	purgeBatch   = 500
+	purgeBatches = 20
+)
+
+// PurgeChanges deletes the change records older than the retention period,
+// in small transactions, and says how many it deleted. It does nothing
+// when the retention is zero (keep everything).
+func (s *Service) PurgeChanges(ctx context.Context) (int64, error) {
+	if s.retention <= 0 {
+		return 0, nil
+	}
+	before := adcamp.ChangeIDBound(s.Now().Add(-s.retention))
+	var total int64
+	for range purgeBatches {
+		var n int64
+		err := s.store.Write(ctx, func(tx store.Tx) error {
+			var err error
+			n, err = tx.PurgeChanges(ctx, before, purgeBatch)
+			return err
+		})
+		total += n
+		if err != nil || n < purgeBatch || ctx.Err() != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// purgeChanges logs what PurgeChanges did.
+func (s *Service) purgeChanges(ctx context.Context) {
+	if n, err := s.PurgeChanges(ctx); err != nil {
+		s.log.Error("purge change records past the retention period", "err", err)
+	} else if n > 0 {
+		s.log.Debug("purged change records past the retention period", "n", n)
+	}
+}

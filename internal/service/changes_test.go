@@ -262,3 +262,50 @@ func show(v *string) string {
 	}
 	return fmt.Sprintf("%q", *v)
 }
+
+// TestHistoryRetention: records older than the retention are purged in
+// small transactions, the rest stay; zero keeps everything.
+func TestHistoryRetention(t *testing.T) {
+	f := newFixture(t)
+	db := openStore(t)
+	keep := service.New(service.Config{Store: db, Now: f.clock.Now})
+	svc := service.New(service.Config{Store: db, Now: f.clock.Now, HistoryRetention: 24 * time.Hour})
+	acc, err := svc.CreateAccount(admin, "Acme", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn := adcamp.Tenant{AccountID: acc.ID, Environment: adcamp.Production}
+	c, err := svc.CreateCampaign(admin, tn, adcamp.CampaignInput{Name: adcamp.Some("Old"), BudgetDaily: adcamp.Some("5"), Marketplace: adcamp.Some("US")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := svc.CreateAdGroup(admin, tn, c.ID, adcamp.AdGroupInput{Name: adcamp.Some("G"), DefaultBid: adcamp.Some("1")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := make([]adcamp.KeywordInput, 1000)
+	for i := range items {
+		items[i] = adcamp.KeywordInput{Text: adcamp.Some(fmt.Sprintf("kw %d", i)), MatchType: adcamp.Some(adcamp.MatchExact)}
+	}
+	if _, err := svc.CreateKeywords(admin, tn, g.ID, items, service.BatchOptions{Batch: true}); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(25 * time.Hour)
+	if _, err := svc.UpdateCampaign(admin, tn, c.ID, adcamp.CampaignInput{Name: adcamp.Some("New")}, service.IfMatch{}, false); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := keep.PurgeChanges(ctx); n != 0 || err != nil {
+		t.Errorf("PurgeChanges with no retention = %d, %v; want 0", n, err)
+	}
+	if n, err := svc.PurgeChanges(ctx); n != 1002 || err != nil {
+		t.Errorf("PurgeChanges = %d, %v; want 1002 (the campaign, the ad group, the keywords)", n, err)
+	}
+	f.svc = svc
+	left := f.history(tn, adcamp.ChangeFilter{})
+	if len(left) != 1 || left[0].Operation != adcamp.OpUpdate {
+		t.Errorf("history after the purge = %d records, want the update", len(left))
+	}
+	if n, err := svc.PurgeChanges(ctx); n != 0 || err != nil {
+		t.Errorf("PurgeChanges again = %d, %v; want 0", n, err)
+	}
+}
