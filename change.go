@@ -159,6 +159,9 @@ func NewChangeID(t time.Time) (string, time.Time) {
 // rounded up: every record that occurred at or after t has an id ≥ it,
 // every record before t a smaller one. Since and Until select by it.
 func ChangeIDBound(t time.Time) string {
+	if t.Before(time.UnixMilli(0)) {
+		return PrefixChange + "0" // before every id
+	}
 	ms := ulid.Timestamp(t)
 	if ulid.Time(ms).Before(t) {
 		ms++

@@ -26,7 +26,18 @@ func (s *Service) ListChanges(ctx context.Context, t adcamp.Tenant, f adcamp.Cha
 		return nil, "", err
 	}
 	var page []*adcamp.Change
-	if len(q.Environments) > 0 {
+	if OriginOf(ctx).Actor.Type == adcamp.ActorUser {
+		// A console user must be a member of the account (any role reads).
+		err = s.read(ctx, func(tx store.Tx) error {
+			if _, err := s.authorize(ctx, tx, t.AccountID, actRead, adcamp.NotFound("account", t.AccountID)); err != nil {
+				return err
+			}
+			if len(q.Environments) > 0 {
+				page, err = tx.ListChanges(ctx, q)
+			}
+			return err
+		})
+	} else if len(q.Environments) > 0 {
 		err = s.readOne(ctx, func(tx store.Tx) error {
 			page, err = tx.ListChanges(ctx, q)
 			return err
@@ -41,6 +52,36 @@ func (s *Service) ListChanges(ctx context.Context, t adcamp.Tenant, f adcamp.Cha
 		next = page[len(page)-1].ID
 	}
 	return page, next, nil
+}
+
+// ActorNames returns what to show for each actor of records: a console
+// user's email (the user may have left the account, or been deleted: then
+// their id), and for other actors their id (the API key, the operator's
+// name, "adcamp"). The console shows "owner@example.com (console)".
+func (s *Service) ActorNames(ctx context.Context, records []*adcamp.Change) (map[adcamp.Actor]string, error) {
+	names := make(map[adcamp.Actor]string)
+	err := s.read(ctx, func(tx store.Tx) error {
+		for _, c := range records {
+			a := c.Actor
+			if _, ok := names[a]; ok {
+				continue
+			}
+			names[a] = a.ID
+			if a.Type != adcamp.ActorUser {
+				continue
+			}
+			u, err := tx.GetUser(ctx, a.ID)
+			if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			names[a] = u.Email
+		}
+		return nil
+	})
+	return names, err
 }
 
 // EntityChanges is ListChanges for one entity: a keyword's records; an ad

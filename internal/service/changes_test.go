@@ -309,3 +309,27 @@ func TestHistoryRetention(t *testing.T) {
 		t.Errorf("PurgeChanges again = %d, %v; want 0", n, err)
 	}
 }
+
+// TestChangesForConsoleUsers: a member reads the account's history, with
+// the actors' emails; someone else's user gets NOT_FOUND.
+func TestChangesForConsoleUsers(t *testing.T) {
+	f := newFixture(t)
+	accountID, owner := f.setup()
+	viewer := f.member(accountID, "viewer@example.com", adcamp.RoleViewer)
+	other, _ := f.svc.CreateAccount(admin, "Other", "")
+	all := adcamp.Tenant{AccountID: accountID}
+	page, _, err := f.svc.ListChanges(as(viewer.User.ID), all, adcamp.ChangeFilter{})
+	if err != nil || len(page) != 2 {
+		t.Fatalf("ListChanges as a viewer = %d records, %v; want the two members'", len(page), err)
+	}
+	names, err := f.svc.ActorNames(ctx, page)
+	if err != nil || names[adcamp.Actor{Type: adcamp.ActorUser, ID: owner.User.ID}] != "owner@example.com" ||
+		names[adcamp.Actor{Type: adcamp.ActorAdmin, ID: "root"}] != "root" {
+		t.Errorf("ActorNames = %v, %v", names, err)
+	}
+	_, _, err = f.svc.ListChanges(as(viewer.User.ID), adcamp.Tenant{AccountID: other.ID, Environment: adcamp.Production}, adcamp.ChangeFilter{})
+	wantCode(t, "ListChanges of another account", err, adcamp.CodeNotFound)
+	if page, _, err := f.svc.ListChanges(ctx, all, adcamp.ChangeFilter{Since: time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)}); err != nil || len(page) != 2 {
+		t.Errorf("ListChanges(since 1900) = %d, %v; want 2", len(page), err)
+	}
+}
