@@ -19,11 +19,13 @@ import (
 
 // BenchmarkHistoryScale reads the history of one entity, one campaign,
 // one actor and one tenant (first page and a page deep in it) with
-// 100,000 or (ADCAMP_BENCH_SCALE=1) 10,000,000 change records in the
-// table, and writes one record: none of it may grow with the table.
+// 100,000 or (ADCAMP_BENCH_SCALE=1) 1,000,000 and 10,000,000 change
+// records in the table, and writes one record: none of it may grow with
+// the table. A size's pattern is anchored (records=1000000 alone would
+// match 10000000 too):
 //
 //	go test -run '^$' -bench BenchmarkHistoryScale ./internal/sqlite/
-//	ADCAMP_BENCH_SCALE=1 go test -run '^$' -bench BenchmarkHistoryScale -benchtime 2000x ./internal/sqlite/
+//	ADCAMP_BENCH_SCALE=1 go test -run '^$' -bench 'BenchmarkHistoryScale/records=1000000$' -benchtime 2000x ./internal/sqlite/
 //
 // The seeded file is kept in os.TempDir() as
 // adcamp-bench-history-<schema>-<size>.db (about 0.6 GB for 1,000,000,
