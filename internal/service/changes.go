@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/adcamp/adcamp"
@@ -96,7 +97,7 @@ func (s *Service) EntityChanges(ctx context.Context, t adcamp.Tenant, typ adcamp
 	case typ == adcamp.EntityKeyword && adcamp.ValidID(adcamp.PrefixKeyword, id):
 		f.EntityID = id
 	default:
-		return nil, "", adcamp.NotFound(string(typ), id)
+		return nil, "", adcamp.NotFound(strings.ReplaceAll(string(typ), "_", " "), id)
 	}
 	return s.ListChanges(ctx, t, f)
 }
