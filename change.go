@@ -2,7 +2,6 @@ package adcamp
 
 import (
 	"crypto/rand"
-	"encoding/json"
 	"io"
 	"strings"
 	"sync"
@@ -48,14 +47,15 @@ const (
 	PrefixTransaction = "txn_"
 )
 
-// FieldChange is one field of a change: its value before and after, each
-// the field's JSON exactly as the API shows it on the entity (money as a
-// number with two decimals, 25.00; dates "2026-01-31"; null). A create has
-// Old null for every field it lists, a delete New null.
+// FieldChange is one field of a change: its value before and after, as
+// text exactly as the API writes the field (money with two decimals,
+// "25.00"; dates "2026-01-31"; true and false; numbers in decimal), or nil
+// for null. A create has Old nil for every field it lists, a delete New
+// nil. Text keeps money exact and gives every value one JSON type.
 type FieldChange struct {
 	Field string
-	Old   json.RawMessage
-	New   json.RawMessage
+	Old   *string
+	New   *string
 }
 
 // Change is the record of one change to one entity: who made it, when,
@@ -159,6 +159,9 @@ func NewChangeID(t time.Time) (string, time.Time) {
 // rounded up: every record that occurred at or after t has an id ≥ it,
 // every record before t a smaller one. Since and Until select by it.
 func ChangeIDBound(t time.Time) string {
+	if t.Before(time.UnixMilli(0)) {
+		return PrefixChange + "0" // before every id
+	}
 	ms := ulid.Timestamp(t)
 	if ulid.Time(ms).Before(t) {
 		ms++

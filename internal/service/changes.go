@@ -2,9 +2,9 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/adcamp/adcamp"
@@ -27,7 +27,18 @@ func (s *Service) ListChanges(ctx context.Context, t adcamp.Tenant, f adcamp.Cha
 		return nil, "", err
 	}
 	var page []*adcamp.Change
-	if len(q.Environments) > 0 {
+	if OriginOf(ctx).Actor.Type == adcamp.ActorUser {
+		// A console user must be a member of the account (any role reads).
+		err = s.read(ctx, func(tx store.Tx) error {
+			if _, err := s.authorize(ctx, tx, t.AccountID, actRead, adcamp.NotFound("account", t.AccountID)); err != nil {
+				return err
+			}
+			if len(q.Environments) > 0 {
+				page, err = tx.ListChanges(ctx, q)
+			}
+			return err
+		})
+	} else if len(q.Environments) > 0 {
 		err = s.readOne(ctx, func(tx store.Tx) error {
 			page, err = tx.ListChanges(ctx, q)
 			return err
@@ -44,6 +55,36 @@ func (s *Service) ListChanges(ctx context.Context, t adcamp.Tenant, f adcamp.Cha
 	return page, next, nil
 }
 
+// ActorNames returns what to show for each actor of records: a console
+// user's email (the user may have left the account, or been deleted: then
+// their id), and for other actors their id (the API key, the operator's
+// name, "adcamp"). The console shows "owner@example.com (console)".
+func (s *Service) ActorNames(ctx context.Context, records []*adcamp.Change) (map[adcamp.Actor]string, error) {
+	names := make(map[adcamp.Actor]string)
+	err := s.read(ctx, func(tx store.Tx) error {
+		for _, c := range records {
+			a := c.Actor
+			if _, ok := names[a]; ok {
+				continue
+			}
+			names[a] = a.ID
+			if a.Type != adcamp.ActorUser {
+				continue
+			}
+			u, err := tx.GetUser(ctx, a.ID)
+			if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			names[a] = u.Email
+		}
+		return nil
+	})
+	return names, err
+}
+
 // EntityChanges is ListChanges for one entity: a keyword's records; an ad
 // group's and its keywords'; a campaign's and everything under it. The
 // entity need not exist any more; an id of the wrong kind is NOT_FOUND.
@@ -56,7 +97,7 @@ func (s *Service) EntityChanges(ctx context.Context, t adcamp.Tenant, typ adcamp
 	case typ == adcamp.EntityKeyword && adcamp.ValidID(adcamp.PrefixKeyword, id):
 		f.EntityID = id
 	default:
-		return nil, "", adcamp.NotFound(string(typ), id)
+		return nil, "", adcamp.NotFound(strings.ReplaceAll(string(typ), "_", " "), id)
 	}
 	return s.ListChanges(ctx, t, f)
 }
@@ -155,7 +196,7 @@ func (s *Service) newHistory(ctx context.Context, now time.Time) *history {
 // changed, and is not recorded if it changed none.
 func (h *history) add(account string, env adcamp.Environment, typ adcamp.EntityType, id, campaign, adGroup string, op adcamp.Operation, fields []adcamp.FieldChange) {
 	if op == adcamp.OpUpdate {
-		fields = slices.DeleteFunc(fields, func(f adcamp.FieldChange) bool { return string(f.Old) == string(f.New) })
+		fields = slices.DeleteFunc(fields, func(f adcamp.FieldChange) bool { return sameValue(f.Old, f.New) })
 		if len(fields) == 0 {
 			return
 		}
@@ -176,53 +217,63 @@ func (h *history) write(ctx context.Context, tx store.Tx) error {
 	return tx.AddChanges(ctx, h.list)
 }
 
-// Field values as the API shows them on the entity.
+// Field values as the API writes them on the entity, as text (nil for
+// null).
 
-var jsonNull = json.RawMessage("null")
+func text(s string) *string { return &s }
 
-func jsonText(s string) json.RawMessage {
-	b, _ := json.Marshal(s)
-	return b
-}
+func textMoney(m adcamp.Money) *string { return text(m.String()) }
 
-func jsonMoney(m adcamp.Money) json.RawMessage { return m.AppendText(nil) }
-
-func jsonMoneyPtr(m *adcamp.Money) json.RawMessage {
+func textMoneyPtr(m *adcamp.Money) *string {
 	if m == nil {
-		return jsonNull
+		return nil
 	}
-	return jsonMoney(*m)
+	return textMoney(*m)
 }
 
-func jsonDate(d adcamp.Date) json.RawMessage {
+func textDate(d adcamp.Date) *string {
 	if d.IsZero() {
-		return jsonNull
+		return nil
 	}
-	return jsonText(d.String())
+	return text(d.String())
 }
 
-func jsonInt(n *int64) json.RawMessage {
+func textInt(n *int64) *string {
 	if n == nil {
-		return jsonNull
+		return nil
 	}
-	return strconv.AppendInt(nil, *n, 10)
+	return text(strconv.FormatInt(*n, 10))
 }
 
-func jsonBool(b bool) json.RawMessage { return strconv.AppendBool(nil, b) }
+func textBool(b bool) *string { return text(strconv.FormatBool(b)) }
 
-func jsonTime(t *time.Time) json.RawMessage {
+func textTime(t *time.Time) *string {
 	if t == nil {
-		return jsonNull
+		return nil
 	}
-	return jsonText(t.UTC().Format(time.RFC3339))
+	return text(t.UTC().Format(time.RFC3339))
+}
+
+// textOrNull is s, or nil for "" (a field whose empty value the API
+// writes null).
+func textOrNull(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return text(s)
+}
+
+// sameValue reports whether two values are alike.
+func sameValue(a, b *string) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }
 
 // diff builds the field changes of an operation from the values of the
 // entity before (nil for a create) and after (nil for a delete).
-func diff(op adcamp.Operation, names []string, before, after []json.RawMessage) []adcamp.FieldChange {
+func diff(op adcamp.Operation, names []string, before, after []*string) []adcamp.FieldChange {
 	out := make([]adcamp.FieldChange, 0, len(names))
 	for i, n := range names {
-		f := adcamp.FieldChange{Field: n, Old: jsonNull, New: jsonNull}
+		f := adcamp.FieldChange{Field: n}
 		if op != adcamp.OpCreate {
 			f.Old = before[i]
 		}
@@ -238,23 +289,19 @@ var campaignFields = []string{"name", "budget_daily", "marketplace", "channel_ac
 
 // campaignValues are a campaign's recorded fields, with the status the
 // API shows on today.
-func campaignValues(c *adcamp.Campaign, status adcamp.Status) []json.RawMessage {
+func campaignValues(c *adcamp.Campaign, status adcamp.Status) []*string {
 	if c == nil {
 		return nil
 	}
-	notes := jsonNull
-	if c.Notes != "" {
-		notes = jsonText(c.Notes)
-	}
-	return []json.RawMessage{jsonText(c.Name), jsonMoney(c.BudgetDaily), jsonText(c.Marketplace), jsonInt(c.ChannelAccountID),
-		jsonDate(c.StartDate), jsonDate(c.EndDate), jsonText(string(status)), notes}
+	return []*string{text(c.Name), textMoney(c.BudgetDaily), text(c.Marketplace), textInt(c.ChannelAccountID),
+		textDate(c.StartDate), textDate(c.EndDate), text(string(status)), textOrNull(c.Notes)}
 }
 
 // recordCampaign records a campaign's change: before is nil for a create,
 // after nil for a delete.
 func (s *Service) recordCampaign(h *history, op adcamp.Operation, before, after *adcamp.Campaign) {
 	c := cmpOrPtr(after, before)
-	var bv, av []json.RawMessage
+	var bv, av []*string
 	if before != nil {
 		bv = campaignValues(before, before.EffectiveStatus(s.today()))
 	}
@@ -266,11 +313,11 @@ func (s *Service) recordCampaign(h *history, op adcamp.Operation, before, after 
 
 var adGroupFields = []string{"name", "default_bid", "status"}
 
-func adGroupValues(g *adcamp.AdGroup) []json.RawMessage {
+func adGroupValues(g *adcamp.AdGroup) []*string {
 	if g == nil {
 		return nil
 	}
-	return []json.RawMessage{jsonText(g.Name), jsonMoney(g.DefaultBid), jsonText(string(g.Status))}
+	return []*string{text(g.Name), textMoney(g.DefaultBid), text(string(g.Status))}
 }
 
 func recordAdGroup(h *history, op adcamp.Operation, before, after *adcamp.AdGroup) {
@@ -281,11 +328,11 @@ func recordAdGroup(h *history, op adcamp.Operation, before, after *adcamp.AdGrou
 
 var keywordFields = []string{"text", "match_type", "bid", "status"}
 
-func keywordValues(k *adcamp.Keyword) []json.RawMessage {
+func keywordValues(k *adcamp.Keyword) []*string {
 	if k == nil {
 		return nil
 	}
-	return []json.RawMessage{jsonText(k.Text), jsonText(string(k.MatchType)), jsonMoneyPtr(k.Bid), jsonText(string(k.Status))}
+	return []*string{text(k.Text), text(string(k.MatchType)), textMoneyPtr(k.Bid), text(string(k.Status))}
 }
 
 // recordKeyword records a keyword's change; campaignID is its ad group's
@@ -298,15 +345,11 @@ func recordKeyword(h *history, op adcamp.Operation, campaignID string, before, a
 
 var keyFields = []string{"name", "disabled", "previous_secret_expires_at"}
 
-func keyValues(k *adcamp.APIKey) []json.RawMessage {
+func keyValues(k *adcamp.APIKey) []*string {
 	if k == nil {
 		return nil
 	}
-	name := jsonNull
-	if k.Name != "" {
-		name = jsonText(k.Name)
-	}
-	return []json.RawMessage{name, jsonBool(k.Disabled), jsonTime(k.PreviousExpiresAt)}
+	return []*string{textOrNull(k.Name), textBool(k.Disabled), textTime(k.PreviousExpiresAt)}
 }
 
 // recordKey records a credential's change. A roll is an update whose
@@ -316,18 +359,18 @@ func recordKey(h *history, op adcamp.Operation, before, after *adcamp.APIKey, ro
 	k := cmpOrPtr(after, before)
 	fields := diff(op, keyFields, keyValues(before), keyValues(after))
 	if rolled {
-		fields = append(fields, adcamp.FieldChange{Field: "secret", Old: jsonText("replaced"), New: jsonText("issued")})
+		fields = append(fields, adcamp.FieldChange{Field: "secret", Old: text("replaced"), New: text("issued")})
 	}
 	h.add(k.AccountID, k.Environment, adcamp.EntityAPIKey, k.ID, "", "", op, fields)
 }
 
 var memberFields = []string{"email", "role"}
 
-func memberValues(m *adcamp.Member) []json.RawMessage {
+func memberValues(m *adcamp.Member) []*string {
 	if m == nil {
 		return nil
 	}
-	return []json.RawMessage{jsonText(m.User.Email), jsonText(string(m.Role))}
+	return []*string{text(m.User.Email), text(string(m.Role))}
 }
 
 // recordMember records a change of a member: the entity is the user, in
@@ -358,5 +401,51 @@ func recordSubtree(h *history, campaignID string, groups []*adcamp.AdGroup, keyw
 	}
 	for _, g := range groups {
 		recordAdGroup(h, adcamp.OpDelete, g, nil)
+	}
+}
+
+// DefaultHistoryRetention is how long adcamp serve keeps change records
+// unless told otherwise (--history-retention).
+const DefaultHistoryRetention = 400 * 24 * time.Hour
+
+// Purging bounds: each transaction deletes at most purgeBatch records, so
+// that the writer is never held long (SQLite has one, and API writes queue
+// behind it), and one pass at most purgeBatches of them; what is left
+// waits for the next pass, a few seconds later.
+const (
+	purgeBatch   = 500
+	purgeBatches = 20
+)
+
+// PurgeChanges deletes the change records older than the retention period,
+// in small transactions, and says how many it deleted. It does nothing
+// when the retention is zero (keep everything).
+func (s *Service) PurgeChanges(ctx context.Context) (int64, error) {
+	if s.retention <= 0 {
+		return 0, nil
+	}
+	before := adcamp.ChangeIDBound(s.Now().Add(-s.retention))
+	var total int64
+	for range purgeBatches {
+		var n int64
+		err := s.store.Write(ctx, func(tx store.Tx) error {
+			var err error
+			n, err = tx.PurgeChanges(ctx, before, purgeBatch)
+			return err
+		})
+		total += n
+		if err != nil || n < purgeBatch || ctx.Err() != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// purgeChanges logs what PurgeChanges did.
+func (s *Service) purgeChanges(ctx context.Context) {
+	if n, err := s.PurgeChanges(ctx); err != nil {
+		s.log.Error("purge change records past the retention period", "err", err)
+	} else if n > 0 {
+		s.log.Debug("purged change records past the retention period", "n", n)
 	}
 }

@@ -15,7 +15,7 @@ import (
 func line(c *adcamp.Change) string {
 	var fields []string
 	for _, f := range c.Changes {
-		fields = append(fields, fmt.Sprintf("%s:%s→%s", f.Field, f.Old, f.New))
+		fields = append(fields, fmt.Sprintf("%s:%s→%s", f.Field, show(f.Old), show(f.New)))
 	}
 	parents := ""
 	if c.CampaignID != "" {
@@ -102,16 +102,16 @@ func TestChangesOfAds(t *testing.T) {
 	got = got[:len(got)-1] // the owner's membership, from the setup
 	cmp, adg := " cmp="+c.ID[:8], " adg="+g.ID[:8]
 	want := []string{
-		`production delete campaign ` + c.ID[:8] + cmp + ` by api_key:ak_live_b req="req_4" idem="" [name:"Spring"→null budget_daily:40.00→null marketplace:"US"→null channel_account_id:null→null start_date:null→null end_date:"2026-12-31"→null status:"paused"→null notes:null→null]`,
-		`production delete ad_group ` + g.ID[:8] + cmp + adg + ` by api_key:ak_live_b req="req_4" idem="" [name:"Shoes"→null default_bid:0.75→null status:"active"→null]`,
+		`production delete campaign ` + c.ID[:8] + cmp + ` by api_key:ak_live_b req="req_4" idem="" [name:"Spring"→null budget_daily:"40.00"→null marketplace:"US"→null channel_account_id:null→null start_date:null→null end_date:"2026-12-31"→null status:"paused"→null notes:null→null]`,
+		`production delete ad_group ` + g.ID[:8] + cmp + adg + ` by api_key:ak_live_b req="req_4" idem="" [name:"Shoes"→null default_bid:"0.75"→null status:"active"→null]`,
 		`production delete keyword ` + blue.ID[:8] + cmp + adg + ` by api_key:ak_live_b req="req_4" idem="" [text:"blue shoes"→null match_type:"broad"→null bid:null→null status:"active"→null]`,
 		`production delete keyword ` + red.ID[:8] + cmp + adg + ` by api_key:ak_live_b req="req_4" idem="" [text:"red shoes"→null match_type:"exact"→null bid:null→null status:"active"→null]`,
-		`production update keyword ` + red.ID[:8] + cmp + adg + ` by admin:root req="" idem="" [bid:1.10→null]`,
+		`production update keyword ` + red.ID[:8] + cmp + adg + ` by admin:root req="" idem="" [bid:"1.10"→null]`,
 		`production create keyword ` + blue.ID[:8] + cmp + adg + ` by api_key:ak_live_a req="req_3" idem="" [text:null→"blue shoes" match_type:null→"broad" bid:null→null status:null→"active"]`,
-		`production create keyword ` + red.ID[:8] + cmp + adg + ` by api_key:ak_live_a req="req_3" idem="" [text:null→"red shoes" match_type:null→"exact" bid:null→1.10 status:null→"active"]`,
-		`production create ad_group ` + g.ID[:8] + cmp + adg + ` by user:` + owner.User.ID + ` req="" idem="" [name:null→"Shoes" default_bid:null→0.75 status:null→"active"]`,
-		`production update campaign ` + c.ID[:8] + cmp + ` by api_key:ak_live_a req="req_2" idem="" [budget_daily:25.00→40.00 status:"active"→"paused"]`,
-		`production create campaign ` + c.ID[:8] + cmp + ` by api_key:ak_live_a req="req_1" idem="idem-1" [name:null→"Spring" budget_daily:null→25.00 marketplace:null→"US" channel_account_id:null→null start_date:null→null end_date:null→"2026-12-31" status:null→"active" notes:null→null]`,
+		`production create keyword ` + red.ID[:8] + cmp + adg + ` by api_key:ak_live_a req="req_3" idem="" [text:null→"red shoes" match_type:null→"exact" bid:null→"1.10" status:null→"active"]`,
+		`production create ad_group ` + g.ID[:8] + cmp + adg + ` by user:` + owner.User.ID + ` req="" idem="" [name:null→"Shoes" default_bid:null→"0.75" status:null→"active"]`,
+		`production update campaign ` + c.ID[:8] + cmp + ` by api_key:ak_live_a req="req_2" idem="" [budget_daily:"25.00"→"40.00" status:"active"→"paused"]`,
+		`production create campaign ` + c.ID[:8] + cmp + ` by api_key:ak_live_a req="req_1" idem="idem-1" [name:null→"Spring" budget_daily:null→"25.00" marketplace:null→"US" channel_account_id:null→null start_date:null→null end_date:null→"2026-12-31" status:null→"active" notes:null→null]`,
 	}
 	if blue.ID < red.ID { // the cascade deletes in id order
 		want[2], want[3] = want[3], want[2]
@@ -210,11 +210,11 @@ func TestChangesOfKeysAndMembers(t *testing.T) {
 	kid, o, b := k.ID[:8], owner.User.ID[:8], bob.User.ID[:8]
 	want := []string{
 		` delete member ` + b + ` by user:` + owner.User.ID + ` req="" idem="" [email:"bob@example.com"→null role:"developer"→null]`,
-		`sandbox delete api_key ` + kid + ` by admin:root req="" idem="" [name:"ci"→null disabled:false→null previous_secret_expires_at:` + expires + `→null]`,
+		`sandbox delete api_key ` + kid + ` by admin:root req="" idem="" [name:"ci"→null disabled:"false"→null previous_secret_expires_at:` + expires + `→null]`,
 		`sandbox update api_key ` + kid + ` by admin:root req="" idem="" [previous_secret_expires_at:null→` + expires + ` secret:"replaced"→"issued"]`,
-		`sandbox update api_key ` + kid + ` by admin:root req="" idem="" [disabled:true→false]`,
-		`sandbox update api_key ` + kid + ` by admin:root req="" idem="" [disabled:false→true]`,
-		`sandbox create api_key ` + kid + ` by admin:root req="" idem="" [name:null→"ci" disabled:null→false previous_secret_expires_at:null→null]`,
+		`sandbox update api_key ` + kid + ` by admin:root req="" idem="" [disabled:"true"→"false"]`,
+		`sandbox update api_key ` + kid + ` by admin:root req="" idem="" [disabled:"false"→"true"]`,
+		`sandbox create api_key ` + kid + ` by admin:root req="" idem="" [name:null→"ci" disabled:null→"false" previous_secret_expires_at:null→null]`,
 		` update member ` + b + ` by user:` + owner.User.ID + ` req="" idem="" [role:"viewer"→"developer"]`,
 		` create member ` + b + ` by admin:root req="" idem="" [email:null→"bob@example.com" role:null→"viewer"]`,
 		` create member ` + o + ` by user:` + owner.User.ID + ` req="" idem="" [email:null→"owner@example.com" role:null→"owner"]`,
@@ -252,5 +252,84 @@ func TestChangesOfEnding(t *testing.T) {
 		`sandbox update campaign ` + c.ID[:8] + ` cmp=` + c.ID[:8] + ` by system:adcamp req="" idem="" [status:"active"→"ended"]`})
 	if !page[0].OccurredAt.Equal(f.clock.Now().Truncate(time.Millisecond)) {
 		t.Errorf("OccurredAt = %v, want %v", page[0].OccurredAt, f.clock.Now())
+	}
+}
+
+// show writes a value as JSON would.
+func show(v *string) string {
+	if v == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%q", *v)
+}
+
+// TestHistoryRetention: records older than the retention are purged in
+// small transactions, the rest stay; zero keeps everything.
+func TestHistoryRetention(t *testing.T) {
+	f := newFixture(t)
+	db := openStore(t)
+	keep := service.New(service.Config{Store: db, Now: f.clock.Now})
+	svc := service.New(service.Config{Store: db, Now: f.clock.Now, HistoryRetention: 24 * time.Hour})
+	acc, err := svc.CreateAccount(admin, "Acme", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn := adcamp.Tenant{AccountID: acc.ID, Environment: adcamp.Production}
+	c, err := svc.CreateCampaign(admin, tn, adcamp.CampaignInput{Name: adcamp.Some("Old"), BudgetDaily: adcamp.Some("5"), Marketplace: adcamp.Some("US")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := svc.CreateAdGroup(admin, tn, c.ID, adcamp.AdGroupInput{Name: adcamp.Some("G"), DefaultBid: adcamp.Some("1")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := make([]adcamp.KeywordInput, 1000)
+	for i := range items {
+		items[i] = adcamp.KeywordInput{Text: adcamp.Some(fmt.Sprintf("kw %d", i)), MatchType: adcamp.Some(adcamp.MatchExact)}
+	}
+	if _, err := svc.CreateKeywords(admin, tn, g.ID, items, service.BatchOptions{Batch: true}); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(25 * time.Hour)
+	if _, err := svc.UpdateCampaign(admin, tn, c.ID, adcamp.CampaignInput{Name: adcamp.Some("New")}, service.IfMatch{}, false); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := keep.PurgeChanges(ctx); n != 0 || err != nil {
+		t.Errorf("PurgeChanges with no retention = %d, %v; want 0", n, err)
+	}
+	if n, err := svc.PurgeChanges(ctx); n != 1002 || err != nil {
+		t.Errorf("PurgeChanges = %d, %v; want 1002 (the campaign, the ad group, the keywords)", n, err)
+	}
+	f.svc = svc
+	left := f.history(tn, adcamp.ChangeFilter{})
+	if len(left) != 1 || left[0].Operation != adcamp.OpUpdate {
+		t.Errorf("history after the purge = %d records, want the update", len(left))
+	}
+	if n, err := svc.PurgeChanges(ctx); n != 0 || err != nil {
+		t.Errorf("PurgeChanges again = %d, %v; want 0", n, err)
+	}
+}
+
+// TestChangesForConsoleUsers: a member reads the account's history, with
+// the actors' emails; someone else's user gets NOT_FOUND.
+func TestChangesForConsoleUsers(t *testing.T) {
+	f := newFixture(t)
+	accountID, owner := f.setup()
+	viewer := f.member(accountID, "viewer@example.com", adcamp.RoleViewer)
+	other, _ := f.svc.CreateAccount(admin, "Other", "")
+	all := adcamp.Tenant{AccountID: accountID}
+	page, _, err := f.svc.ListChanges(as(viewer.User.ID), all, adcamp.ChangeFilter{})
+	if err != nil || len(page) != 2 {
+		t.Fatalf("ListChanges as a viewer = %d records, %v; want the two members'", len(page), err)
+	}
+	names, err := f.svc.ActorNames(ctx, page)
+	if err != nil || names[adcamp.Actor{Type: adcamp.ActorUser, ID: owner.User.ID}] != "owner@example.com" ||
+		names[adcamp.Actor{Type: adcamp.ActorAdmin, ID: "root"}] != "root" {
+		t.Errorf("ActorNames = %v, %v", names, err)
+	}
+	_, _, err = f.svc.ListChanges(as(viewer.User.ID), adcamp.Tenant{AccountID: other.ID, Environment: adcamp.Production}, adcamp.ChangeFilter{})
+	wantCode(t, "ListChanges of another account", err, adcamp.CodeNotFound)
+	if page, _, err := f.svc.ListChanges(ctx, all, adcamp.ChangeFilter{Since: time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)}); err != nil || len(page) != 2 {
+		t.Errorf("ListChanges(since 1900) = %d, %v; want 2", len(page), err)
 	}
 }

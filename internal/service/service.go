@@ -52,6 +52,10 @@ type Config struct {
 	// AnswerBudget bounds the bytes of large answers kept for replays per
 	// account and process (DefaultAnswerBudget if zero; see budget.go).
 	AnswerBudget int64
+	// HistoryRetention is how long change records are kept (Run purges
+	// older ones). Zero keeps them all: a library never deletes history
+	// unless told to; adcamp serve passes DefaultHistoryRetention.
+	HistoryRetention time.Duration
 }
 
 // Service implements the API's operations over a store.
@@ -63,6 +67,7 @@ type Service struct {
 	signing      SigningMode
 	marketplaces []string
 	maxSkew      time.Duration
+	retention    time.Duration // of change records; 0 keeps them
 
 	keys    keyCache
 	budget  answerBudget
@@ -80,7 +85,7 @@ type Service struct {
 func New(cfg Config) *Service {
 	s := &Service{
 		store: cfg.Store, box: cfg.Box, log: cfg.Logger, now: cfg.Now,
-		signing: cfg.Signing, maxSkew: cfg.MaxSkew,
+		signing: cfg.Signing, maxSkew: cfg.MaxSkew, retention: cfg.HistoryRetention,
 		usage: make(map[string]time.Time), uses: make(map[keyDay]int64),
 	}
 	s.console.hashing = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
@@ -138,6 +143,7 @@ func (s *Service) Run(ctx context.Context, interval time.Duration) {
 			s.FlushUsage(ctx)
 			s.purgeConsole(ctx)
 			s.endDueCampaigns(ctx)
+			s.purgeChanges(ctx)
 			if n, err := s.PurgeRecords(ctx); err != nil {
 				s.log.Error("purge expired request records", "err", err)
 			} else if n > 0 {
@@ -181,7 +187,7 @@ func (s *Service) EndDueCampaigns(ctx context.Context) (int64, error) {
 			for i, c := range due {
 				ids[i] = c.ID
 				h.add(c.AccountID, c.Environment, adcamp.EntityCampaign, c.ID, c.ID, "", adcamp.OpUpdate,
-					[]adcamp.FieldChange{{Field: "status", Old: jsonText(string(c.Status)), New: jsonText(string(adcamp.StatusEnded))}})
+					[]adcamp.FieldChange{{Field: "status", Old: text(string(c.Status)), New: text(string(adcamp.StatusEnded))}})
 			}
 			if err := tx.SetCampaignsEnded(ctx, ids); err != nil {
 				return err

@@ -59,6 +59,28 @@ func (t *tx) AddChanges(ctx context.Context, cs []*adcamp.Change) error {
 	return nil
 }
 
+// changeIndex names the index a history query reads: that of its most
+// selective filter, whose entries are in id order. Without statistics
+// SQLite would rather take changes_tenant, which gives the order too, and
+// read the tenant's every record to find one entity's.
+func changeIndex(q store.ChangeQuery) string {
+	switch {
+	case q.EntityID != "":
+		return "changes_entity"
+	case q.AdGroupID != "":
+		return "changes_ad_group"
+	case q.CampaignID != "":
+		return "changes_campaign"
+	case q.ActorID != "":
+		return "changes_actor"
+	case q.ActorType != "":
+		return "changes_actor_type"
+	case q.EntityType != "":
+		return "changes_type"
+	}
+	return "changes_tenant"
+}
+
 // changeWhere is the WHERE of a history query for one environment, with
 // its arguments appended to args.
 func changeWhere(q store.ChangeQuery, env adcamp.Environment, args []any) (string, []any) {
@@ -70,31 +92,15 @@ func changeWhere(q store.ChangeQuery, env adcamp.Environment, args []any) (strin
 		w.WriteString(c)
 		args = append(args, v)
 	}
-	// The most selective filter first: the planner takes its index.
-	switch {
-	case q.EntityID != "":
-		cond(`entity_id = ?`, q.EntityID)
-	case q.AdGroupID != "":
-		cond(`ad_group_id = ?`, q.AdGroupID)
-	case q.CampaignID != "":
-		cond(`campaign_id = ?`, q.CampaignID)
-	}
 	cond(`account_id = ?`, q.AccountID)
 	cond(`environment = ?`, string(env))
-	if q.EntityID != "" && q.AdGroupID != "" {
-		cond(`ad_group_id = ?`, q.AdGroupID)
-	}
-	if (q.EntityID != "" || q.AdGroupID != "") && q.CampaignID != "" {
-		cond(`campaign_id = ?`, q.CampaignID)
-	}
-	if q.ActorType != "" {
-		cond(`actor_type = ?`, string(q.ActorType))
-	}
-	if q.ActorID != "" {
-		cond(`actor_id = ?`, q.ActorID)
-	}
-	if q.EntityType != "" {
-		cond(`entity_type = ?`, string(q.EntityType))
+	for _, f := range []struct{ column, value string }{
+		{"entity_id", q.EntityID}, {"ad_group_id", q.AdGroupID}, {"campaign_id", q.CampaignID},
+		{"actor_id", q.ActorID}, {"actor_type", string(q.ActorType)}, {"entity_type", string(q.EntityType)},
+	} {
+		if f.value != "" {
+			cond(f.column+` = ?`, f.value)
+		}
 	}
 	if q.From != "" {
 		cond(`id >= ?`, q.From)
@@ -105,27 +111,34 @@ func changeWhere(q store.ChangeQuery, env adcamp.Environment, args []any) (strin
 	return w.String(), args
 }
 
-func (t *tx) ListChanges(ctx context.Context, q store.ChangeQuery) ([]*adcamp.Change, error) {
+// changeListSQL is the statement of ListChanges: one ordered, limited
+// range scan per environment, merged when there are two.
+func changeListSQL(q store.ChangeQuery) (string, []any) {
 	var query string
 	var args []any
 	for i, env := range q.Environments {
 		var where string
 		where, args = changeWhere(q, env, args)
 		args = append(args, q.Limit)
-		sub := `SELECT ` + changeColumns + ` FROM changes WHERE ` + where + ` ORDER BY id DESC LIMIT ?`
+		sub := `SELECT ` + changeColumns + ` FROM changes INDEXED BY ` + changeIndex(q) + ` WHERE ` + where +
+			` ORDER BY id DESC LIMIT ?`
 		if len(q.Environments) == 1 {
-			query = sub
-			break
+			return sub, args
 		}
 		if i > 0 {
 			query += ` UNION ALL `
 		}
 		query += `SELECT * FROM (` + sub + `)`
 	}
-	if len(q.Environments) > 1 {
+	if query != "" {
 		query += ` ORDER BY id DESC LIMIT ?`
 		args = append(args, q.Limit)
 	}
+	return query, args
+}
+
+func (t *tx) ListChanges(ctx context.Context, q store.ChangeQuery) ([]*adcamp.Change, error) {
+	query, args := changeListSQL(q)
 	if query == "" {
 		return nil, nil
 	}

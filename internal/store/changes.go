@@ -5,9 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/jsonwrite"
 )
 
 // ChangesTx is what the change history needs from a transaction.
@@ -61,28 +61,31 @@ func EncodeFieldChanges(fs []adcamp.FieldChange) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendQuote(b, f.Field)
+		b = appendString(b, f.Field)
 		b = append(b, `:{"old":`...)
-		b = appendRaw(b, f.Old)
+		b = appendValue(b, f.Old)
 		b = append(b, `,"new":`...)
-		b = appendRaw(b, f.New)
+		b = appendValue(b, f.New)
 		b = append(b, '}')
 	}
 	return append(b, '}')
 }
 
-func appendRaw(b []byte, v json.RawMessage) []byte {
-	if len(v) == 0 {
+func appendValue(b []byte, v *string) []byte {
+	if v == nil {
 		return append(b, "null"...)
 	}
-	return append(b, v...)
+	return appendString(b, *v)
+}
+
+func appendString(b []byte, s string) []byte {
+	return jsonwrite.AppendString(b, s, jsonwrite.EncodingJSON)
 }
 
 // DecodeFieldChanges reads what EncodeFieldChanges wrote, keeping the
 // fields' order.
 func DecodeFieldChanges(b []byte) ([]adcamp.FieldChange, error) {
 	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
 	if t, err := d.Token(); err != nil || t != json.Delim('{') {
 		return nil, fmt.Errorf("stored changes: not a JSON object")
 	}
@@ -93,7 +96,7 @@ func DecodeFieldChanges(b []byte) ([]adcamp.FieldChange, error) {
 			return nil, fmt.Errorf("stored changes: %w", err)
 		}
 		name, _ := t.(string)
-		var v struct{ Old, New json.RawMessage }
+		var v struct{ Old, New *string }
 		if err := d.Decode(&v); err != nil {
 			return nil, fmt.Errorf("stored changes: %w", err)
 		}

@@ -28,7 +28,8 @@ CREATE TABLE changes (
 );
 CREATE INDEX changes_tenant ON changes (account_id, environment, id);
 CREATE INDEX changes_type ON changes (account_id, environment, entity_type, id);
-CREATE INDEX changes_actor ON changes (account_id, environment, actor_type, actor_id, id);
+CREATE INDEX changes_actor_type ON changes (account_id, environment, actor_type, id);
+CREATE INDEX changes_actor ON changes (account_id, environment, actor_id, id);
 CREATE INDEX changes_entity ON changes (entity_id, id);
 CREATE INDEX changes_campaign ON changes (campaign_id, id) WHERE campaign_id IS NOT NULL;
 CREATE INDEX changes_ad_group ON changes (ad_group_id, id) WHERE ad_group_id IS NOT NULL;

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"encoding/json"
 	"slices"
 	"testing"
 	"time"
@@ -17,9 +16,9 @@ func change(tn adcamp.Tenant, typ adcamp.EntityType, id, campaign, adGroup strin
 		ID: cid, OccurredAt: occurred, AccountID: tn.AccountID, Environment: tn.Environment, EntityType: typ,
 		EntityID: id, CampaignID: campaign, AdGroupID: adGroup, Operation: adcamp.OpUpdate,
 		Changes: []adcamp.FieldChange{
-			{Field: "name", Old: json.RawMessage(`"Spring"`), New: json.RawMessage(`"Summer \"sale\""`)},
-			{Field: "budget_daily", Old: json.RawMessage(`25.00`), New: json.RawMessage(`40.50`)},
-			{Field: "end_date", Old: json.RawMessage(`null`), New: json.RawMessage(`"2026-12-31"`)},
+			{Field: "name", Old: ptr("Spring"), New: ptr(`Summer "sale" <é>`)},
+			{Field: "budget_daily", Old: ptr("25.00"), New: ptr("40.50")},
+			{Field: "end_date", Old: nil, New: ptr("2026-12-31")},
 		},
 		Actor: actor, RequestID: "req_1", IdempotencyKey: "idem-1", TransactionID: "txn_1",
 	}
@@ -184,3 +183,5 @@ func sortedIDs(ids []string) []string {
 	slices.Sort(ids)
 	return ids
 }
+
+func ptr(s string) *string { return &s }
