@@ -2,10 +2,8 @@ package console
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
@@ -176,7 +174,7 @@ func (s *Server) historyCSV(w http.ResponseWriter, r *http.Request, c *call) err
 			return err // the status is sent: the file ends here, short
 		}
 		for _, ch := range records {
-			who := emails[ch.Actor.ID]
+			who := emails[ch.Actor]
 			row := func(field, old, new string) {
 				out.Write(csvSafe([]string{ch.OccurredAt.UTC().Format(time.RFC3339Nano), string(ch.Environment), string(ch.EntityType),
 					ch.EntityID, ch.CampaignID, ch.AdGroupID, string(ch.Operation), field, old, new,
@@ -202,17 +200,12 @@ func (s *Server) historyCSV(w http.ResponseWriter, r *http.Request, c *call) err
 	return out.Error()
 }
 
-// csvValue writes a field's JSON value for a spreadsheet: a string as its
-// text, null as nothing, anything else (money, numbers) as it is.
-func csvValue(raw json.RawMessage) string {
-	if isNull(raw) {
+// csvValue writes a field's value for a spreadsheet: null as nothing.
+func csvValue(v *string) string {
+	if v == nil {
 		return ""
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return string(raw)
+	return *v
 }
 
 // csvSafe keeps a spreadsheet from taking a cell for a formula: a cell
@@ -276,18 +269,10 @@ func (s *Server) changeLines(c *call, records []*adcamp.Change) ([]changeLine, e
 	return lines, nil
 }
 
-// actorEmails finds the emails of the users among the records' actors.
-func (s *Server) actorEmails(c *call, records []*adcamp.Change) (map[string]string, error) {
-	var ids []string
-	for _, ch := range records {
-		if ch.Actor.Type == adcamp.ActorUser && !slices.Contains(ids, ch.Actor.ID) {
-			ids = append(ids, ch.Actor.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	return s.svc.UserEmails(c.ctx, c.account.ID, ids)
+// actorEmails finds the emails of the users among the records' actors
+// (a user deleted since keeps their id).
+func (s *Server) actorEmails(c *call, records []*adcamp.Change) (map[adcamp.Actor]string, error) {
+	return s.svc.ActorNames(c.ctx, records)
 }
 
 // entityNames names the records' entities: by the name (or text, or
@@ -351,10 +336,10 @@ func (s *Server) entityLink(c *call, ch *adcamp.Change) string {
 }
 
 // actorName names who made a change and through which door.
-func actorName(a adcamp.Actor, emails map[string]string) string {
+func actorName(a adcamp.Actor, emails map[adcamp.Actor]string) string {
 	switch a.Type {
 	case adcamp.ActorUser:
-		if e := emails[a.ID]; e != "" {
+		if e := emails[a]; e != "" && e != a.ID {
 			return e + " (console)"
 		}
 		return "A former user, " + a.ID + " (console)"
@@ -383,7 +368,7 @@ func describe(ch *adcamp.Change) (string, []string) {
 			if ch.Operation == adcamp.OpDelete {
 				v = fc.Old
 			}
-			if !isNull(v) && string(v) != "false" { // a flag not set says nothing
+			if v != nil && *v != "false" { // a flag not set says nothing
 				values = append(values, fieldName(fc.Field)+" "+valueText(fc.Field, v))
 			}
 		}
@@ -417,8 +402,8 @@ func fieldName(field string) string {
 
 // valueText writes a field's value for people: text as it is, null as
 // "none".
-func valueText(field string, raw json.RawMessage) string {
-	if isNull(raw) {
+func valueText(field string, raw *string) string {
+	if raw == nil {
 		if field == "bid" {
 			return "the ad group's default"
 		}
@@ -430,8 +415,6 @@ func valueText(field string, raw json.RawMessage) string {
 	}
 	return v
 }
-
-func isNull(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }
 
 // entityTypeName is an entity type for people.
 func entityTypeName(t adcamp.EntityType) string {
