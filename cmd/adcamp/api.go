@@ -64,6 +64,8 @@ func (c *cli) api(ctx context.Context, cmd string, args []string) error {
 		return c.keywordsDelete(ctx, args)
 	case "channel-accounts list":
 		return c.channelAccountsListAPI(ctx, args)
+	case "changes list":
+		return c.changesList(ctx, args)
 	}
 	return usageError("unknown command %q; see adcamp help", cmd)
 }

@@ -215,4 +215,25 @@ func TestCrashSafety(t *testing.T) {
 	if result.String() != "ok" {
 		t.Errorf("integrity_check = %q, want ok", result.String())
 	}
+
+	// The change history: no change without its record, no record
+	// without its change. Every campaign has its create and one update
+	// record per version after the first; every record names a campaign
+	// that is there (nothing was deleted).
+	for _, check := range []struct{ what, query string }{
+		{"campaigns without their create record", `SELECT count(*) FROM campaigns c WHERE NOT EXISTS (
+			SELECT 1 FROM changes WHERE entity_id = c.id AND operation = 'create')`},
+		{"campaigns whose versions and update records disagree", `SELECT count(*) FROM campaigns c WHERE c.version - 1 <> (
+			SELECT count(*) FROM changes WHERE entity_id = c.id AND operation = 'update')`},
+		{"records of campaigns not stored", `SELECT count(*) FROM changes ch WHERE ch.entity_type = 'campaign'
+			AND NOT EXISTS (SELECT 1 FROM campaigns WHERE id = ch.entity_id)`},
+	} {
+		var n int
+		if err := db.QueryRow(check.query).Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s: %d (%v), want none", check.what, n, err)
+		}
+	}
+	var records int
+	db.QueryRow(`SELECT count(*) FROM changes WHERE entity_type = 'campaign'`).Scan(&records)
+	t.Logf("%d change records of campaigns, each with its change", records)
 }

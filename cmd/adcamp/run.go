@@ -44,6 +44,9 @@ API commands (signed requests to a running server):
   adcamp keywords create --ad-group ID --file PATH|- [--partial]   CSV (text,match_type,bid,status) or JSON
   adcamp keywords update ID [--text T] [--match-type T] [--bid 1.10 | --clear-bid] [--status S]
   adcamp channel-accounts list --api [--page N] [--page-size N | --all]
+  adcamp changes list [--campaign ID | --ad-group ID | --keyword ID] [--entity-type T] [--entity-id ID]
+                      [--actor-type T] [--actor-id ID] [--since TIME] [--until TIME]
+                      [--limit N] [--cursor C | --all]
 
 Every API command takes --json (print the API's data) and --config PATH; create
 and update take --validate-only; update, delete, pause, resume and end take
@@ -122,7 +125,7 @@ func (c *cli) dispatch(ctx context.Context, cmd string, rest []string) error {
 			return c.api(ctx, cmd+" "+rest[0], rest[1:])
 		}
 		return c.admin(ctx, cmd+" "+rest[0], rest[1:])
-	case "campaigns", "ad-groups", "keywords":
+	case "campaigns", "ad-groups", "keywords", "changes":
 		if len(rest) == 0 {
 			return usageError("%s needs a subcommand; see adcamp %s -h", cmd, cmd)
 		}

@@ -41,6 +41,9 @@ const defaultAuthFailureLimit = 20
 // kernel's queue until one closes.
 const defaultMaxConnections = 8192
 
+// maxHistoryDays bounds --history-retention (a century; 0 keeps all).
+const maxHistoryDays = 36500
+
 // serveConfig is the configuration of adcamp serve (CONTRACT §7).
 type serveConfig struct {
 	store          *storeFlags
@@ -58,6 +61,7 @@ type serveConfig struct {
 	metricsAddr    string
 	consoleAddr    string
 	consoleURL     string
+	historyDays    int // days change records are kept; 0 keeps them all
 }
 
 func (c *cli) serveFlags(args []string) (*serveConfig, error) {
@@ -86,6 +90,8 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 		{"auth-failure-limit", "failed authentications per second per client address, burst 2N, before its requests are refused; 0 turns it off",
 			defaultAuthFailureLimit, &cfg.authFailures, ""},
 		{"max-connections", "open connections per API listener; 0: no limit", defaultMaxConnections, &cfg.maxConns, ""},
+		{"history-retention", "days the change history is kept, older records purged in the background; 0 keeps everything",
+			int(service.DefaultHistoryRetention / (24 * time.Hour)), &cfg.historyDays, ""},
 	}
 	for i := range counts {
 		n := &counts[i]
@@ -104,6 +110,9 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 			return nil, usageError("--%s must be a whole number ≥ 0, got %q", n.name, n.text)
 		}
 		*n.dst = v
+	}
+	if cfg.historyDays > maxHistoryDays {
+		return nil, usageError("--history-retention must be at most %d days, got %d (0 keeps everything)", maxHistoryDays, cfg.historyDays)
 	}
 	switch cfg.signing {
 	case "auto", "a", "b":
@@ -172,8 +181,9 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 		return nil, err
 	}
 	svc := newService(db, box, log, service.Config{
-		Signing:      service.SigningMode(cfg.signing),
-		Marketplaces: strings.Split(cfg.marketplaces, ","),
+		Signing:          service.SigningMode(cfg.signing),
+		Marketplaces:     strings.Split(cfg.marketplaces, ","),
+		HistoryRetention: time.Duration(cfg.historyDays) * 24 * time.Hour,
 	})
 	pools, _ := db.(store.StatsReporter)
 	return &app{db: db, svc: svc, metrics: metrics.New(pools), log: log}, nil

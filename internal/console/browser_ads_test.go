@@ -202,6 +202,24 @@ func TestBrowserCampaignJourney(t *testing.T) {
 				t.Error("the API still finds the deleted campaign or its ad group")
 			}
 			checkPage(t, ctx, env, name("14-campaigns-after-delete"))
+
+			// The history names each change and who made it, the deleted
+			// campaign's too.
+			click(t, ctx, `nav[aria-label="Main"] a[href$="/history"]`)
+			if got := textOf(t, ctx, "table.history"); !strings.Contains(got, "owner@example.com (console) deleted keyword") {
+				t.Errorf("the history's newest lines are not the delete's: %q", got)
+			}
+			do(t, ctx, chromedp.SetValue(chromedp.CSS("#q-entity-type"), "campaign"))
+			submit(t, ctx, "form.history-filters", "table.history")
+			got := textOf(t, ctx, "table.history")
+			for _, want := range []string{"owner@example.com (console) deleted campaign", "owner@example.com (console) changed status active → paused",
+				"owner@example.com (console) changed budget 25.50 → 30.00", "owner@example.com (console) created campaign"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("the history does not say %q", want)
+				}
+			}
+			checkPage(t, ctx, env, name("15-history"))
+			narrow(t, ctx, env, name("16-history-360px"))
 		})
 	}
 }

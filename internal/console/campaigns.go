@@ -44,6 +44,7 @@ type campaignView struct {
 	Pager     pager
 	CanChange bool
 	Ended     bool
+	History   *recentView
 }
 
 func (s *Server) campaign(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -61,8 +62,12 @@ func (s *Server) campaign(w http.ResponseWriter, r *http.Request, c *call) error
 	if err != nil {
 		return err
 	}
+	history, err := s.recentChanges(c, adcamp.EntityCampaign, camp.ID)
+	if err != nil {
+		return err
+	}
 	p := c.page(r, camp.Name, "campaigns")
-	p.Data = campaignView{Campaign: camp, Facts: facts, Groups: groups.Items, Status: f.Status,
+	p.Data = campaignView{Campaign: camp, History: history, Facts: facts, Groups: groups.Items, Status: f.Status,
 		Statuses: statusOptions(adcamp.ChildStatuses), Pager: newPager(groups, c.envPath(campaignPath(camp.ID)), r.URL.Query()),
 		CanChange: c.mayChange(), Ended: camp.Status == adcamp.StatusEnded}
 	return s.render(w, http.StatusOK, "campaign.html", p)

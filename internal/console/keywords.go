@@ -258,6 +258,7 @@ type keywordView struct {
 	Facts     []fact
 	CanChange bool
 	Ended     bool
+	History   *recentView
 }
 
 // keywordAndParents finds the keyword of the path, its ad group and its
@@ -291,8 +292,12 @@ func (s *Server) keyword(w http.ResponseWriter, r *http.Request, c *call) error 
 	if err != nil {
 		return err
 	}
+	history, err := s.recentChanges(c, adcamp.EntityKeyword, k.ID)
+	if err != nil {
+		return err
+	}
 	p := c.page(r, k.Text, "campaigns")
-	p.Data = keywordView{Keyword: k, Group: g, Campaign: camp, CanChange: c.mayChange(), Ended: camp.Status == adcamp.StatusEnded,
+	p.Data = keywordView{Keyword: k, History: history, Group: g, Campaign: camp, CanChange: c.mayChange(), Ended: camp.Status == adcamp.StatusEnded,
 		Facts: []fact{{"Match type", statusName(adcamp.Status(k.MatchType))}, {"Bid", bidText(k, g)}, {"Keyword ID", k.ID},
 			{"Version", strconv.FormatInt(k.Version, 10)}, {"Created", formatTime(k.CreatedAt)}, {"Last changed", formatTime(k.UpdatedAt)}}}
 	return s.render(w, http.StatusOK, "keyword.html", p)

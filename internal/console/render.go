@@ -333,6 +333,7 @@ var funcs = template.FuncMap{
 	"button":  newButton,
 	"filter":  newFilter,
 	"when":    formatTime,
+	"list":    func(v ...string) []string { return v },
 	"ago": func(t *time.Time, now time.Time) string {
 		if t == nil {
 			return "never"

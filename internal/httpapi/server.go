@@ -117,6 +117,11 @@ func (s *Server) routes() {
 		s.handle("DELETE "+p+"/keywords/{keyword_id}", s.signed(s.deleteKeyword))
 
 		s.handle("GET "+p+"/channel-accounts", s.signed(s.listChannelAccounts))
+
+		s.handle("GET "+p+"/changes", s.signed(s.listChanges))
+		s.handle("GET "+p+"/campaigns/{campaign_id}/changes", s.signed(s.entityChanges(adcamp.EntityCampaign, "campaign_id")))
+		s.handle("GET "+p+"/ad-groups/{ad_group_id}/changes", s.signed(s.entityChanges(adcamp.EntityAdGroup, "ad_group_id")))
+		s.handle("GET "+p+"/keywords/{keyword_id}/changes", s.signed(s.entityChanges(adcamp.EntityKeyword, "keyword_id")))
 	}
 	s.mux.HandleFunc(catchAll, s.noRoute)
 }

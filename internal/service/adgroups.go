@@ -82,7 +82,12 @@ func (s *Service) CreateAdGroup(ctx context.Context, t adcamp.Tenant, campaignID
 		if err := issues.Err(); err != nil || dryRun {
 			return err
 		}
-		return tx.CreateAdGroup(ctx, g)
+		if err := tx.CreateAdGroup(ctx, g); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, now)
+		recordAdGroup(h, adcamp.OpCreate, nil, g)
+		return h.write(ctx, tx)
 	})
 	if err != nil {
 		return nil, err
@@ -135,6 +140,7 @@ func (s *Service) UpdateAdGroup(ctx context.Context, t adcamp.Tenant, id string,
 		if g, err = s.lookupAdGroup(ctx, tx, t, id); err != nil {
 			return err
 		}
+		prev := *g
 		if err := checkVersion("ad group", g.ID, g.Version, ifMatch, in.Version); err != nil {
 			return err
 		}
@@ -163,7 +169,12 @@ func (s *Service) UpdateAdGroup(ctx context.Context, t adcamp.Tenant, id string,
 		if dryRun {
 			return nil
 		}
-		return tx.UpdateAdGroup(ctx, g)
+		if err := tx.UpdateAdGroup(ctx, g); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, g.UpdatedAt)
+		recordAdGroup(h, adcamp.OpUpdate, &prev, g)
+		return h.write(ctx, tx)
 	})
 	if err != nil {
 		return nil, err
@@ -203,10 +214,18 @@ func (s *Service) DeleteAdGroup(ctx context.Context, t adcamp.Tenant, id string,
 		if _, err := s.openCampaign(ctx, tx, t, g.CampaignID); err != nil {
 			return err
 		}
-		if _, d.Keywords, err = tx.CountChildren(ctx, t, "", id); err != nil {
+		_, keywords, err := tx.Subtree(ctx, t, "", id)
+		if err != nil {
 			return err
 		}
-		return tx.DeleteAdGroup(ctx, t, id)
+		d.Keywords = int64(len(keywords))
+		if err := tx.DeleteAdGroup(ctx, t, id); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, s.Now())
+		recordSubtree(h, g.CampaignID, nil, keywords)
+		recordAdGroup(h, adcamp.OpDelete, g, nil)
+		return h.write(ctx, tx)
 	})
 	return &d, err
 }

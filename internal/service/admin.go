@@ -93,9 +93,15 @@ func (s *Service) SetKeyDisabled(ctx context.Context, id string, disabled bool) 
 		if err := s.mayChangeKey(ctx, tx, k); err != nil {
 			return err
 		}
+		prev := s.publicKey(k)
 		k.Disabled = disabled
 		out = s.publicKey(k)
-		return tx.UpdateCredential(ctx, k)
+		if err := tx.UpdateCredential(ctx, k); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, s.Now())
+		recordKey(h, adcamp.OpUpdate, &prev, &out, false)
+		return h.write(ctx, tx)
 	})
 	s.keys.forget(id)
 	return &out, err
@@ -112,7 +118,13 @@ func (s *Service) DeleteKey(ctx context.Context, id string) error {
 		if err := s.mayChangeKey(ctx, tx, k); err != nil {
 			return err
 		}
-		return tx.DeleteCredential(ctx, id)
+		if err := tx.DeleteCredential(ctx, id); err != nil {
+			return err
+		}
+		prev := s.publicKey(k)
+		h := s.newHistory(ctx, s.Now())
+		recordKey(h, adcamp.OpDelete, &prev, nil, false)
+		return h.write(ctx, tx)
 	})
 }
 
@@ -146,6 +158,7 @@ func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (
 		if err != nil {
 			return err
 		}
+		prev := s.publicKey(k)
 		secret := "sk_" + k.Environment.KeyInfix() + "_" + randomToken(32, true)
 		k.PreviousExpiresAt = nil
 		if grace > 0 {
@@ -156,7 +169,12 @@ func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (
 		}
 		seal(s.box, k, []byte(secret), old)
 		out = &NewCredential{APIKey: s.publicKey(k), Secret: secret}
-		return tx.UpdateCredential(ctx, k)
+		if err := tx.UpdateCredential(ctx, k); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, s.Now())
+		recordKey(h, adcamp.OpUpdate, &prev, &out.APIKey, true)
+		return h.write(ctx, tx)
 	})
 	s.keys.forget(id)
 	return out, err

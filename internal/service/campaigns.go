@@ -76,7 +76,12 @@ func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp
 		if dryRun {
 			return nil
 		}
-		return tx.CreateCampaign(ctx, c)
+		if err := tx.CreateCampaign(ctx, c); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, now)
+		s.recordCampaign(h, adcamp.OpCreate, nil, c)
+		return h.write(ctx, tx)
 	})
 	if err != nil {
 		return nil, err
@@ -202,7 +207,12 @@ func (s *Service) UpdateCampaign(ctx context.Context, t adcamp.Tenant, id string
 		if dryRun {
 			return nil
 		}
-		return tx.UpdateCampaign(ctx, c, &prev)
+		if err := tx.UpdateCampaign(ctx, c, &prev); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, c.UpdatedAt)
+		s.recordCampaign(h, adcamp.OpUpdate, &prev, c)
+		return h.write(ctx, tx)
 	})
 	if err != nil {
 		return nil, err
@@ -283,10 +293,18 @@ func (s *Service) DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string
 		if err := checkVersion("campaign", c.ID, c.Version, ifMatch, adcamp.Optional[int64]{}); err != nil {
 			return err
 		}
-		if d.AdGroups, d.Keywords, err = tx.CountChildren(ctx, t, id, ""); err != nil {
+		groups, keywords, err := tx.Subtree(ctx, t, id, "")
+		if err != nil {
 			return err
 		}
-		return tx.DeleteCampaign(ctx, t, id)
+		d.AdGroups, d.Keywords = int64(len(groups)), int64(len(keywords))
+		if err := tx.DeleteCampaign(ctx, t, id); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, s.Now())
+		recordSubtree(h, c.ID, groups, keywords)
+		s.recordCampaign(h, adcamp.OpDelete, c, nil)
+		return h.write(ctx, tx)
 	})
 	return &d, err
 }

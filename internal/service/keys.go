@@ -72,7 +72,12 @@ func (s *Service) CreateKeyWith(ctx context.Context, r KeyRequest) (*NewCredenti
 		if _, err := tx.GetAccount(ctx, r.AccountID); err != nil {
 			return err
 		}
-		return tx.CreateCredential(ctx, k)
+		if err := tx.CreateCredential(ctx, k); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, now)
+		recordKey(h, adcamp.OpCreate, nil, &k.APIKey, false)
+		return h.write(ctx, tx)
 	})
 	if err != nil {
 		return nil, err

@@ -74,7 +74,8 @@ func (s *Service) CreateKeywords(ctx context.Context, t adcamp.Tenant, adGroupID
 		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("ad group", adGroupID)); err != nil {
 			return err
 		}
-		if _, err := s.openAdGroup(ctx, tx, t, adGroupID); err != nil {
+		g, err := s.openAdGroup(ctx, tx, t, adGroupID)
+		if err != nil {
 			return err
 		}
 		var all adcamp.Issues // every item's problems, prefixed
@@ -119,7 +120,14 @@ func (s *Service) CreateKeywords(ctx context.Context, t adcamp.Tenant, adGroupID
 		if len(create) == 0 {
 			return nil
 		}
-		return tx.CreateKeywords(ctx, create)
+		if err := tx.CreateKeywords(ctx, create); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, now)
+		for _, k := range create {
+			recordKeyword(h, adcamp.OpCreate, g.CampaignID, nil, k)
+		}
+		return h.write(ctx, tx)
 	})
 	if err != nil {
 		return nil, err
@@ -226,9 +234,11 @@ func (s *Service) UpdateKeyword(ctx context.Context, t adcamp.Tenant, id string,
 			return err
 		}
 		var err error
-		if k, err = s.keywordForChange(ctx, tx, t, id, ifMatch, in.Version); err != nil {
+		var campaignID string
+		if k, campaignID, err = s.keywordForChange(ctx, tx, t, id, ifMatch, in.Version); err != nil {
 			return err
 		}
+		prev := *k
 		issues := append(adcamp.Issues{}, in.Invalid...)
 		if !(in.Text.Set || in.MatchType.Set || in.Bid.Set || in.Status.Set) {
 			issues.Add("body", "must contain at least one of text, match_type, bid, status")
@@ -254,7 +264,12 @@ func (s *Service) UpdateKeyword(ctx context.Context, t adcamp.Tenant, id string,
 		if dryRun {
 			return nil
 		}
-		return tx.UpdateKeyword(ctx, k)
+		if err := tx.UpdateKeyword(ctx, k); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, k.UpdatedAt)
+		recordKeyword(h, adcamp.OpUpdate, campaignID, &prev, k)
+		return h.write(ctx, tx)
 	})
 	if err != nil {
 		return nil, err
@@ -263,22 +278,24 @@ func (s *Service) UpdateKeyword(ctx context.Context, t adcamp.Tenant, id string,
 }
 
 // keywordForChange loads a keyword that is about to change: it must
-// exist, meet the client's preconditions and sit under an open campaign.
-func (s *Service) keywordForChange(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string, ifMatch IfMatch, version adcamp.Optional[int64]) (*adcamp.Keyword, error) {
+// exist, meet the client's preconditions and sit under an open campaign,
+// whose id it returns too.
+func (s *Service) keywordForChange(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string, ifMatch IfMatch, version adcamp.Optional[int64]) (*adcamp.Keyword, string, error) {
 	if !adcamp.ValidID(adcamp.PrefixKeyword, id) {
-		return nil, adcamp.NotFound("keyword", id)
+		return nil, "", adcamp.NotFound("keyword", id)
 	}
 	k, err := tx.GetKeyword(ctx, t, id)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := checkVersion("keyword", k.ID, k.Version, ifMatch, version); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if _, err := s.openAdGroup(ctx, tx, t, k.AdGroupID); err != nil {
-		return nil, err
+	g, err := s.openAdGroup(ctx, tx, t, k.AdGroupID)
+	if err != nil {
+		return nil, "", err
 	}
-	return k, nil
+	return k, g.CampaignID, nil
 }
 
 // DeleteKeyword removes a keyword.
@@ -287,10 +304,16 @@ func (s *Service) DeleteKeyword(ctx context.Context, t adcamp.Tenant, id string,
 		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("keyword", id)); err != nil {
 			return err
 		}
-		if _, err := s.keywordForChange(ctx, tx, t, id, ifMatch, adcamp.Optional[int64]{}); err != nil {
+		k, campaignID, err := s.keywordForChange(ctx, tx, t, id, ifMatch, adcamp.Optional[int64]{})
+		if err != nil {
 			return err
 		}
-		return tx.DeleteKeyword(ctx, t, id)
+		if err := tx.DeleteKeyword(ctx, t, id); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, s.Now())
+		recordKeyword(h, adcamp.OpDelete, campaignID, k, nil)
+		return h.write(ctx, tx)
 	})
 }
 

@@ -124,9 +124,15 @@ func (s *Service) SetMemberRole(ctx context.Context, accountID, userID string, r
 				return err
 			}
 		}
+		prev := *m
 		m.Role = role
 		out = m
-		return tx.SetMemberRole(ctx, accountID, userID, role)
+		if err := tx.SetMemberRole(ctx, accountID, userID, role); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, s.Now())
+		recordMember(h, adcamp.OpUpdate, &prev, m)
+		return h.write(ctx, tx)
 	})
 	return out, err
 }
@@ -148,7 +154,12 @@ func (s *Service) RemoveMember(ctx context.Context, accountID, userID string) (*
 			}
 		}
 		out = m
-		return tx.DeleteMember(ctx, accountID, userID)
+		if err := tx.DeleteMember(ctx, accountID, userID); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, s.Now())
+		recordMember(h, adcamp.OpDelete, m, nil)
+		return h.write(ctx, tx)
 	})
 	return out, err
 }

@@ -31,5 +31,9 @@ func OriginOf(ctx context.Context) Origin {
 	if o, ok := ctx.Value(originKey{}).(Origin); ok {
 		return o
 	}
-	return Origin{Actor: adcamp.Actor{Type: adcamp.ActorSystem, ID: "adcamp"}}
+	return Origin{Actor: SystemActor}
 }
+
+// SystemActor is adcamp acting on its own (ending campaigns past their end
+// date).
+var SystemActor = adcamp.Actor{Type: adcamp.ActorSystem, ID: "adcamp"}

@@ -234,7 +234,8 @@ func (s *Service) Once(ctx context.Context, k ReplayKey, fn func(context.Context
 				}
 			}
 			var err error
-			if ans, outcome, err = fn(context.WithValue(ctx, txKey{}, tx)); err != nil {
+			fctx := context.WithValue(context.WithValue(ctx, txKey{}, tx), txnKey{}, adcamp.NewID(adcamp.PrefixTransaction, s.Now()))
+			if ans, outcome, err = fn(fctx); err != nil {
 				return err
 			}
 			if outcome != Commit {

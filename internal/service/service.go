@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/secrets"
 	"github.com/adcamp/adcamp/internal/store"
 )
@@ -51,6 +52,10 @@ type Config struct {
 	// AnswerBudget bounds the bytes of large answers kept for replays per
 	// account and process (DefaultAnswerBudget if zero; see budget.go).
 	AnswerBudget int64
+	// HistoryRetention is how long change records are kept (Run purges
+	// older ones). Zero keeps them all: a library never deletes history
+	// unless told to; adcamp serve passes DefaultHistoryRetention.
+	HistoryRetention time.Duration
 }
 
 // Service implements the API's operations over a store.
@@ -62,6 +67,7 @@ type Service struct {
 	signing      SigningMode
 	marketplaces []string
 	maxSkew      time.Duration
+	retention    time.Duration // of change records; 0 keeps them
 
 	keys    keyCache
 	budget  answerBudget
@@ -79,7 +85,7 @@ type Service struct {
 func New(cfg Config) *Service {
 	s := &Service{
 		store: cfg.Store, box: cfg.Box, log: cfg.Logger, now: cfg.Now,
-		signing: cfg.Signing, maxSkew: cfg.MaxSkew,
+		signing: cfg.Signing, maxSkew: cfg.MaxSkew, retention: cfg.HistoryRetention,
 		usage: make(map[string]time.Time), uses: make(map[keyDay]int64),
 	}
 	s.console.hashing = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
@@ -137,6 +143,7 @@ func (s *Service) Run(ctx context.Context, interval time.Duration) {
 			s.FlushUsage(ctx)
 			s.purgeConsole(ctx)
 			s.endDueCampaigns(ctx)
+			s.purgeChanges(ctx)
 			if n, err := s.PurgeRecords(ctx); err != nil {
 				s.log.Error("purge expired request records", "err", err)
 			} else if n > 0 {
@@ -163,14 +170,30 @@ const endBatch = 1000
 // change but delete); storing it keeps the counters and the status indexes
 // exact, so lists by status do not have to look at every campaign that
 // ever ended. Their version and updated_at stay: nothing visible changes.
+// Each is recorded in the history as the system's change of its status
+// (from its stored status to ended), with one transaction id per batch.
 func (s *Service) EndDueCampaigns(ctx context.Context) (int64, error) {
 	var total int64
+	ctx = WithOrigin(ctx, Origin{Actor: SystemActor})
 	for {
 		var n int64
 		err := s.store.Write(ctx, func(tx store.Tx) error {
-			var err error
-			n, err = tx.EndCampaigns(ctx, s.today(), endBatch)
-			return err
+			due, err := tx.DueCampaigns(ctx, s.today(), endBatch)
+			if err != nil || len(due) == 0 {
+				return err
+			}
+			ids := make([]string, len(due))
+			h := s.newHistory(ctx, s.Now())
+			for i, c := range due {
+				ids[i] = c.ID
+				h.add(c.AccountID, c.Environment, adcamp.EntityCampaign, c.ID, c.ID, "", adcamp.OpUpdate,
+					[]adcamp.FieldChange{{Field: "status", Old: text(string(c.Status)), New: text(string(adcamp.StatusEnded))}})
+			}
+			if err := tx.SetCampaignsEnded(ctx, ids); err != nil {
+				return err
+			}
+			n = int64(len(due))
+			return h.write(ctx, tx)
 		})
 		total += n
 		if err != nil || n < endBatch {

@@ -121,7 +121,17 @@ func (s *Service) Setup(ctx context.Context, r SetupRequest) (*SignIn, error) {
 		if err := tx.CreateUser(ctx, u); err != nil {
 			return err
 		}
-		if err := tx.CreateMember(ctx, &adcamp.Member{AccountID: acc.ID, User: u.User, Role: adcamp.RoleOwner, AddedAt: created}); err != nil {
+		m := &adcamp.Member{AccountID: acc.ID, User: u.User, Role: adcamp.RoleOwner, AddedAt: created}
+		if err := tx.CreateMember(ctx, m); err != nil {
+			return err
+		}
+		// The first owner adds themselves, through the setup link.
+		h := s.newHistory(ctx, now)
+		if h.origin.Actor.Type == adcamp.ActorSystem {
+			h.origin.Actor = adcamp.Actor{Type: adcamp.ActorUser, ID: u.ID}
+		}
+		recordMember(h, adcamp.OpCreate, nil, m)
+		if err := h.write(ctx, tx); err != nil {
 			return err
 		}
 		var err error
@@ -174,6 +184,11 @@ func (s *Service) AddMember(ctx context.Context, accountID, email string, role a
 		}
 		out.Member = adcamp.Member{AccountID: accountID, User: u.User, Role: role, AddedAt: now.Truncate(time.Second)}
 		if err := tx.CreateMember(ctx, &out.Member); err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, now)
+		recordMember(h, adcamp.OpCreate, nil, &out.Member)
+		if err := h.write(ctx, tx); err != nil {
 			return err
 		}
 		if !u.PasswordSet {

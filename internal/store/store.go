@@ -34,6 +34,7 @@ type Store interface {
 // a missing row return an *adcamp.Error with code NOT_FOUND.
 type Tx interface {
 	ConsoleTx
+	ChangesTx
 	CreateAccount(ctx context.Context, a *adcamp.Account) error
 	GetAccount(ctx context.Context, id string) (*adcamp.Account, error)
 

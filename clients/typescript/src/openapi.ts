@@ -569,10 +569,262 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List change records
+         * @description The change history of the caller's account in the key's environment, newest first (by `id`,
+         *     which sorts by time), one page at a time: a record for every create, update and delete of a
+         *     campaign, ad group or keyword (from the API, the console, the admin command line, or adcamp
+         *     itself ending a campaign past its `end_date`), every credential event (created, disabled,
+         *     enabled, rolled, deleted) and every change of the account's console members. Member records
+         *     belong to the account, in no environment (`environment` is null): they are listed with either
+         *     environment's records unless a filter leaves them out. Records of deleted entities stay.
+         *
+         *     Each record names its actor, the request that made it (`request_id`, and `idempotency_key` if
+         *     one was sent) and a `transaction_id` shared by every record of one request (a cascade delete or
+         *     a keyword batch is one transaction of many records). `changes` gives each changed field's
+         *     `old` and `new` value as text (money `"25.00"`, dates `"2026-01-31"`, `"true"`), or null: a create
+         *     lists its initial values, a delete its last ones. Records are kept for the deployment's `--history-retention` (400 days by default).
+         *
+         *     Paging is by cursor: pass a page's `next_cursor` as `cursor` for the next; it is null on the
+         *     last page. Pages are stable while new changes arrive: they come in above the first page. Every
+         *     filter is optional; a filter value that names nothing (another account's id) gives an empty page.
+         *     Anything else, a repeated parameter or a bad value → `400 VALIDATION_ERROR` naming each parameter.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List change records, headers only (HEAD)
+         * @description `GET /changes` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListChanges"];
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{campaign_id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the change records of a campaign
+         * @description `GET /changes` for a campaign: its own records and those of its ad groups and keywords, newest first, with the same records, paging and filters
+         *     (but `entity_id` and `campaign_id`, which the path gives). The entity need not exist any more:
+         *     the records of a deleted one stay readable. An id that names nothing of the account's in this
+         *     environment has no records (an empty page); a malformed id → `404 NOT_FOUND`.
+         */
+        get: operations["listCampaignChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List the change records of a campaign, headers only (HEAD)
+         * @description `GET /campaigns/{campaign_id}/changes` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListCampaignChanges"];
+        patch?: never;
+        trace?: never;
+    };
+    "/ad-groups/{ad_group_id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An ad group id: `adg_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example adg_01m80v39s1rbqjszbkfg0k74m4
+                 */
+                ad_group_id: components["parameters"]["AdGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the change records of an ad group
+         * @description `GET /changes` for an ad group: its own records and those of its keywords, newest first, with the same records, paging and filters
+         *     (but `entity_id` and `campaign_id`, which the path gives). The entity need not exist any more:
+         *     the records of a deleted one stay readable. An id that names nothing of the account's in this
+         *     environment has no records (an empty page); a malformed id → `404 NOT_FOUND`.
+         */
+        get: operations["listAdGroupChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List the change records of an ad group, headers only (HEAD)
+         * @description `GET /ad-groups/{ad_group_id}/changes` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListAdGroupChanges"];
+        patch?: never;
+        trace?: never;
+    };
+    "/keywords/{keyword_id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A keyword id: `kw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example kw_01m80v3rdkhzrdz6xbwbcvqhh8
+                 */
+                keyword_id: components["parameters"]["KeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the change records of a keyword
+         * @description `GET /changes` for a keyword, newest first, with the same records, paging and filters
+         *     (but `entity_id` and `campaign_id`, which the path gives). The entity need not exist any more:
+         *     the records of a deleted one stay readable. An id that names nothing of the account's in this
+         *     environment has no records (an empty page); a malformed id → `404 NOT_FOUND`.
+         */
+        get: operations["listKeywordChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List the change records of a keyword, headers only (HEAD)
+         * @description `GET /keywords/{keyword_id}/changes` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListKeywordChanges"];
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description What a change record is about. `member` is a console user's place and role in the account.
+         * @example campaign
+         * @enum {string}
+         */
+        HistoryEntityType: "campaign" | "ad_group" | "keyword" | "api_key" | "member";
+        /**
+         * @description Who made a change: a program signing with an API key, a person in the console, an operator at the admin command line, or adcamp itself (ending campaigns past their end date).
+         * @example api_key
+         * @enum {string}
+         */
+        HistoryActorType: "api_key" | "user" | "admin" | "system";
+        /** @description Who made a change. `id` is the API key, the console user's id, the operator's name, or `adcamp` for the system. */
+        HistoryActor: {
+            type: components["schemas"]["HistoryActorType"];
+            /** @example ak_live_q2n7xk4m9c3v8b5t1r6w */
+            id: string;
+        };
+        /** @description A field's value before and after the change, as text (see `HistoryValue`). A create has `old` null, a delete `new` null. */
+        HistoryFieldChange: {
+            old: components["schemas"]["HistoryValue"];
+            new: components["schemas"]["HistoryValue"];
+        };
+        /**
+         * @description A field's value as text, written as the entity's JSON writes it (money with two decimals, `25.00`; dates `2026-01-31`; `true` and `false`; numbers in decimal), or null where the field is null.
+         * @example 25.00
+         */
+        HistoryValue: string | null;
+        /** @description The record of one change to one entity. */
+        HistoryRecord: {
+            /**
+             * @description `chg_` and a ULID: ids sort by time.
+             * @example chg_01jdkw1r2f8x4m9q3t7v5b6n0c
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC, to the millisecond.
+             * @example 2026-11-22T09:30:00.123Z
+             */
+            occurred_at: string;
+            /**
+             * @description The environment of the entity; null for member records, which belong to the account.
+             * @example production
+             * @enum {string|null}
+             */
+            environment: "production" | "sandbox" | null;
+            entity_type: components["schemas"]["HistoryEntityType"];
+            /**
+             * @description The campaign, ad group or keyword id, the API key, or the console user's id.
+             * @example cmp_01jdkw1r2f8x4m9q3t7v5b6n0c
+             */
+            entity_id: string;
+            /**
+             * @description The campaign of an ad group or keyword record.
+             * @example cmp_01jdkw1r2f8x4m9q3t7v5b6n0c
+             */
+            campaign_id?: string;
+            /**
+             * @description The ad group of a keyword record.
+             * @example adg_01jdkw1r2f8x4m9q3t7v5b6n0c
+             */
+            ad_group_id?: string;
+            /**
+             * @description A status change is an update of `status`.
+             * @example update
+             * @enum {string}
+             */
+            operation: "create" | "update" | "delete";
+            /** @description The fields changed, each with its old and new value. A credential roll lists `secret` (never the secret itself) and `previous_secret_expires_at`. */
+            changes: {
+                [key: string]: components["schemas"]["HistoryFieldChange"];
+            };
+            actor: components["schemas"]["HistoryActor"];
+            /**
+             * @description The `X-Request-Id` of the request that made the change; null for the admin command line and the system.
+             * @example req_46cfe2bc89e761668eb4898b
+             */
+            request_id: string | null;
+            /**
+             * @description The request's `Idempotency-Key`, when it sent one.
+             * @example order-7781
+             */
+            idempotency_key?: string;
+            /**
+             * @description Shared by every record written by one request.
+             * @example txn_01jdkw1r2f8x4m9q3t7v5b6n0c
+             */
+            transaction_id: string;
+        };
+        HistoryList: {
+            /** @description Newest first (by id, descending). */
+            items: components["schemas"]["HistoryRecord"][];
+            /**
+             * @description Pass it as `cursor` for the next page; null on the last page.
+             * @example chg_01jdkw1r2f8x4m9q3t7v5b6n0c
+             */
+            next_cursor: string | null;
+        };
+        /** @description A page of change records. The success envelope: `success` is always true. */
+        HistoryListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["HistoryList"];
+        };
         /**
          * @description Every error response is this envelope. (Every successful one, but for `/openapi.json` and
          *     `/metrics`, is `{"success": true, "data": ...}`: see the `...Response` schemas.)
@@ -1310,6 +1562,34 @@ export interface components {
         };
     };
     responses: {
+        /** @description One page of change records, newest first. */
+        HistoryPage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HistoryListResponse"];
+            };
+        };
+        /** @description `VALIDATION_ERROR`: a query parameter is unknown, repeated or invalid (an unknown `entity_type` or `actor_type`, a cursor this list did not give, `limit` outside 1 to 200, a time not in RFC 3339, `until` not after `since`); `details` lists each. */
+        HistoryBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /**
          * @description What the `GET` would have answered, without the body: the same status and headers (`Content-Type`,
          *     `Content-Length` of the body it would have sent, `X-Request-Id`, `Date` and the rate-limit headers).
@@ -2242,6 +2522,45 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Only the records of this kind of entity. */
+        HistoryEntityTypeFilter: components["schemas"]["HistoryEntityType"];
+        /**
+         * @description Only the records of this entity (a campaign, ad group or keyword id, an API key, or a console user's id for member records).
+         * @example cmp_01jdkw1r2f8x4m9q3t7v5b6n0c
+         */
+        HistoryEntityId: string;
+        /**
+         * @description Only the records of this campaign and of everything under it.
+         * @example cmp_01jdkw1r2f8x4m9q3t7v5b6n0c
+         */
+        HistoryCampaignId: string;
+        /** @description Only the changes made by this kind of actor. */
+        HistoryActorTypeFilter: components["schemas"]["HistoryActorType"];
+        /**
+         * @description Only the changes made by this actor (an API key, a console user's id, an operator's name, `adcamp`).
+         * @example ak_live_q2n7xk4m9c3v8b5t1r6w
+         */
+        HistoryActorId: string;
+        /**
+         * @description Only the changes made at or after this time (RFC 3339).
+         * @example 2026-11-01T00:00:00Z
+         */
+        HistorySince: string;
+        /**
+         * @description Only the changes made before this time (RFC 3339); it must be after `since`.
+         * @example 2026-12-01T00:00:00Z
+         */
+        HistoryUntil: string;
+        /**
+         * @description The `next_cursor` of the page before; leave it out for the first page.
+         * @example chg_01jdkw1r2f8x4m9q3t7v5b6n0c
+         */
+        HistoryCursor: string;
+        /**
+         * @description Records per page.
+         * @example 50
+         */
+        HistoryLimit: number;
         /**
          * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
          *     another account or environment, answers `404 NOT_FOUND`.
@@ -3482,6 +3801,474 @@ export interface operations {
             400: components["responses"]["HeadError"];
             401: components["responses"]["HeadRefused"];
             403: components["responses"]["HeadRefused"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description Only the records of this kind of entity. */
+                entity_type?: components["parameters"]["HistoryEntityTypeFilter"];
+                /**
+                 * @description Only the records of this entity (a campaign, ad group or keyword id, an API key, or a console user's id for member records).
+                 * @example cmp_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                entity_id?: components["parameters"]["HistoryEntityId"];
+                /**
+                 * @description Only the records of this campaign and of everything under it.
+                 * @example cmp_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                campaign_id?: components["parameters"]["HistoryCampaignId"];
+                /** @description Only the changes made by this kind of actor. */
+                actor_type?: components["parameters"]["HistoryActorTypeFilter"];
+                /**
+                 * @description Only the changes made by this actor (an API key, a console user's id, an operator's name, `adcamp`).
+                 * @example ak_live_q2n7xk4m9c3v8b5t1r6w
+                 */
+                actor_id?: components["parameters"]["HistoryActorId"];
+                /**
+                 * @description Only the changes made at or after this time (RFC 3339).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                since?: components["parameters"]["HistorySince"];
+                /**
+                 * @description Only the changes made before this time (RFC 3339); it must be after `since`.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                until?: components["parameters"]["HistoryUntil"];
+                /**
+                 * @description The `next_cursor` of the page before; leave it out for the first page.
+                 * @example chg_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                cursor?: components["parameters"]["HistoryCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HistoryPage"];
+            400: components["responses"]["HistoryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListChanges: {
+        parameters: {
+            query?: {
+                /** @description Only the records of this kind of entity. */
+                entity_type?: components["parameters"]["HistoryEntityTypeFilter"];
+                /**
+                 * @description Only the records of this entity (a campaign, ad group or keyword id, an API key, or a console user's id for member records).
+                 * @example cmp_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                entity_id?: components["parameters"]["HistoryEntityId"];
+                /**
+                 * @description Only the records of this campaign and of everything under it.
+                 * @example cmp_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                campaign_id?: components["parameters"]["HistoryCampaignId"];
+                /** @description Only the changes made by this kind of actor. */
+                actor_type?: components["parameters"]["HistoryActorTypeFilter"];
+                /**
+                 * @description Only the changes made by this actor (an API key, a console user's id, an operator's name, `adcamp`).
+                 * @example ak_live_q2n7xk4m9c3v8b5t1r6w
+                 */
+                actor_id?: components["parameters"]["HistoryActorId"];
+                /**
+                 * @description Only the changes made at or after this time (RFC 3339).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                since?: components["parameters"]["HistorySince"];
+                /**
+                 * @description Only the changes made before this time (RFC 3339); it must be after `since`.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                until?: components["parameters"]["HistoryUntil"];
+                /**
+                 * @description The `next_cursor` of the page before; leave it out for the first page.
+                 * @example chg_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                cursor?: components["parameters"]["HistoryCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listCampaignChanges: {
+        parameters: {
+            query?: {
+                /** @description Only the records of this kind of entity. */
+                entity_type?: components["parameters"]["HistoryEntityTypeFilter"];
+                /** @description Only the changes made by this kind of actor. */
+                actor_type?: components["parameters"]["HistoryActorTypeFilter"];
+                /**
+                 * @description Only the changes made by this actor (an API key, a console user's id, an operator's name, `adcamp`).
+                 * @example ak_live_q2n7xk4m9c3v8b5t1r6w
+                 */
+                actor_id?: components["parameters"]["HistoryActorId"];
+                /**
+                 * @description Only the changes made at or after this time (RFC 3339).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                since?: components["parameters"]["HistorySince"];
+                /**
+                 * @description Only the changes made before this time (RFC 3339); it must be after `since`.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                until?: components["parameters"]["HistoryUntil"];
+                /**
+                 * @description The `next_cursor` of the page before; leave it out for the first page.
+                 * @example chg_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                cursor?: components["parameters"]["HistoryCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HistoryPage"];
+            400: components["responses"]["HistoryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListCampaignChanges: {
+        parameters: {
+            query?: {
+                /** @description Only the records of this kind of entity. */
+                entity_type?: components["parameters"]["HistoryEntityTypeFilter"];
+                /** @description Only the changes made by this kind of actor. */
+                actor_type?: components["parameters"]["HistoryActorTypeFilter"];
+                /**
+                 * @description Only the changes made by this actor (an API key, a console user's id, an operator's name, `adcamp`).
+                 * @example ak_live_q2n7xk4m9c3v8b5t1r6w
+                 */
+                actor_id?: components["parameters"]["HistoryActorId"];
+                /**
+                 * @description Only the changes made at or after this time (RFC 3339).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                since?: components["parameters"]["HistorySince"];
+                /**
+                 * @description Only the changes made before this time (RFC 3339); it must be after `since`.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                until?: components["parameters"]["HistoryUntil"];
+                /**
+                 * @description The `next_cursor` of the page before; leave it out for the first page.
+                 * @example chg_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                cursor?: components["parameters"]["HistoryCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listAdGroupChanges: {
+        parameters: {
+            query?: {
+                /** @description Only the records of this kind of entity. */
+                entity_type?: components["parameters"]["HistoryEntityTypeFilter"];
+                /** @description Only the changes made by this kind of actor. */
+                actor_type?: components["parameters"]["HistoryActorTypeFilter"];
+                /**
+                 * @description Only the changes made by this actor (an API key, a console user's id, an operator's name, `adcamp`).
+                 * @example ak_live_q2n7xk4m9c3v8b5t1r6w
+                 */
+                actor_id?: components["parameters"]["HistoryActorId"];
+                /**
+                 * @description Only the changes made at or after this time (RFC 3339).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                since?: components["parameters"]["HistorySince"];
+                /**
+                 * @description Only the changes made before this time (RFC 3339); it must be after `since`.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                until?: components["parameters"]["HistoryUntil"];
+                /**
+                 * @description The `next_cursor` of the page before; leave it out for the first page.
+                 * @example chg_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                cursor?: components["parameters"]["HistoryCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description An ad group id: `adg_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example adg_01m80v39s1rbqjszbkfg0k74m4
+                 */
+                ad_group_id: components["parameters"]["AdGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HistoryPage"];
+            400: components["responses"]["HistoryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListAdGroupChanges: {
+        parameters: {
+            query?: {
+                /** @description Only the records of this kind of entity. */
+                entity_type?: components["parameters"]["HistoryEntityTypeFilter"];
+                /** @description Only the changes made by this kind of actor. */
+                actor_type?: components["parameters"]["HistoryActorTypeFilter"];
+                /**
+                 * @description Only the changes made by this actor (an API key, a console user's id, an operator's name, `adcamp`).
+                 * @example ak_live_q2n7xk4m9c3v8b5t1r6w
+                 */
+                actor_id?: components["parameters"]["HistoryActorId"];
+                /**
+                 * @description Only the changes made at or after this time (RFC 3339).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                since?: components["parameters"]["HistorySince"];
+                /**
+                 * @description Only the changes made before this time (RFC 3339); it must be after `since`.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                until?: components["parameters"]["HistoryUntil"];
+                /**
+                 * @description The `next_cursor` of the page before; leave it out for the first page.
+                 * @example chg_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                cursor?: components["parameters"]["HistoryCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description An ad group id: `adg_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example adg_01m80v39s1rbqjszbkfg0k74m4
+                 */
+                ad_group_id: components["parameters"]["AdGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listKeywordChanges: {
+        parameters: {
+            query?: {
+                /** @description Only the records of this kind of entity. */
+                entity_type?: components["parameters"]["HistoryEntityTypeFilter"];
+                /** @description Only the changes made by this kind of actor. */
+                actor_type?: components["parameters"]["HistoryActorTypeFilter"];
+                /**
+                 * @description Only the changes made by this actor (an API key, a console user's id, an operator's name, `adcamp`).
+                 * @example ak_live_q2n7xk4m9c3v8b5t1r6w
+                 */
+                actor_id?: components["parameters"]["HistoryActorId"];
+                /**
+                 * @description Only the changes made at or after this time (RFC 3339).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                since?: components["parameters"]["HistorySince"];
+                /**
+                 * @description Only the changes made before this time (RFC 3339); it must be after `since`.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                until?: components["parameters"]["HistoryUntil"];
+                /**
+                 * @description The `next_cursor` of the page before; leave it out for the first page.
+                 * @example chg_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                cursor?: components["parameters"]["HistoryCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A keyword id: `kw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example kw_01m80v3rdkhzrdz6xbwbcvqhh8
+                 */
+                keyword_id: components["parameters"]["KeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HistoryPage"];
+            400: components["responses"]["HistoryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListKeywordChanges: {
+        parameters: {
+            query?: {
+                /** @description Only the records of this kind of entity. */
+                entity_type?: components["parameters"]["HistoryEntityTypeFilter"];
+                /** @description Only the changes made by this kind of actor. */
+                actor_type?: components["parameters"]["HistoryActorTypeFilter"];
+                /**
+                 * @description Only the changes made by this actor (an API key, a console user's id, an operator's name, `adcamp`).
+                 * @example ak_live_q2n7xk4m9c3v8b5t1r6w
+                 */
+                actor_id?: components["parameters"]["HistoryActorId"];
+                /**
+                 * @description Only the changes made at or after this time (RFC 3339).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                since?: components["parameters"]["HistorySince"];
+                /**
+                 * @description Only the changes made before this time (RFC 3339); it must be after `since`.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                until?: components["parameters"]["HistoryUntil"];
+                /**
+                 * @description The `next_cursor` of the page before; leave it out for the first page.
+                 * @example chg_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                cursor?: components["parameters"]["HistoryCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A keyword id: `kw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example kw_01m80v3rdkhzrdz6xbwbcvqhh8
+                 */
+                keyword_id: components["parameters"]["KeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["HeadRefused"];
             429: components["responses"]["HeadError"];

@@ -49,6 +49,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"RequestRecords", testRequestRecords},
 		{"Settings", testSettings},
 		{"AllCredentials", testAllCredentials},
+		{"Changes", testChanges},
+		{"SubtreeAndDueCampaigns", testSubtreeAndDue},
 	}
 	tests = append(tests, consoleTests...)
 	for _, tc := range tests {

@@ -1,0 +1,288 @@
+package sqlite
+
+import (
+	"context"
+	"strings"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// The change history (store.ChangesTx): its own table, written in the
+// transactions of the changes it records.
+
+const changeColumns = `id, occurred_at, account_id, environment, entity_type, entity_id, campaign_id, ad_group_id,
+	operation, changes, actor_type, actor_id, request_id, idempotency_key, transaction_id`
+
+// changesPerInsert bounds the rows of one INSERT (15 values each).
+const changesPerInsert = 200
+
+const changeRow = `(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+
+// nullID stores "" as NULL, so that the partial indexes leave it out.
+func nullID(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func (t *tx) AddChanges(ctx context.Context, cs []*adcamp.Change) error {
+	for len(cs) > 0 {
+		n := min(len(cs), changesPerInsert)
+		var b strings.Builder
+		b.WriteString(`INSERT INTO changes (` + changeColumns + `) VALUES `)
+		args := make([]any, 0, n*15)
+		for i, c := range cs[:n] {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(changeRow)
+			args = append(args, c.ID, micros(c.OccurredAt), c.AccountID, string(c.Environment), string(c.EntityType),
+				c.EntityID, nullID(c.CampaignID), nullID(c.AdGroupID), string(c.Operation),
+				store.EncodeFieldChanges(c.Changes), string(c.Actor.Type), c.Actor.ID, c.RequestID, c.IdempotencyKey,
+				c.TransactionID)
+		}
+		// A single row goes through the statement cache; a batch's text
+		// varies with its size (see CreateKeywords).
+		var err error
+		if n == 1 {
+			_, err = t.exec(ctx, b.String(), args...)
+		} else {
+			_, err = t.tx.ExecContext(t.ctx(ctx), b.String(), args...)
+		}
+		if err != nil {
+			return err
+		}
+		cs = cs[n:]
+	}
+	return nil
+}
+
+// changeIndex names the index a history query reads: that of its most
+// selective filter, whose entries are in id order. Without statistics
+// SQLite would rather take changes_tenant, which gives the order too, and
+// read the tenant's every record to find one entity's.
+func changeIndex(q store.ChangeQuery) string {
+	switch {
+	case q.EntityID != "":
+		return "changes_entity"
+	case q.AdGroupID != "":
+		return "changes_ad_group"
+	case q.CampaignID != "":
+		return "changes_campaign"
+	case q.ActorID != "":
+		return "changes_actor"
+	case q.ActorType != "":
+		return "changes_actor_type"
+	case q.EntityType != "":
+		return "changes_type"
+	}
+	return "changes_tenant"
+}
+
+// changeWhere is the WHERE of a history query for one environment, with
+// its arguments appended to args.
+func changeWhere(q store.ChangeQuery, env adcamp.Environment, args []any) (string, []any) {
+	var w strings.Builder
+	cond := func(c string, v any) {
+		if w.Len() > 0 {
+			w.WriteString(` AND `)
+		}
+		w.WriteString(c)
+		args = append(args, v)
+	}
+	cond(`account_id = ?`, q.AccountID)
+	cond(`environment = ?`, string(env))
+	for _, f := range []struct{ column, value string }{
+		{"entity_id", q.EntityID}, {"ad_group_id", q.AdGroupID}, {"campaign_id", q.CampaignID},
+		{"actor_id", q.ActorID}, {"actor_type", string(q.ActorType)}, {"entity_type", string(q.EntityType)},
+	} {
+		if f.value != "" {
+			cond(f.column+` = ?`, f.value)
+		}
+	}
+	if q.From != "" {
+		cond(`id >= ?`, q.From)
+	}
+	if q.Before != "" {
+		cond(`id < ?`, q.Before)
+	}
+	return w.String(), args
+}
+
+// changeListSQL is the statement of ListChanges: one ordered, limited
+// range scan per environment, merged when there are two.
+func changeListSQL(q store.ChangeQuery) (string, []any) {
+	var query string
+	var args []any
+	for i, env := range q.Environments {
+		var where string
+		where, args = changeWhere(q, env, args)
+		args = append(args, q.Limit)
+		sub := `SELECT ` + changeColumns + ` FROM changes INDEXED BY ` + changeIndex(q) + ` WHERE ` + where +
+			` ORDER BY id DESC LIMIT ?`
+		if len(q.Environments) == 1 {
+			return sub, args
+		}
+		if i > 0 {
+			query += ` UNION ALL `
+		}
+		query += `SELECT * FROM (` + sub + `)`
+	}
+	if query != "" {
+		query += ` ORDER BY id DESC LIMIT ?`
+		args = append(args, q.Limit)
+	}
+	return query, args
+}
+
+func (t *tx) ListChanges(ctx context.Context, q store.ChangeQuery) ([]*adcamp.Change, error) {
+	query, args := changeListSQL(q)
+	if query == "" {
+		return nil, nil
+	}
+	rows, err := t.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var cs []*adcamp.Change
+	for rows.Next() {
+		c, err := scanChange(rows)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	return cs, rows.Err()
+}
+
+func scanChange(row rowScanner) (*adcamp.Change, error) {
+	var c adcamp.Change
+	var occurred intCol
+	var campaign, adGroup nullText
+	var changes []byte
+	err := row.Scan(&c.ID, &occurred, &c.AccountID, (*string)(&c.Environment), (*string)(&c.EntityType), &c.EntityID,
+		&campaign, &adGroup, (*string)(&c.Operation), &changes, (*string)(&c.Actor.Type), &c.Actor.ID, &c.RequestID,
+		&c.IdempotencyKey, &c.TransactionID)
+	if err != nil {
+		return nil, err
+	}
+	c.OccurredAt = fromMicros(int64(occurred))
+	c.CampaignID, c.AdGroupID = string(campaign), string(adGroup)
+	if c.Changes, err = store.DecodeFieldChanges(changes); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+func (t *tx) PurgeChanges(ctx context.Context, before string, limit int) (int64, error) {
+	res, err := t.exec(ctx, `DELETE FROM changes WHERE id IN (
+		SELECT id FROM changes WHERE id < $1 ORDER BY id LIMIT $2)`, before, limit)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (t *tx) Subtree(ctx context.Context, tn adcamp.Tenant, campaignID, adGroupID string) ([]*adcamp.AdGroup, []*adcamp.Keyword, error) {
+	if err := t.consistent(ctx); err != nil {
+		return nil, nil, err
+	}
+	var groups []*adcamp.AdGroup
+	keywordsWhere := `ad_group_id = $1 AND account_id = $2 AND environment = $3`
+	if campaignID != "" {
+		rows, err := t.query(ctx, `SELECT `+adGroupColumns+` FROM ad_groups
+			WHERE campaign_id = $1 AND account_id = $2 AND environment = $3 ORDER BY id`,
+			campaignID, tn.AccountID, tn.Environment)
+		if err != nil {
+			return nil, nil, err
+		}
+		groups, err = collect(rows, scanAdGroup)
+		if err != nil {
+			return nil, nil, err
+		}
+		adGroupID = campaignID
+		keywordsWhere = `ad_group_id IN (SELECT id FROM ad_groups WHERE campaign_id = $1)
+			AND account_id = $2 AND environment = $3`
+	}
+	rows, err := t.query(ctx, `SELECT `+keywordColumns+` FROM keywords WHERE `+keywordsWhere+` ORDER BY id`,
+		adGroupID, tn.AccountID, tn.Environment)
+	if err != nil {
+		return nil, nil, err
+	}
+	keywords, err := collect(rows, scanKeyword)
+	return groups, keywords, err
+}
+
+// collect scans every row, and closes rows.
+func collect[T any](rows interface {
+	rowScanner
+	Next() bool
+	Err() error
+	Close() error
+}, scan func(rowScanner) (T, error)) ([]T, error) {
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+func (t *tx) DueCampaigns(ctx context.Context, today adcamp.Date, limit int) ([]*adcamp.Campaign, error) {
+	rows, err := t.query(ctx, `SELECT `+campaignColumns+` FROM campaigns INDEXED BY campaigns_due
+		WHERE end_date < $1 AND status <> 'ended' AND end_date IS NOT NULL LIMIT $2`, today.String(), limit)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, scanFullCampaign)
+}
+
+// scanFullCampaign reads campaignColumns (tenant included).
+func scanFullCampaign(row rowScanner) (*adcamp.Campaign, error) {
+	var c adcamp.Campaign
+	var channel nullInt
+	var start, end, notes nullText
+	var created, updated intCol
+	err := row.Scan(&c.ID, &c.AccountID, (*string)(&c.Environment), &c.Name, (*intCol)(&c.BudgetDaily), &c.Marketplace,
+		&channel, &start, &end, (*string)(&c.Status), (*intCol)(&c.Version), &created, &updated, &notes)
+	if err != nil {
+		return nil, err
+	}
+	if channel.valid {
+		id := channel.n
+		c.ChannelAccountID = &id
+	}
+	if c.StartDate, err = scanDate(start); err != nil {
+		return nil, err
+	}
+	if c.EndDate, err = scanDate(end); err != nil {
+		return nil, err
+	}
+	c.Notes = string(notes)
+	c.CreatedAt, c.UpdatedAt = fromMicros(int64(created)), fromMicros(int64(updated))
+	return &c, nil
+}
+
+func (t *tx) SetCampaignsEnded(ctx context.Context, ids []string) error {
+	for len(ids) > 0 {
+		n := min(len(ids), 500)
+		args := make([]any, n)
+		for i, id := range ids[:n] {
+			args[i] = id
+		}
+		_, err := t.tx.ExecContext(t.ctx(ctx), `UPDATE campaigns SET status = 'ended'
+			WHERE id IN (?`+strings.Repeat(`,?`, n-1)+`) AND status <> 'ended'`, args...)
+		if err != nil {
+			return err
+		}
+		ids = ids[n:]
+	}
+	return nil
+}

@@ -1,0 +1,82 @@
+package sqlite_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/sqlite"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// changePlanQueries are the statements of changes.go: every filter of the
+// history, built by the store's own builder, and the purge, cascade and
+// ending statements (copies, as planQueries holds).
+func changePlanQueries() []planQuery {
+	one := []adcamp.Environment{adcamp.Production}
+	both := []adcamp.Environment{adcamp.Production, ""}
+	var qs []planQuery
+	for _, c := range []struct {
+		name string
+		q    store.ChangeQuery
+	}{
+		{"tenant", store.ChangeQuery{Environments: one}},
+		{"tenant and members", store.ChangeQuery{Environments: both}},
+		{"tenant, cursor", store.ChangeQuery{Environments: one, Before: "chg_x"}},
+		{"tenant and members, since, until", store.ChangeQuery{Environments: both, From: "chg_a", Before: "chg_x"}},
+		{"entity", store.ChangeQuery{Environments: one, EntityID: "cmp_x"}},
+		{"entity and members", store.ChangeQuery{Environments: both, EntityID: "usr_x", Before: "chg_x"}},
+		{"campaign", store.ChangeQuery{Environments: one, CampaignID: "cmp_x", Before: "chg_x"}},
+		{"campaign, entity type", store.ChangeQuery{Environments: one, CampaignID: "cmp_x", EntityType: adcamp.EntityKeyword}},
+		{"campaign, actor", store.ChangeQuery{Environments: one, CampaignID: "cmp_x", ActorType: adcamp.ActorUser, ActorID: "usr_x"}},
+		{"ad group", store.ChangeQuery{Environments: one, AdGroupID: "adg_x", CampaignID: "cmp_x"}},
+		{"entity type", store.ChangeQuery{Environments: one, EntityType: adcamp.EntityAdGroup}},
+		{"members", store.ChangeQuery{Environments: []adcamp.Environment{""}, EntityType: adcamp.EntityMember}},
+		{"actor type", store.ChangeQuery{Environments: both, ActorType: adcamp.ActorAPIKey}},
+		{"actor", store.ChangeQuery{Environments: both, ActorType: adcamp.ActorAPIKey, ActorID: "ak_x", Before: "chg_x"}},
+		{"actor, entity type", store.ChangeQuery{Environments: one, ActorType: adcamp.ActorAPIKey, ActorID: "ak_x",
+			EntityType: adcamp.EntityCampaign}},
+	} {
+		c.q.AccountID, c.q.Limit = "acc_x", 51
+		query, _ := sqlite.ChangeListSQL(c.q)
+		qs = append(qs, planQuery{name: "ListChanges/" + c.name, query: query, list: true})
+	}
+	return append(qs,
+		planQuery{name: "PurgeChanges", query: `DELETE FROM changes WHERE id IN (
+		SELECT id FROM changes WHERE id < $1 ORDER BY id LIMIT $2)`},
+		planQuery{name: "Subtree/ad groups", query: `SELECT ` + planAdGroupColumns + ` FROM ad_groups
+			WHERE campaign_id = $1 AND account_id = $2 AND environment = $3 ORDER BY id`},
+		planQuery{name: "Subtree/keywords of a campaign", query: `SELECT ` + planKeywordColumns + ` FROM keywords
+			WHERE ad_group_id IN (SELECT id FROM ad_groups WHERE campaign_id = $1)
+			AND account_id = $2 AND environment = $3 ORDER BY id`},
+		planQuery{name: "Subtree/keywords of an ad group", query: `SELECT ` + planKeywordColumns + ` FROM keywords
+			WHERE ad_group_id = $1 AND account_id = $2 AND environment = $3 ORDER BY id`},
+		planQuery{name: "DueCampaigns", query: `SELECT id FROM campaigns INDEXED BY campaigns_due
+		WHERE end_date < $1 AND status <> 'ended' AND end_date IS NOT NULL LIMIT $2`},
+		planQuery{name: "SetCampaignsEnded", query: `UPDATE campaigns SET status = 'ended'
+			WHERE id IN (?,?) AND status <> 'ended'`},
+	)
+}
+
+// TestChangeQueryPlans: no statement of the history reads a table whole
+// or sorts a page after reading it, whatever its filters: each takes the
+// index of its most selective filter, in id order.
+func TestChangeQueryPlans(t *testing.T) {
+	db := openPlanDB(t)
+	for _, q := range changePlanQueries() {
+		t.Run(q.name, func(t *testing.T) {
+			plan := explain(t, db, q.query)
+			t.Logf("plan:\n%s", formatPlan(plan))
+			// The merge of two environments' pages sorts at most twice a
+			// page: allowed; each page itself must come in order.
+			list := q.list && !strings.Contains(q.query, "UNION ALL")
+			if problems := planProblems(plan, list); len(problems) > 0 {
+				t.Errorf("%s\nreads without an index: %s. Plan:\n%s", q.query, strings.Join(problems, "; "), formatPlan(plan))
+			}
+			if q.list && strings.Contains(formatPlan(plan), "changes_tenant") && (q.name != "ListChanges/tenant" &&
+				!strings.HasPrefix(q.name, "ListChanges/tenant")) && !strings.Contains(q.name, "entity type") && !strings.Contains(q.name, "members") {
+				t.Errorf("a filtered history reads the whole tenant's index. Plan:\n%s", formatPlan(plan))
+			}
+		})
+	}
+}

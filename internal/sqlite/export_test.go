@@ -1,0 +1,4 @@
+package sqlite
+
+// ChangeListSQL is changeListSQL, for the plan tests.
+var ChangeListSQL = changeListSQL
