@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/store"
 )
@@ -52,18 +54,17 @@ func scanDate(s *string) (adcamp.Date, error) {
 }
 
 func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
-	_, err := t.tx.Exec(ctx,
+	return t.later(ctx, execErr,
 		`INSERT INTO campaigns (`+campaignColumns+`)
 		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 		c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), c.Marketplace, c.ChannelAccountID,
 		nullDate(c.StartDate), nullDate(c.EndDate), c.Status, c.Version,
 		micros(c.CreatedAt), micros(c.UpdatedAt), c.Notes)
-	return err
 }
 
 func (t *tx) GetCampaign(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Campaign, error) {
 	c, err := scanCampaign(t.tx.QueryRow(ctx,
-		`SELECT `+campaignColumns+` FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		`SELECT `+campaignColumns+` FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`+t.lock(),
 		id, tn.AccountID, string(tn.Environment)))
 	if err != nil {
 		return nil, notFound(err, "campaign", id)
@@ -109,15 +110,15 @@ func (t *tx) EndCampaigns(ctx context.Context, today adcamp.Date, limit int) (in
 
 // UpdateCampaign writes every mutable field: PostgreSQL leaves an index
 // alone when its columns keep their values (a HOT update), so prev is not
-// needed.
+// needed. The service has read (and locked) the row in this transaction,
+// so the version matches, and the statement goes with the commit.
 func (t *tx) UpdateCampaign(ctx context.Context, c, _ *adcamp.Campaign) error {
-	tag, err := t.tx.Exec(ctx,
+	return t.later(ctx, func(tag pgconn.CommandTag, err error) error { return affectedVersion(tag, err, "campaign", c.ID) },
 		`UPDATE campaigns SET name = $4, budget_daily = $5, start_date = $6, end_date = $7, status = $8,
 		 version = $9, updated_at = $10, notes = $11
 		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
 		c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), nullDate(c.StartDate),
 		nullDate(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt), c.Notes)
-	return affectedVersion(tag, err, "campaign", c.ID)
 }
 
 func (t *tx) DeleteCampaign(ctx context.Context, tn adcamp.Tenant, id string) error {

@@ -107,7 +107,7 @@ func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, k
 
 func (t *tx) GetKeyword(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Keyword, error) {
 	k, err := scanKeyword(t.tx.QueryRow(ctx,
-		`SELECT `+keywordColumns+` FROM keywords WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		`SELECT `+keywordColumns+` FROM keywords WHERE id = $1 AND account_id = $2 AND environment = $3`+t.lock(),
 		id, tn.AccountID, string(tn.Environment)))
 	if err != nil {
 		return nil, notFound(err, "keyword", id)
@@ -130,16 +130,33 @@ func (t *tx) ListKeywords(ctx context.Context, tn adcamp.Tenant, adGroupID strin
 		where, args, q, scanKeyword)
 }
 
-func (t *tx) UpdateKeyword(ctx context.Context, k *adcamp.Keyword) error {
-	tag, err := t.tx.Exec(ctx,
-		`UPDATE keywords SET text = $4, text_key = $5, match_type = $6, bid = $7, status = $8, version = $9, updated_at = $10
-		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
-		k.ID, k.AccountID, string(k.Environment), k.Text, k.TextKey(), k.MatchType, nullMoney(k.Bid), k.Status, k.Version,
-		micros(k.UpdatedAt))
+// UpdateKeyword writes only what changed: a keyword whose text and match
+// type stay keeps its unique index entry untouched (a HOT update). It runs
+// at once: a duplicate text is the client's error, answered from the call.
+func (t *tx) UpdateKeyword(ctx context.Context, k, prev *adcamp.Keyword) error {
+	args := []any{k.ID, k.AccountID, string(k.Environment), k.Version, micros(k.UpdatedAt)}
+	set := `version = $4, updated_at = $5`
+	textChanged := prev == nil || k.Text != prev.Text
+	for _, f := range []changed{
+		{"text", textChanged, k.Text},
+		{"text_key", textChanged, k.TextKey()},
+		{"match_type", prev == nil || k.MatchType != prev.MatchType, string(k.MatchType)},
+		{"bid", prev == nil || !sameBid(k.Bid, prev.Bid), nullMoney(k.Bid)},
+		{"status", prev == nil || k.Status != prev.Status, string(k.Status)},
+	} {
+		set, args = f.add(set, args)
+	}
+	tag, err := t.tx.Exec(ctx, `UPDATE keywords SET `+set+`
+		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $4 - 1`, args...)
 	if isDuplicateKeyword(err) {
 		return duplicateKeyword()
 	}
 	return affectedVersion(tag, err, "keyword", k.ID)
+}
+
+// sameBid reports whether two bids (nil: the ad group's default) are equal.
+func sameBid(a, b *adcamp.Money) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
 func (t *tx) DeleteKeyword(ctx context.Context, tn adcamp.Tenant, id string) error {

@@ -47,6 +47,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -93,7 +94,21 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("database URL: %w", err)
 	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = defaultMaxConns()
+	}
 	return openConfig(ctx, cfg)
+}
+
+// defaultMaxConns is the pool's size unless the URL sets pool_max_conns:
+// 4 per core the process may use, at least 8. A request holds a connection
+// for its round trips only (one or two; see pipe), so a few connections a
+// core keep the core busy while others wait on the database, and more
+// would only queue inside PostgreSQL (pgxpool's own default, the number of
+// cores and at least 4, left a core idle behind 16 clients: measured in
+// bench/README.md).
+func defaultMaxConns() int32 {
+	return int32(max(8, 4*runtime.GOMAXPROCS(0)))
 }
 
 // openConfig is Open with the pool's configuration parsed (tests add to it).
@@ -202,14 +217,60 @@ func (db *DB) PoolStats() []store.PoolStats {
 	}}
 }
 
-var (
-	writeTx = pgx.TxOptions{IsoLevel: pgx.Serializable}
-	readTx  = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+var readTx = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+
+// The BEGIN of a write transaction: SERIALIZABLE, or READ COMMITTED for a
+// transaction whose context says that row locks make it correct
+// (store.WithRowLocks); its reads of the rows it changes then lock them
+// (tx.lock).
+const (
+	beginSerializable = "BEGIN ISOLATION LEVEL SERIALIZABLE"
+	beginRowLocks     = "BEGIN ISOLATION LEVEL READ COMMITTED"
 )
 
-// Write runs fn in a SERIALIZABLE transaction, again if PostgreSQL asks.
+// Write runs fn in a write transaction (a pipe), again if PostgreSQL asks.
 func (db *DB) Write(ctx context.Context, fn func(store.Tx) error) error {
-	return db.transact(ctx, writeTx, fn)
+	begin := beginSerializable
+	if store.RowLocks(ctx) {
+		begin = beginRowLocks
+	}
+	return db.retry(ctx, func() (bool, error) { return db.attemptWrite(ctx, begin, fn) })
+}
+
+// attemptWrite is attempt for a write transaction, sent through a pipe.
+func (db *DB) attemptWrite(ctx context.Context, begin string, fn func(store.Tx) error) (again bool, err error) {
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		var dial *pgconn.ConnectError
+		return isConnError(err) && !errors.As(err, &dial), err
+	}
+	defer conn.Release()
+	p := &pipe{conn: conn, begin: begin}
+	defer func() {
+		if v := recover(); v != nil {
+			p.rollback(context.WithoutCancel(ctx))
+			panic(v)
+		}
+	}()
+	if err := fn(&tx{tx: p, pipe: p}); err != nil {
+		rollbackPipe(ctx, p)
+		return isSerializationFailure(err) || isConnError(err), err
+	}
+	if err := p.commit(ctx); err != nil {
+		rollbackPipe(ctx, p)
+		// A failure of a statement sent with COMMIT (it was skipped) may
+		// be retried like one sent before it; a connection broken while
+		// COMMIT was on its way may have committed.
+		return isSerializationFailure(err), err
+	}
+	return false, nil
+}
+
+// rollbackPipe is rollback for a pipe.
+func rollbackPipe(ctx context.Context, p *pipe) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	p.rollback(ctx)
 }
 
 // Read runs fn in a REPEATABLE READ, read-only transaction.
@@ -342,7 +403,38 @@ func isConnError(err error) bool {
 
 // tx implements store.Tx.
 type tx struct {
-	tx querier // the transaction, or for ReadOne the connection
+	tx   querier // the transaction, or for ReadOne the connection
+	pipe *pipe   // of a write transaction, else nil
+}
+
+// later runs a statement whose result matters only at the commit: in a
+// write transaction it waits for the next round trip (see pipe), and
+// check, which turns its result into the error to fail with, sees the
+// result then; elsewhere it runs at once. Only a statement that cannot
+// fail for what the service decides on (it writes a row the transaction
+// has locked, or a new one) may wait: its failure surfaces from Write,
+// not from the call.
+func (t *tx) later(ctx context.Context, check func(pgconn.CommandTag, error) error, sql string, args ...any) error {
+	if t.pipe != nil {
+		t.pipe.queue(sql, args, check)
+		return nil
+	}
+	return check(t.tx.Exec(ctx, sql, args...))
+}
+
+// execErr is the check of a statement whose only failure is an error.
+func execErr(_ pgconn.CommandTag, err error) error { return err }
+
+// lock is the row lock clause of a read of a row that the transaction
+// may change: in a write transaction, FOR NO KEY UPDATE, so that the
+// row's version and status stay as read until the commit (at READ
+// COMMITTED this is what keeps two changes of one row apart); none in a
+// read.
+func (t *tx) lock() string {
+	if t.pipe != nil {
+		return " FOR NO KEY UPDATE"
+	}
+	return ""
 }
 
 // querier runs statements: pgx.Tx and *pgxpool.Conn both do.

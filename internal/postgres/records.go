@@ -2,19 +2,40 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/adcamp/adcamp/internal/store"
 )
 
+// saveRecord stores a record unless a live one has its name.
+const saveRecord = `INSERT INTO request_records (scope, token, request_hash, status, header, body, created_at, expires_at)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+	ON CONFLICT (scope, token) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+	  header = excluded.header, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
+	WHERE request_records.expires_at <= excluded.created_at`
+
+// SaveRecord in a write transaction goes with the commit (see tx.later),
+// as a statement that fails (AD001, migration 00016) when the record was
+// not stored, so that the COMMIT sent behind it is skipped: Write then
+// fails with store.ErrRecordTaken.
 func (t *tx) SaveRecord(ctx context.Context, r *store.RequestRecord) (bool, error) {
-	tag, err := t.tx.Exec(ctx,
-		`INSERT INTO request_records (scope, token, request_hash, status, header, body, created_at, expires_at)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-		 ON CONFLICT (scope, token) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
-		   header = excluded.header, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
-		 WHERE request_records.expires_at <= excluded.created_at`,
-		r.Scope, r.Token, r.RequestHash, r.Status, r.Header, r.Body, micros(r.CreatedAt), micros(r.ExpiresAt))
+	args := []any{r.Scope, r.Token, r.RequestHash, r.Status, r.Header, r.Body, micros(r.CreatedAt), micros(r.ExpiresAt)}
+	if t.pipe != nil {
+		t.pipe.queue(`WITH saved AS (`+saveRecord+` RETURNING 1)
+			SELECT CASE WHEN NOT EXISTS (SELECT FROM saved) THEN adcamp_record_taken() END`, args,
+			func(_ pgconn.CommandTag, err error) error {
+				var e *pgconn.PgError
+				if errors.As(err, &e) && e.Code == "AD001" {
+					return store.ErrRecordTaken
+				}
+				return err
+			})
+		return true, nil
+	}
+	tag, err := t.tx.Exec(ctx, saveRecord, args...)
 	if err != nil {
 		return false, err
 	}

@@ -141,6 +141,7 @@ func (s *Service) UpdateAdGroup(ctx context.Context, t adcamp.Tenant, id string,
 		if _, err := s.openCampaign(ctx, tx, t, g.CampaignID); err != nil {
 			return err
 		}
+		prev := *g
 		issues := append(adcamp.Issues{}, in.Invalid...)
 		if !(in.Name.Set || in.DefaultBid.Set || in.Status.Set) {
 			issues.Add("body", "must contain at least one of name, default_bid, status")
@@ -163,7 +164,7 @@ func (s *Service) UpdateAdGroup(ctx context.Context, t adcamp.Tenant, id string,
 		if dryRun {
 			return nil
 		}
-		return tx.UpdateAdGroup(ctx, g)
+		return tx.UpdateAdGroup(ctx, g, &prev)
 	})
 	if err != nil {
 		return nil, err
@@ -189,7 +190,7 @@ type Deleted struct {
 // DeleteAdGroup removes an ad group and its keywords.
 func (s *Service) DeleteAdGroup(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) (*Deleted, error) {
 	var d Deleted
-	err := s.write(ctx, func(tx store.Tx) error {
+	err := s.writeAds(ctx, func(tx store.Tx) error {
 		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("ad group", id)); err != nil {
 			return err
 		}

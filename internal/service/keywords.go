@@ -227,6 +227,7 @@ func (s *Service) UpdateKeyword(ctx context.Context, t adcamp.Tenant, id string,
 		if k, err = s.keywordForChange(ctx, tx, t, id, ifMatch, in.Version); err != nil {
 			return err
 		}
+		prev := *k
 		issues := append(adcamp.Issues{}, in.Invalid...)
 		if !(in.Text.Set || in.MatchType.Set || in.Bid.Set || in.Status.Set) {
 			issues.Add("body", "must contain at least one of text, match_type, bid, status")
@@ -252,7 +253,7 @@ func (s *Service) UpdateKeyword(ctx context.Context, t adcamp.Tenant, id string,
 		if dryRun {
 			return nil
 		}
-		return tx.UpdateKeyword(ctx, k)
+		return tx.UpdateKeyword(ctx, k, &prev)
 	})
 	if err != nil {
 		return nil, err
@@ -281,7 +282,7 @@ func (s *Service) keywordForChange(ctx context.Context, tx store.Tx, t adcamp.Te
 
 // DeleteKeyword removes a keyword.
 func (s *Service) DeleteKeyword(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) error {
-	return s.write(ctx, func(tx store.Tx) error {
+	return s.writeAds(ctx, func(tx store.Tx) error {
 		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("keyword", id)); err != nil {
 			return err
 		}

@@ -136,16 +136,40 @@ func (t *tx) ListKeywords(ctx context.Context, tn adcamp.Tenant, adGroupID strin
 	return listPage(ctx, t, keptTotal("keyword_counts", where), "keywords", keywordColumns, where, args, q, scanKeyword)
 }
 
-func (t *tx) UpdateKeyword(ctx context.Context, k *adcamp.Keyword) error {
-	res, err := t.exec(ctx,
-		`UPDATE keywords SET text = $4, text_key = $5, match_type = $6, bid = $7, status = $8, version = $9, updated_at = $10
-		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
-		k.ID, k.AccountID, k.Environment, k.Text, k.TextKey(), k.MatchType, nullMoney(k.Bid), k.Status, k.Version,
-		micros(k.UpdatedAt))
+// UpdateKeyword writes only what changed, as UpdateCampaign does: a
+// keyword whose text and match type stay keeps its unique index entry
+// untouched.
+func (t *tx) UpdateKeyword(ctx context.Context, k, prev *adcamp.Keyword) error {
+	args := []any{k.ID, k.AccountID, k.Environment, k.Version, micros(k.UpdatedAt)}
+	set := `version = $4, updated_at = $5`
+	textChanged := prev == nil || k.Text != prev.Text
+	for _, f := range []struct {
+		column  string
+		changed bool
+		value   any
+	}{
+		{"text", textChanged, k.Text},
+		{"text_key", textChanged, k.TextKey()},
+		{"match_type", prev == nil || k.MatchType != prev.MatchType, k.MatchType},
+		{"bid", prev == nil || !sameBid(k.Bid, prev.Bid), nullMoney(k.Bid)},
+		{"status", prev == nil || k.Status != prev.Status, k.Status},
+	} {
+		if f.changed {
+			args = append(args, f.value)
+			set += `, ` + f.column + ` = $` + itoa(len(args))
+		}
+	}
+	res, err := t.exec(ctx, `UPDATE keywords SET `+set+`
+		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $4 - 1`, args...)
 	if isUniqueViolation(err) {
 		return duplicateKeyword()
 	}
 	return affectedVersion(res, err, "keyword", k.ID)
+}
+
+// sameBid reports whether two bids (nil: the ad group's default) are equal.
+func sameBid(a, b *adcamp.Money) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
 func (t *tx) DeleteKeyword(ctx context.Context, tn adcamp.Tenant, id string) error {
