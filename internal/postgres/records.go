@@ -25,14 +25,7 @@ func (t *tx) SaveRecord(ctx context.Context, r *store.RequestRecord) (bool, erro
 	args := []any{r.Scope, r.Token, r.RequestHash, r.Status, r.Header, r.Body, micros(r.CreatedAt), micros(r.ExpiresAt)}
 	if t.pipe != nil {
 		t.pipe.queue(`WITH saved AS (`+saveRecord+` RETURNING 1)
-			SELECT CASE WHEN NOT EXISTS (SELECT FROM saved) THEN adcamp_record_taken() END`, args,
-			func(_ pgconn.CommandTag, err error) error {
-				var e *pgconn.PgError
-				if errors.As(err, &e) && e.Code == "AD001" {
-					return store.ErrRecordTaken
-				}
-				return err
-			})
+			SELECT CASE WHEN NOT EXISTS (SELECT FROM saved) THEN adcamp_record_taken() END`, args, recordTaken)
 		return true, nil
 	}
 	tag, err := t.tx.Exec(ctx, saveRecord, args...)
@@ -40,6 +33,30 @@ func (t *tx) SaveRecord(ctx context.Context, r *store.RequestRecord) (bool, erro
 		return false, err
 	}
 	return tag.RowsAffected() == 1, nil
+}
+
+var _ store.RecordChecker = (*tx)(nil)
+
+// RequireNoRecord goes with the commit in a write transaction, like
+// SaveRecord.
+func (t *tx) RequireNoRecord(ctx context.Context, names []store.RecordName, now time.Time) error {
+	scopes, tokens := make([]string, len(names)), make([]string, len(names))
+	for i, n := range names {
+		scopes[i], tokens[i] = n.Scope, n.Token
+	}
+	return t.later(ctx, recordTaken, `SELECT CASE WHEN EXISTS (SELECT FROM request_records
+			WHERE (scope, token) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND expires_at > $3)
+		THEN adcamp_record_taken() END`, scopes, tokens, micros(now))
+}
+
+// recordTaken turns the failure of migration 00016's function into
+// store.ErrRecordTaken.
+func recordTaken(_ pgconn.CommandTag, err error) error {
+	var e *pgconn.PgError
+	if errors.As(err, &e) && e.Code == "AD001" {
+		return store.ErrRecordTaken
+	}
+	return err
 }
 
 func (t *tx) GetRecord(ctx context.Context, scope, token string, now time.Time) (*store.RequestRecord, error) {

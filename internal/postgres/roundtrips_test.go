@@ -164,3 +164,42 @@ func TestRecordTakenRollsBack(t *testing.T) {
 		t.Errorf("GetCampaign(rolled back) = %v, want NOT_FOUND", err)
 	}
 }
+
+// TestRequireNoRecord: a live record under one of the names fails the
+// Write with store.ErrRecordTaken; an expired one or none lets it commit.
+func TestRequireNoRecord(t *testing.T) {
+	ctx := store.WithRowLocks(context.Background())
+	db, err := Open(ctx, pgtest.NewSchema(t).URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	now := time.Now()
+	for _, r := range []*store.RequestRecord{
+		{Scope: "sig:k", Token: "live", ExpiresAt: now.Add(time.Hour)},
+		{Scope: "sig:k", Token: "expired", ExpiresAt: now.Add(-time.Second)},
+	} {
+		r.RequestHash, r.Status, r.Header, r.Body, r.CreatedAt = []byte{1}, 200, []byte("{}"), []byte("{}"), now.Add(-time.Hour)
+		if err := db.Write(ctx, func(tx store.Tx) error { _, err := tx.SaveRecord(ctx, r); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		tokens []string
+		want   error
+	}{
+		{[]string{"none", "live"}, store.ErrRecordTaken},
+		{[]string{"none", "expired"}, nil},
+	} {
+		var names []store.RecordName
+		for _, tok := range c.tokens {
+			names = append(names, store.RecordName{Scope: "sig:k", Token: tok})
+		}
+		err := db.Write(ctx, func(tx store.Tx) error {
+			return tx.(store.RecordChecker).RequireNoRecord(ctx, names, now)
+		})
+		if err != c.want {
+			t.Errorf("Write(RequireNoRecord(%v)) = %v, want %v", c.tokens, err, c.want)
+		}
+	}
+}

@@ -235,7 +235,15 @@ func (s *Service) Once(ctx context.Context, k ReplayKey, fn func(context.Context
 		var ans *Answer
 		var outcome Outcome
 		err := s.store.Write(ctx, func(tx store.Tx) error {
-			if attempt > 0 || k.lookFirst {
+			checker, canCheck := tx.(store.RecordChecker)
+			if attempt == 0 && k.lookFirst && canCheck {
+				// The legacy names are checked with the commit, and a
+				// record found there rolls this attempt back like a record
+				// found by saving: the next attempt replays it.
+				if err := checker.RequireNoRecord(ctx, k.legacyNames(), s.Now()); err != nil {
+					return err
+				}
+			} else if attempt > 0 || k.lookFirst {
 				stored, err := s.recall(ctx, tx, k)
 				if err != nil {
 					return err
@@ -278,6 +286,17 @@ func (s *Service) Once(ctx context.Context, k ReplayKey, fn func(context.Context
 		}
 	}
 	return nil, false, adcamp.Errorf(adcamp.CodeConflict, "another request with the same key is being answered; retry")
+}
+
+// legacyNames are the names of k that are looked up, never saved.
+func (k ReplayKey) legacyNames() []store.RecordName {
+	var names []store.RecordName
+	for _, n := range k.names {
+		if n.legacy {
+			names = append(names, store.RecordName{Scope: n.scope, Token: n.token})
+		}
+	}
+	return names
 }
 
 // recall returns the answer stored under one of k's names, if any.

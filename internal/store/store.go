@@ -123,6 +123,20 @@ type Tx interface {
 // transaction was rolled back, as if SaveRecord had reported false.
 var ErrRecordTaken = errors.New("store: a live request record has this name")
 
+// RecordChecker is a Tx that can check that no live request record has
+// one of a list of names without a round trip of its own (Once looks up
+// the names that earlier versions gave records this way, before running
+// a request that may be a replay of one they answered).
+type RecordChecker interface {
+	// RequireNoRecord makes the transaction fail with ErrRecordTaken if a
+	// record of one of names lives at now; the store may check only when
+	// the transaction commits, so the call itself may report nil.
+	RequireNoRecord(ctx context.Context, names []RecordName, now time.Time) error
+}
+
+// RecordName names a request record.
+type RecordName struct{ Scope, Token string }
+
 type rowLocksKey struct{}
 
 // WithRowLocks marks ctx for Write: the transaction's correctness rests
