@@ -12,6 +12,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED_BENCH:-$root/../shared/bench}
+[[ -d $shared ]] || shared=$root/../../shared/bench # from a worktree under wt/
 work=${WORK:-$(mktemp -d)}
 N=${N:-2} REPS=${REPS:-3} CONCS=${CONCS:-"16 64"} DUR=${DUR:-8s} WARMUP=${WARMUP:-2s}
 MIX=${MIX:-create=1,get=1,list=1,update=1} SEED=${SEED:-1000}

@@ -10,6 +10,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED_BENCH:-$root/../shared/bench}
+[[ -d $shared ]] || shared=$root/../../shared/bench # from a worktree under wt/
 work=${WORK:-$(mktemp -d)}
 C=${C:-16} DUR=${DUR:-20s} PROF=${SECONDS_PROFILED:-15} MIX=${MIX:-create=1,get=1,list=1,update=1}
 mkdir -p "$work/data"

@@ -13,6 +13,16 @@ import (
 const campaignColumns = `id, account_id, environment, name, budget_daily, marketplace, channel_account_id,
 	start_date, end_date, status, version, created_at, updated_at, notes`
 
+// campaignByID selects the campaign $1 of the tenant ($2, $3) through
+// the primary key. Written as equalities, the tenant's columns would let
+// PostgreSQL take campaigns_tenant (account_id, environment, created_at,
+// id) instead, which it does on a table without statistics (new, not yet
+// analyzed: a fresh installation, every run of the sitting): a lookup by id
+// then read the tenant's whole range of that index (104 blocks instead of
+// 3 for a tenant of 4,000 campaigns). IS NOT DISTINCT FROM is the same
+// test on these NOT NULL columns, and no index serves it.
+const campaignByID = `id = $1 AND account_id IS NOT DISTINCT FROM $2 AND environment IS NOT DISTINCT FROM $3`
+
 func scanCampaign(r row) (*adcamp.Campaign, error) {
 	var c adcamp.Campaign
 	var start, end *string
@@ -64,7 +74,7 @@ func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
 
 func (t *tx) GetCampaign(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Campaign, error) {
 	c, err := scanCampaign(t.tx.QueryRow(ctx,
-		`SELECT `+campaignColumns+` FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`+t.lock(),
+		`SELECT `+campaignColumns+` FROM campaigns WHERE `+campaignByID+t.lock(),
 		id, tn.AccountID, string(tn.Environment)))
 	if err != nil {
 		return nil, notFound(err, "campaign", id)
@@ -116,14 +126,14 @@ func (t *tx) UpdateCampaign(ctx context.Context, c, _ *adcamp.Campaign) error {
 	return t.later(ctx, func(tag pgconn.CommandTag, err error) error { return affectedVersion(tag, err, "campaign", c.ID) },
 		`UPDATE campaigns SET name = $4, budget_daily = $5, start_date = $6, end_date = $7, status = $8,
 		 version = $9, updated_at = $10, notes = $11
-		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
+		 WHERE `+campaignByID+` AND version = $9 - 1`,
 		c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), nullDate(c.StartDate),
 		nullDate(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt), c.Notes)
 }
 
 func (t *tx) DeleteCampaign(ctx context.Context, tn adcamp.Tenant, id string) error {
 	tag, err := t.tx.Exec(ctx,
-		`DELETE FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		`DELETE FROM campaigns WHERE `+campaignByID,
 		id, tn.AccountID, string(tn.Environment))
 	return affectedOne(tag, err, "campaign", id)
 }
