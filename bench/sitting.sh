@@ -18,7 +18,13 @@ if [[ ${STORE:-sqlite} == postgres ]]; then
 else
 	export WORK=$work SYSTEMS=${SYSTEMS:-"sqlite project"} REF=${REF:-sqlite}
 fi
-export PROJECT_CMD="$work/adcamp serve --data-dir {dir} --production-addr 127.0.0.1:18081 --sandbox-addr \"\""
+# PROJECT_PORT moves adcamp off 18081 (another sitting on the machine).
+port=${PROJECT_PORT:-18081}
+export PROJECT_URL=http://127.0.0.1:$port
+export PROJECT_CMD="$work/adcamp serve --data-dir {dir} --production-addr 127.0.0.1:$port --sandbox-addr \"\""
+if [[ $port != 18081 ]]; then
+	PROJECT_CMD+=" --metrics-addr 127.0.0.1:$((port + 1000)) --console-addr 127.0.0.1:$((port + 1001))"
+fi
 if [[ ${STORE:-sqlite} == postgres ]]; then
 	PROJECT_CMD+=" --database-url \"\$(bash $root/bench/pg-schema.sh {dir})\" --master-key-file {dir}/master.key"
 fi

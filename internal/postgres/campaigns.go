@@ -102,7 +102,18 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 		args = append(args, q.Status, q.Today.String())
 		totalSQL = campaignStatusCount
 	}
-	items, total, found, err := pageWithTotal(ctx, t, totalSQL, "campaigns", campaignColumns, where, args, q, scanCampaign)
+	// A page of all of a tenant's campaigns is a prepared statement, whose
+	// generic plan walks campaigns_tenant, the index in the page's order,
+	// as the plan for any tenant's values would (TestListsReadAPage): it
+	// saves parsing and planning the statement and its total at every
+	// list (0.4 and 0.3 ms of PostgreSQL's time in the sitting, by its log
+	// of durations). A page by status is planned for its values: the
+	// generic plan of those may take campaigns_tenant and filter.
+	pageArgs := args
+	if q.Status != "" {
+		pageArgs = planned(args)
+	}
+	items, total, found, err := pageWithTotal(ctx, t, totalSQL, "campaigns", campaignColumns, where, pageArgs, q, scanCampaign)
 	if err != nil || found {
 		return items, total, err
 	}

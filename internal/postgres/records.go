@@ -44,8 +44,13 @@ func (t *tx) RequireNoRecord(ctx context.Context, names []store.RecordName, now 
 	for i, n := range names {
 		scopes[i], tokens[i] = n.Scope, n.Token
 	}
-	return t.later(ctx, recordTaken, `SELECT CASE WHEN EXISTS (SELECT FROM request_records
-			WHERE (scope, token) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND expires_at > $3)
+	// Each name looked up through the primary key (LATERAL): written as
+	// (scope, token) IN (SELECT * FROM unnest(...)), PostgreSQL planned it
+	// anew at every bind and joined the whole table (1.3 ms a request in the
+	// sitting, by the server's log of durations).
+	return t.later(ctx, recordTaken, `SELECT CASE WHEN EXISTS (
+			SELECT FROM unnest($1::text[], $2::text[]) AS n(scope, token),
+			LATERAL (SELECT FROM request_records r WHERE r.scope = n.scope AND r.token = n.token AND r.expires_at > $3) AS live)
 		THEN adcamp_record_taken() END`, scopes, tokens, micros(now))
 }
 
