@@ -3,11 +3,19 @@
 // database.
 //
 // Write transactions run at SERIALIZABLE, the isolation SQLite gives by
-// having one writer: a transaction that PostgreSQL aborts as a
+// having one writer, except those whose context the service marked with
+// store.WithRowLocks (the changes of campaigns, ad groups and keywords,
+// with their replay records): those run at READ COMMITTED, and their
+// reads of the rows they change lock them (FOR NO KEY UPDATE), which is
+// all their rules need (the argument is in bench/README.md, "PostgreSQL
+// at the speed of PostgreSQL"). A transaction that PostgreSQL aborts as a
 // serialization failure (40001) or a deadlock (40P01) is run again from
 // the start, fn included, at most five times with a short jittered pause;
 // after the fifth it fails with CONFLICT. So fn must be safe to run again:
-// it may not keep state from a previous run. Reads run at REPEATABLE READ,
+// it may not keep state from a previous run. A write transaction sends its
+// statements through a pipe (pipe.go): BEGIN with the first statement, and
+// the writes whose results matter only at the commit with the next
+// statement or with COMMIT. Reads run at REPEATABLE READ,
 // read only, so that their statements see one snapshot; a ReadOne call
 // runs on a pooled connection without BEGIN and COMMIT, each of its
 // calls being one statement, its own snapshot (a list's page carries its
@@ -29,11 +37,13 @@
 // second, in a goroutine that Close stops.
 //
 // Limits: times are stored as Unix microseconds (finer parts are cut, as
-// in SQLite). One pool per process, sized by pgxpool (pool_max_conns and
-// the other pgxpool parameters of the URL); a connect timeout of 5 s
-// unless the URL sets connect_timeout. Statements are prepared and cached
-// per connection, which PgBouncer in transaction mode does not allow: add
-// default_query_exec_mode=exec (or simple_protocol) to the URL there.
+// in SQLite). One pool per process, of 4 connections a core and at least
+// 8 unless the URL sets pool_max_conns (and the other pgxpool parameters);
+// a connect timeout of 5 s unless the URL sets connect_timeout.
+// Statements are prepared and cached per connection, which PgBouncer in
+// transaction mode does not allow: add default_query_exec_mode=exec (or
+// simple_protocol) to the URL there. A write transaction keeps its
+// connection from BEGIN to COMMIT, as PgBouncer's transaction mode needs.
 package postgres
 
 import (

@@ -191,12 +191,8 @@ func TestRequireNoRecord(t *testing.T) {
 		{[]string{"none", "live"}, store.ErrRecordTaken},
 		{[]string{"none", "expired"}, nil},
 	} {
-		var names []store.RecordName
-		for _, tok := range c.tokens {
-			names = append(names, store.RecordName{Scope: "sig:k", Token: tok})
-		}
 		err := db.Write(ctx, func(tx store.Tx) error {
-			return tx.(store.RecordChecker).RequireNoRecord(ctx, names, now)
+			return tx.(store.RecordChecker).RequireNoRecord(ctx, "sig:k", c.tokens, now)
 		})
 		if err != c.want {
 			t.Errorf("Write(RequireNoRecord(%v)) = %v, want %v", c.tokens, err, c.want)

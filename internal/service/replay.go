@@ -240,7 +240,8 @@ func (s *Service) Once(ctx context.Context, k ReplayKey, fn func(context.Context
 				// The legacy names are checked with the commit, and a
 				// record found there rolls this attempt back like a record
 				// found by saving: the next attempt replays it.
-				if err := checker.RequireNoRecord(ctx, k.legacyNames(), s.Now()); err != nil {
+				scope, tokens := k.legacyNames()
+				if err := checker.RequireNoRecord(ctx, scope, tokens, s.Now()); err != nil {
 					return err
 				}
 			} else if attempt > 0 || k.lookFirst {
@@ -288,15 +289,15 @@ func (s *Service) Once(ctx context.Context, k ReplayKey, fn func(context.Context
 	return nil, false, adcamp.Errorf(adcamp.CodeConflict, "another request with the same key is being answered; retry")
 }
 
-// legacyNames are the names of k that are looked up, never saved.
-func (k ReplayKey) legacyNames() []store.RecordName {
-	var names []store.RecordName
+// legacyNames are the names of k that are looked up, never saved: the
+// tokens of the signature's scope that earlier versions used.
+func (k ReplayKey) legacyNames() (scope string, tokens []string) {
 	for _, n := range k.names {
 		if n.legacy {
-			names = append(names, store.RecordName{Scope: n.scope, Token: n.token})
+			scope, tokens = n.scope, append(tokens, n.token)
 		}
 	}
-	return names
+	return scope, tokens
 }
 
 // recall returns the answer stored under one of k's names, if any.

@@ -129,13 +129,10 @@ var ErrRecordTaken = errors.New("store: a live request record has this name")
 // a request that may be a replay of one they answered).
 type RecordChecker interface {
 	// RequireNoRecord makes the transaction fail with ErrRecordTaken if a
-	// record of one of names lives at now; the store may check only when
-	// the transaction commits, so the call itself may report nil.
-	RequireNoRecord(ctx context.Context, names []RecordName, now time.Time) error
+	// record of scope and one of tokens lives at now; the store may check
+	// only when the transaction commits, so the call itself may report nil.
+	RequireNoRecord(ctx context.Context, scope string, tokens []string, now time.Time) error
 }
-
-// RecordName names a request record.
-type RecordName struct{ Scope, Token string }
 
 type rowLocksKey struct{}
 
