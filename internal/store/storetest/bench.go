@@ -14,9 +14,6 @@ import (
 // starts, so that lookups and pages run over an index of some size.
 const benchSeed = 100
 
-// benchBatch is the size of the keyword batch of CreateKeywords.
-const benchBatch = 100
-
 // Bench benchmarks each store operation of the API's hot paths, one
 // sub-benchmark per operation, each call in its own Write or ReadOne as the
 // service makes it. open returns a new, empty store for one benchmark and
