@@ -11,4 +11,6 @@ psql -q "$base" -c "DROP SCHEMA IF EXISTS $schema CASCADE" -c "CREATE SCHEMA $sc
 sep='?'; [[ $base == *\?* ]] && sep='&'
 mkdir -p "$dir"
 (umask 077 && openssl rand -hex 32 > "$dir/master.key")
-echo "$base${sep}search_path=$schema" | tee "$dir/database.url"
+# ADCAMP_BENCH_POSTGRES_PARAMS: more parameters for adcamp only (say
+# pool_max_conns=16), which psql would refuse.
+echo "$base${sep}search_path=$schema${ADCAMP_BENCH_POSTGRES_PARAMS:+&$ADCAMP_BENCH_POSTGRES_PARAMS}" | tee "$dir/database.url"

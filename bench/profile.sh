@@ -6,16 +6,22 @@
 #   C (connections, 16), DUR (load, 20s), SECONDS_PROFILED (15), MIX
 # TRACE=SECONDS also takes a runtime trace that long, after the profiles,
 # and prints where goroutines waited (go tool trace -pprof=sched|sync).
+# STORE=postgres serves from a fresh schema of PostgreSQL (see pg-schema.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED_BENCH:-$root/../shared/bench}
+[[ -d $shared ]] || shared=$root/../../shared/bench # from a worktree under wt/
 work=${WORK:-$(mktemp -d)}
 C=${C:-16} DUR=${DUR:-20s} PROF=${SECONDS_PROFILED:-15} MIX=${MIX:-create=1,get=1,list=1,update=1}
 mkdir -p "$work/data"
 (cd "$root" && go build -o "$work/adcamp" ./cmd/adcamp)
 (cd "$shared/load" && go build -o "$work/load" .)
+db=()
+if [[ ${STORE:-sqlite} == postgres ]]; then
+	db=(--database-url "$(bash "$root/bench/pg-schema.sh" "$work/data")" --master-key-file "$work/data/master.key")
+fi
 taskset -c 0 "$work/adcamp" serve --data-dir "$work/data" --production-addr 127.0.0.1:18081 \
-	--sandbox-addr "" --debug-addr 127.0.0.1:18089 2>"$work/serve.log" &
+	--sandbox-addr "" --debug-addr 127.0.0.1:18089 "${db[@]}" 2>"$work/serve.log" &
 srv=$!
 trap 'kill $srv 2>/dev/null; wait $srv 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -fsS -o /dev/null http://127.0.0.1:18081/healthz 2>/dev/null && break; sleep 0.1; done

@@ -3,15 +3,28 @@
 # ceiling of ../shared/bench (default settings of adcamp serve), printing
 # the median tables. REPS, CONCS, DUR, WARMUP and MIX pass through.
 # STORE=postgres runs adcamp on PostgreSQL (a fresh schema per run, see
-# pg-schema.sh; ADCAMP_BENCH_POSTGRES_URL names the database) instead.
+# pg-schema.sh; ADCAMP_BENCH_POSTGRES_URL names the database) instead,
+# beside the PostgreSQL ceiling (pgceil) unless SYSTEMS says otherwise.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED_BENCH:-$root/../shared/bench}
+[[ -d $shared ]] || shared=$root/../../shared/bench # from a worktree under wt/
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
 (cd "$root" && go build -o "$work/adcamp" ./cmd/adcamp)
-export WORK=$work SYSTEMS=${SYSTEMS:-"sqlite project"} REF=${REF:-sqlite}
-export PROJECT_CMD="$work/adcamp serve --data-dir {dir} --production-addr 127.0.0.1:18081 --sandbox-addr \"\""
+if [[ ${STORE:-sqlite} == postgres ]]; then
+	# adcamp on PostgreSQL is held against the PostgreSQL ceiling.
+	export WORK=$work SYSTEMS=${SYSTEMS:-"pgceil project"} REF=${REF:-pgceil}
+else
+	export WORK=$work SYSTEMS=${SYSTEMS:-"sqlite project"} REF=${REF:-sqlite}
+fi
+# PROJECT_PORT moves adcamp off 18081 (another sitting on the machine).
+port=${PROJECT_PORT:-18081}
+export PROJECT_URL=http://127.0.0.1:$port
+export PROJECT_CMD="$work/adcamp serve --data-dir {dir} --production-addr 127.0.0.1:$port --sandbox-addr \"\""
+if [[ $port != 18081 ]]; then
+	PROJECT_CMD+=" --metrics-addr 127.0.0.1:$((port + 1000)) --console-addr 127.0.0.1:$((port + 1001))"
+fi
 if [[ ${STORE:-sqlite} == postgres ]]; then
 	PROJECT_CMD+=" --database-url \"\$(bash $root/bench/pg-schema.sh {dir})\" --master-key-file {dir}/master.key"
 fi

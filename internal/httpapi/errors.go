@@ -57,6 +57,11 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if !ok {
 		status = http.StatusInternalServerError
 	}
+	if e.Code == adcamp.CodeUnavailable && w.Header().Get("Retry-After") == "" {
+		// The database is down or restarting: a client should come back
+		// in a moment, not at once.
+		w.Header().Set("Retry-After", "1")
+	}
 	s.log.DebugContext(r.Context(), "request failed", "request_id", requestID(w), "code", e.Code, "status", status)
 	writeJSON(w, status, struct {
 		Success bool      `json:"success"`

@@ -3,6 +3,8 @@ package postgres
 import (
 	"context"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/store"
 )
@@ -22,16 +24,15 @@ func scanAdGroup(r row) (*adcamp.AdGroup, error) {
 }
 
 func (t *tx) CreateAdGroup(ctx context.Context, g *adcamp.AdGroup) error {
-	_, err := t.tx.Exec(ctx,
+	return t.later(ctx, execErr,
 		`INSERT INTO ad_groups (`+adGroupColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 		g.ID, g.CampaignID, g.AccountID, string(g.Environment), g.Name, int64(g.DefaultBid), g.Status, g.Version,
 		micros(g.CreatedAt), micros(g.UpdatedAt))
-	return err
 }
 
 func (t *tx) GetAdGroup(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
 	g, err := scanAdGroup(t.tx.QueryRow(ctx,
-		`SELECT `+adGroupColumns+` FROM ad_groups WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		`SELECT `+adGroupColumns+` FROM ad_groups WHERE id = $1 AND account_id = $2 AND environment = $3`+t.lock(),
 		id, tn.AccountID, string(tn.Environment)))
 	if err != nil {
 		return nil, notFound(err, "ad group", id)
@@ -50,12 +51,39 @@ func (t *tx) ListAdGroups(ctx context.Context, tn adcamp.Tenant, campaignID stri
 		where, args, q, scanAdGroup)
 }
 
-func (t *tx) UpdateAdGroup(ctx context.Context, g *adcamp.AdGroup) error {
-	tag, err := t.tx.Exec(ctx,
-		`UPDATE ad_groups SET name = $4, default_bid = $5, status = $6, version = $7, updated_at = $8
-		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $7 - 1`,
-		g.ID, g.AccountID, string(g.Environment), g.Name, int64(g.DefaultBid), g.Status, g.Version, micros(g.UpdatedAt))
-	return affectedVersion(tag, err, "ad group", g.ID)
+// UpdateAdGroup writes only what changed. The service has read (and
+// locked) the row in this transaction, so the statement goes with the
+// commit.
+func (t *tx) UpdateAdGroup(ctx context.Context, g, prev *adcamp.AdGroup) error {
+	args := []any{g.ID, g.AccountID, string(g.Environment), g.Version, micros(g.UpdatedAt)}
+	set := `version = $4, updated_at = $5`
+	for _, f := range []changed{
+		{"name", prev == nil || g.Name != prev.Name, g.Name},
+		{"default_bid", prev == nil || g.DefaultBid != prev.DefaultBid, int64(g.DefaultBid)},
+		{"status", prev == nil || g.Status != prev.Status, string(g.Status)},
+	} {
+		set, args = f.add(set, args)
+	}
+	return t.later(ctx, func(tag pgconn.CommandTag, err error) error { return affectedVersion(tag, err, "ad group", g.ID) },
+		`UPDATE ad_groups SET `+set+` WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $4 - 1`,
+		args...)
+}
+
+// changed is a column of an update, written only if its value changed.
+type changed struct {
+	column  string
+	changed bool
+	value   any
+}
+
+// add appends the column to an UPDATE's SET list and its value to args,
+// if it changed.
+func (f changed) add(set string, args []any) (string, []any) {
+	if !f.changed {
+		return set, args
+	}
+	args = append(args, f.value)
+	return set + `, ` + f.column + ` = $` + itoa(len(args)), args
 }
 
 func (t *tx) DeleteAdGroup(ctx context.Context, tn adcamp.Tenant, id string) error {

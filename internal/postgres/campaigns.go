@@ -4,12 +4,24 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/store"
 )
 
 const campaignColumns = `id, account_id, environment, name, budget_daily, marketplace, channel_account_id,
 	start_date, end_date, status, version, created_at, updated_at, notes`
+
+// campaignByID selects the campaign $1 of the tenant ($2, $3) through
+// the primary key. Written as equalities, the tenant's columns would let
+// PostgreSQL take campaigns_tenant (account_id, environment, created_at,
+// id) instead, which it does on a table without statistics (new, not yet
+// analyzed: a fresh installation, every run of the sitting): a lookup by id
+// then read the tenant's whole range of that index (104 blocks instead of
+// 3 for a tenant of 4,000 campaigns). IS NOT DISTINCT FROM is the same
+// test on these NOT NULL columns, and no index serves it.
+const campaignByID = `id = $1 AND account_id IS NOT DISTINCT FROM $2 AND environment IS NOT DISTINCT FROM $3`
 
 func scanCampaign(r row) (*adcamp.Campaign, error) {
 	var c adcamp.Campaign
@@ -52,18 +64,17 @@ func scanDate(s *string) (adcamp.Date, error) {
 }
 
 func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
-	_, err := t.tx.Exec(ctx,
+	return t.later(ctx, execErr,
 		`INSERT INTO campaigns (`+campaignColumns+`)
 		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 		c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), c.Marketplace, c.ChannelAccountID,
 		nullDate(c.StartDate), nullDate(c.EndDate), c.Status, c.Version,
 		micros(c.CreatedAt), micros(c.UpdatedAt), c.Notes)
-	return err
 }
 
 func (t *tx) GetCampaign(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Campaign, error) {
 	c, err := scanCampaign(t.tx.QueryRow(ctx,
-		`SELECT `+campaignColumns+` FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		`SELECT `+campaignColumns+` FROM campaigns WHERE `+campaignByID+t.lock(),
 		id, tn.AccountID, string(tn.Environment)))
 	if err != nil {
 		return nil, notFound(err, "campaign", id)
@@ -91,7 +102,18 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 		args = append(args, q.Status, q.Today.String())
 		totalSQL = campaignStatusCount
 	}
-	items, total, found, err := pageWithTotal(ctx, t, totalSQL, "campaigns", campaignColumns, where, args, q, scanCampaign)
+	// A page of all of a tenant's campaigns is a prepared statement, whose
+	// generic plan walks campaigns_tenant, the index in the page's order,
+	// as the plan for any tenant's values would (TestListsReadAPage): it
+	// saves parsing and planning the statement and its total at every
+	// list (0.4 and 0.3 ms of PostgreSQL's time in the sitting, by its log
+	// of durations). A page by status is planned for its values: the
+	// generic plan of those may take campaigns_tenant and filter.
+	pageArgs := args
+	if q.Status != "" {
+		pageArgs = planned(args)
+	}
+	items, total, found, err := pageWithTotal(ctx, t, totalSQL, "campaigns", campaignColumns, where, pageArgs, q, scanCampaign)
 	if err != nil || found {
 		return items, total, err
 	}
@@ -109,20 +131,20 @@ func (t *tx) EndCampaigns(ctx context.Context, today adcamp.Date, limit int) (in
 
 // UpdateCampaign writes every mutable field: PostgreSQL leaves an index
 // alone when its columns keep their values (a HOT update), so prev is not
-// needed.
+// needed. The service has read (and locked) the row in this transaction,
+// so the version matches, and the statement goes with the commit.
 func (t *tx) UpdateCampaign(ctx context.Context, c, _ *adcamp.Campaign) error {
-	tag, err := t.tx.Exec(ctx,
+	return t.later(ctx, func(tag pgconn.CommandTag, err error) error { return affectedVersion(tag, err, "campaign", c.ID) },
 		`UPDATE campaigns SET name = $4, budget_daily = $5, start_date = $6, end_date = $7, status = $8,
 		 version = $9, updated_at = $10, notes = $11
-		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
+		 WHERE `+campaignByID+` AND version = $9 - 1`,
 		c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), nullDate(c.StartDate),
 		nullDate(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt), c.Notes)
-	return affectedVersion(tag, err, "campaign", c.ID)
 }
 
 func (t *tx) DeleteCampaign(ctx context.Context, tn adcamp.Tenant, id string) error {
 	tag, err := t.tx.Exec(ctx,
-		`DELETE FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		`DELETE FROM campaigns WHERE `+campaignByID,
 		id, tn.AccountID, string(tn.Environment))
 	return affectedOne(tag, err, "campaign", id)
 }

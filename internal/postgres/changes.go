@@ -27,12 +27,13 @@ func nullID(s string) *string {
 func (t *tx) AddChanges(ctx context.Context, cs []*adcamp.Change) error {
 	if len(cs) == 1 {
 		c := cs[0]
-		_, err := t.tx.Exec(ctx, `INSERT INTO changes (`+changeColumns+`)
+		// A new row, which nothing the service decides on can refuse: it
+		// goes with the commit's round trip (see tx.later).
+		return t.later(ctx, execErr, `INSERT INTO changes (`+changeColumns+`)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 			c.ID, micros(c.OccurredAt), c.AccountID, string(c.Environment), string(c.EntityType), c.EntityID,
 			nullID(c.CampaignID), nullID(c.AdGroupID), string(c.Operation), string(store.EncodeFieldChanges(c.Changes)),
 			string(c.Actor.Type), c.Actor.ID, c.RequestID, c.IdempotencyKey, c.TransactionID)
-		return err
 	}
 	// A batch in one statement: a column of values per array.
 	n := len(cs)
@@ -51,7 +52,7 @@ func (t *tx) AddChanges(ctx context.Context, cs []*adcamp.Change) error {
 			texts[j][i] = v
 		}
 	}
-	_, err := t.tx.Exec(ctx, `INSERT INTO changes (id, occurred_at, account_id, environment, entity_type, entity_id,
+	return t.later(ctx, execErr, `INSERT INTO changes (id, occurred_at, account_id, environment, entity_type, entity_id,
 			campaign_id, ad_group_id, operation, changes, actor_type, actor_id, request_id, idempotency_key, transaction_id)
 		SELECT u.id, u.occurred_at, u.account_id, u.environment, u.entity_type, u.entity_id, u.campaign_id, u.ad_group_id,
 			u.operation, u.changes, u.actor_type, u.actor_id, u.request_id, u.idempotency_key, u.transaction_id
@@ -61,7 +62,6 @@ func (t *tx) AddChanges(ctx context.Context, cs []*adcamp.Change) error {
 			operation, changes, actor_type, actor_id, request_id, idempotency_key, transaction_id)`,
 		texts[0], occurred, texts[1], texts[2], texts[3], texts[4], campaigns, adGroups,
 		texts[5], texts[6], texts[7], texts[8], texts[9], texts[10], texts[11])
-	return err
 }
 
 // changeWhere is the WHERE of a history query for one environment, with

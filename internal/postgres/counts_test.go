@@ -456,13 +456,13 @@ func TestMigration9CountsChildren(t *testing.T) {
 	k.MatchType, k.Version = adcamp.MatchExact, 2
 	paused.Status, paused.Version = adcamp.StatusPaused, 2
 	err = db.Write(ctx, func(tx store.Tx) error {
-		if err := tx.UpdateAdGroup(ctx, &g); err != nil {
+		if err := tx.UpdateAdGroup(ctx, &g, nil); err != nil {
 			return err
 		}
-		if err := tx.UpdateKeyword(ctx, &k); err != nil {
+		if err := tx.UpdateKeyword(ctx, &k, nil); err != nil {
 			return err
 		}
-		if err := tx.UpdateKeyword(ctx, &paused); err != nil {
+		if err := tx.UpdateKeyword(ctx, &paused, nil); err != nil {
 			return err
 		}
 		return tx.DeleteKeyword(ctx, tn, keywords[2].ID)

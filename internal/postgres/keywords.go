@@ -80,34 +80,60 @@ func (t *tx) CreateKeywords(ctx context.Context, ks []*adcamp.Keyword) error {
 	return nil
 }
 
+// TakenKeywordKeys looks the keys up through keywords_unique_text
+// (ad_group_id, match_type, text_key), one statement per match type: by
+// text_key alone, the statement read every keyword of the ad group (a
+// batch of 1,000 into an ad group of 20,000 took 0.3 s).
 func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, keys []store.KeywordKey) (map[store.KeywordKey]bool, error) {
 	taken := make(map[store.KeywordKey]bool)
-	if len(keys) == 0 {
-		return taken, nil
-	}
-	textKeys := make([]string, len(keys))
-	for i, k := range keys {
-		textKeys[i] = k.TextKey
-	}
-	rows, err := t.tx.Query(ctx, `SELECT match_type, text_key FROM keywords
-		WHERE ad_group_id = $1 AND id <> $2 AND text_key = ANY ($3)`, adGroupID, exceptID, textKeys)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var k store.KeywordKey
-		if err := rows.Scan(&k.MatchType, &k.TextKey); err != nil {
+	for _, g := range byMatchType(keys) {
+		rows, err := t.tx.Query(ctx, `SELECT text_key FROM keywords
+			WHERE ad_group_id = $1 AND match_type = $2 AND text_key = ANY ($3) AND id <> $4`,
+			adGroupID, string(g.matchType), g.textKeys, exceptID)
+		if err != nil {
 			return nil, err
 		}
-		taken[k] = true
+		for rows.Next() {
+			k := store.KeywordKey{MatchType: g.matchType}
+			if err := rows.Scan(&k.TextKey); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			taken[k] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
 	}
-	return taken, rows.Err()
+	return taken, nil
+}
+
+// keysOfType are the text keys of one match type.
+type keysOfType struct {
+	matchType adcamp.MatchType
+	textKeys  []string
+}
+
+// byMatchType groups keys by match type, in the order types first appear.
+func byMatchType(keys []store.KeywordKey) []keysOfType {
+	var groups []keysOfType
+	for _, k := range keys {
+		i := 0
+		for i < len(groups) && groups[i].matchType != k.MatchType {
+			i++
+		}
+		if i == len(groups) {
+			groups = append(groups, keysOfType{matchType: k.MatchType})
+		}
+		groups[i].textKeys = append(groups[i].textKeys, k.TextKey)
+	}
+	return groups
 }
 
 func (t *tx) GetKeyword(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Keyword, error) {
 	k, err := scanKeyword(t.tx.QueryRow(ctx,
-		`SELECT `+keywordColumns+` FROM keywords WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		`SELECT `+keywordColumns+` FROM keywords WHERE id = $1 AND account_id = $2 AND environment = $3`+t.lock(),
 		id, tn.AccountID, string(tn.Environment)))
 	if err != nil {
 		return nil, notFound(err, "keyword", id)
@@ -130,16 +156,33 @@ func (t *tx) ListKeywords(ctx context.Context, tn adcamp.Tenant, adGroupID strin
 		where, args, q, scanKeyword)
 }
 
-func (t *tx) UpdateKeyword(ctx context.Context, k *adcamp.Keyword) error {
-	tag, err := t.tx.Exec(ctx,
-		`UPDATE keywords SET text = $4, text_key = $5, match_type = $6, bid = $7, status = $8, version = $9, updated_at = $10
-		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
-		k.ID, k.AccountID, string(k.Environment), k.Text, k.TextKey(), k.MatchType, nullMoney(k.Bid), k.Status, k.Version,
-		micros(k.UpdatedAt))
+// UpdateKeyword writes only what changed: a keyword whose text and match
+// type stay keeps its unique index entry untouched (a HOT update). It runs
+// at once: a duplicate text is the client's error, answered from the call.
+func (t *tx) UpdateKeyword(ctx context.Context, k, prev *adcamp.Keyword) error {
+	args := []any{k.ID, k.AccountID, string(k.Environment), k.Version, micros(k.UpdatedAt)}
+	set := `version = $4, updated_at = $5`
+	textChanged := prev == nil || k.Text != prev.Text
+	for _, f := range []changed{
+		{"text", textChanged, k.Text},
+		{"text_key", textChanged, k.TextKey()},
+		{"match_type", prev == nil || k.MatchType != prev.MatchType, string(k.MatchType)},
+		{"bid", prev == nil || !sameBid(k.Bid, prev.Bid), nullMoney(k.Bid)},
+		{"status", prev == nil || k.Status != prev.Status, string(k.Status)},
+	} {
+		set, args = f.add(set, args)
+	}
+	tag, err := t.tx.Exec(ctx, `UPDATE keywords SET `+set+`
+		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $4 - 1`, args...)
 	if isDuplicateKeyword(err) {
 		return duplicateKeyword()
 	}
 	return affectedVersion(tag, err, "keyword", k.ID)
+}
+
+// sameBid reports whether two bids (nil: the ad group's default) are equal.
+func sameBid(a, b *adcamp.Money) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
 func (t *tx) DeleteKeyword(ctx context.Context, tn adcamp.Tenant, id string) error {

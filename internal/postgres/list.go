@@ -16,7 +16,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // (see pageWithTotal), or alone when the page is empty.
 func listPage[T any](ctx context.Context, t *tx, totalSQL, table, columns, where string, args []any, q store.ListQuery,
 	scan func(row) (T, error)) ([]T, int64, error) {
-	items, total, found, err := pageWithTotal(ctx, t, totalSQL, table, columns, where, args, q, scan)
+	items, total, found, err := pageWithTotal(ctx, t, totalSQL, table, columns, where, planned(args), q, scan)
 	if err != nil || found {
 		return items, total, err
 	}
@@ -54,9 +54,10 @@ func planned(args []any) []any {
 // statement, one round trip without BEGIN and COMMIT, and one snapshot:
 // totalSQL, a query of one number over args, becomes a last column. An
 // empty page carries no total; found reports whether the page had rows.
+// args may start with an execution mode (see planned).
 func pageWithTotal[T any](ctx context.Context, t *tx, totalSQL, table, columns, where string, args []any, q store.ListQuery,
 	scan func(row) (T, error)) (items []T, total int64, found bool, err error) {
-	rows, err := t.tx.Query(ctx, pageSQL(table, columns, `, (`+totalSQL+`)`, where, q), planned(args)...)
+	rows, err := t.tx.Query(ctx, pageSQL(table, columns, `, (`+totalSQL+`)`, where, q), args...)
 	if err != nil {
 		return nil, 0, false, err
 	}

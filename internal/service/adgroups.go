@@ -169,7 +169,7 @@ func (s *Service) UpdateAdGroup(ctx context.Context, t adcamp.Tenant, id string,
 		if dryRun {
 			return nil
 		}
-		if err := tx.UpdateAdGroup(ctx, g); err != nil {
+		if err := tx.UpdateAdGroup(ctx, g, &prev); err != nil {
 			return err
 		}
 		h := s.newHistory(ctx, g.UpdatedAt)
@@ -200,7 +200,7 @@ type Deleted struct {
 // DeleteAdGroup removes an ad group and its keywords.
 func (s *Service) DeleteAdGroup(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) (*Deleted, error) {
 	var d Deleted
-	err := s.write(ctx, func(tx store.Tx) error {
+	err := s.writeAds(ctx, func(tx store.Tx) error {
 		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("ad group", id)); err != nil {
 			return err
 		}

@@ -282,7 +282,7 @@ func (s *Service) DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string
 		return nil, adcamp.NotFound("campaign", id)
 	}
 	var d Deleted
-	err := s.write(ctx, func(tx store.Tx) error {
+	err := s.writeAds(ctx, func(tx store.Tx) error {
 		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("campaign", id)); err != nil {
 			return err
 		}
@@ -329,5 +329,5 @@ func (s *Service) transact(ctx context.Context, dryRun bool, fn func(store.Tx) e
 	if dryRun {
 		return s.read(ctx, fn)
 	}
-	return s.write(ctx, fn)
+	return s.writeAds(ctx, fn)
 }

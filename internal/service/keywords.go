@@ -264,7 +264,7 @@ func (s *Service) UpdateKeyword(ctx context.Context, t adcamp.Tenant, id string,
 		if dryRun {
 			return nil
 		}
-		if err := tx.UpdateKeyword(ctx, k); err != nil {
+		if err := tx.UpdateKeyword(ctx, k, &prev); err != nil {
 			return err
 		}
 		h := s.newHistory(ctx, k.UpdatedAt)
@@ -300,7 +300,7 @@ func (s *Service) keywordForChange(ctx context.Context, tx store.Tx, t adcamp.Te
 
 // DeleteKeyword removes a keyword.
 func (s *Service) DeleteKeyword(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) error {
-	return s.write(ctx, func(tx store.Tx) error {
+	return s.writeAds(ctx, func(tx store.Tx) error {
 		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("keyword", id)); err != nil {
 			return err
 		}

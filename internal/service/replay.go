@@ -26,6 +26,13 @@ func (s *Service) write(ctx context.Context, fn func(store.Tx) error) error {
 	return s.store.Write(ctx, fn)
 }
 
+// writeAds is write for a change of campaigns, ad groups or keywords,
+// whose rules rest on the rows read and changed: row locks suffice (see
+// store.WithRowLocks).
+func (s *Service) writeAds(ctx context.Context, fn func(store.Tx) error) error {
+	return s.write(store.WithRowLocks(ctx), fn)
+}
+
 // read runs fn in the request's transaction if it has one, else over a
 // read-only view.
 func (s *Service) read(ctx context.Context, fn func(store.Tx) error) error {
@@ -218,12 +225,26 @@ var errReplayed = errors.New("replayed")
 // key that committed first), which rolls the attempt back, change and
 // all, and the next attempt looks first and replays. Most requests are
 // not replays, and so save a lookup.
+//
+// The requests served this way change campaigns, ad groups and keywords,
+// whose rules rest on the rows they read and change: their transactions
+// run with row locks (store.WithRowLocks).
 func (s *Service) Once(ctx context.Context, k ReplayKey, fn func(context.Context) (*Answer, Outcome, error)) (*Answer, bool, error) {
+	ctx = store.WithRowLocks(ctx)
 	for attempt := range 3 {
 		var ans *Answer
 		var outcome Outcome
 		err := s.store.Write(ctx, func(tx store.Tx) error {
-			if attempt > 0 || k.lookFirst {
+			checker, canCheck := tx.(store.RecordChecker)
+			if attempt == 0 && k.lookFirst && canCheck {
+				// The legacy names are checked with the commit, and a
+				// record found there rolls this attempt back like a record
+				// found by saving: the next attempt replays it.
+				scope, tokens := k.legacyNames()
+				if err := checker.RequireNoRecord(ctx, scope, tokens, s.Now()); err != nil {
+					return err
+				}
+			} else if attempt > 0 || k.lookFirst {
 				stored, err := s.recall(ctx, tx, k)
 				if err != nil {
 					return err
@@ -248,12 +269,12 @@ func (s *Service) Once(ctx context.Context, k ReplayKey, fn func(context.Context
 			return ans, false, nil
 		case errors.Is(err, errReplayed):
 			return ans, true, nil
-		case errors.Is(err, errTaken):
+		case errors.Is(err, errTaken) || errors.Is(err, store.ErrRecordTaken):
 			continue // replay what is stored
 		case errors.Is(err, errRollback) && outcome == Refuse:
 			// Remembered on its own, all names or none.
 			err = s.store.Write(ctx, func(tx store.Tx) error { return s.save(ctx, tx, k, ans) })
-			if errors.Is(err, errTaken) {
+			if errors.Is(err, errTaken) || errors.Is(err, store.ErrRecordTaken) {
 				continue // answered before: replay that answer, not this one
 			}
 			if err != nil {
@@ -267,6 +288,17 @@ func (s *Service) Once(ctx context.Context, k ReplayKey, fn func(context.Context
 		}
 	}
 	return nil, false, adcamp.Errorf(adcamp.CodeConflict, "another request with the same key is being answered; retry")
+}
+
+// legacyNames are the names of k that are looked up, never saved: the
+// tokens of the signature's scope that earlier versions used.
+func (k ReplayKey) legacyNames() (scope string, tokens []string) {
+	for _, n := range k.names {
+		if n.legacy {
+			scope, tokens = n.scope, append(tokens, n.token)
+		}
+	}
+	return scope, tokens
 }
 
 // recall returns the answer stored under one of k's names, if any.

@@ -49,11 +49,26 @@ func (t *tx) ListAdGroups(ctx context.Context, tn adcamp.Tenant, campaignID stri
 	return listPage(ctx, t, keptTotal("ad_group_counts", where), "ad_groups", adGroupColumns, where, args, q, scanAdGroup)
 }
 
-func (t *tx) UpdateAdGroup(ctx context.Context, g *adcamp.AdGroup) error {
-	res, err := t.exec(ctx,
-		`UPDATE ad_groups SET name = $4, default_bid = $5, status = $6, version = $7, updated_at = $8
-		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $7 - 1`,
-		g.ID, g.AccountID, g.Environment, g.Name, g.DefaultBid, g.Status, g.Version, micros(g.UpdatedAt))
+// UpdateAdGroup writes only what changed, as UpdateCampaign does.
+func (t *tx) UpdateAdGroup(ctx context.Context, g, prev *adcamp.AdGroup) error {
+	args := []any{g.ID, g.AccountID, g.Environment, g.Version, micros(g.UpdatedAt)}
+	set := `version = $4, updated_at = $5`
+	for _, f := range []struct {
+		column  string
+		changed bool
+		value   any
+	}{
+		{"name", prev == nil || g.Name != prev.Name, g.Name},
+		{"default_bid", prev == nil || g.DefaultBid != prev.DefaultBid, g.DefaultBid},
+		{"status", prev == nil || g.Status != prev.Status, g.Status},
+	} {
+		if f.changed {
+			args = append(args, f.value)
+			set += `, ` + f.column + ` = $` + itoa(len(args))
+		}
+	}
+	res, err := t.exec(ctx, `UPDATE ad_groups SET `+set+`
+		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $4 - 1`, args...)
 	return affectedVersion(res, err, "ad group", g.ID)
 }
 

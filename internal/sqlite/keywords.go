@@ -76,40 +76,67 @@ func (t *tx) CreateKeywords(ctx context.Context, ks []*adcamp.Keyword) error {
 	return nil
 }
 
+// TakenKeywordKeys looks the keys up through keywords_unique_text
+// (ad_group_id, match_type, text_key), by match type: by text_key alone,
+// the statement read every keyword of the ad group.
 func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, keys []store.KeywordKey) (map[store.KeywordKey]bool, error) {
 	taken := make(map[store.KeywordKey]bool)
-	for len(keys) > 0 {
-		n := min(len(keys), 500)
-		args := []any{adGroupID, exceptID}
-		var in strings.Builder
-		for i, k := range keys[:n] {
-			if i > 0 {
-				in.WriteByte(',')
+	for _, g := range byMatchType(keys) {
+		for textKeys := g.textKeys; len(textKeys) > 0; {
+			n := min(len(textKeys), 500)
+			args := []any{adGroupID, g.matchType, exceptID}
+			var in strings.Builder
+			for i, k := range textKeys[:n] {
+				if i > 0 {
+					in.WriteByte(',')
+				}
+				args = append(args, k)
+				in.WriteByte('?')
 			}
-			args = append(args, k.TextKey)
-			in.WriteByte('?')
-		}
-		// Not through the statement cache, and with anonymous parameters:
-		// see CreateKeywords.
-		rows, err := t.tx.QueryContext(t.ctx(ctx), `SELECT match_type, text_key FROM keywords
-			WHERE ad_group_id = ? AND id <> ? AND text_key IN (`+in.String()+`)`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var k store.KeywordKey
-			if err := rows.Scan(&k.MatchType, &k.TextKey); err != nil {
-				rows.Close()
+			// Not through the statement cache, and with anonymous
+			// parameters: see CreateKeywords.
+			rows, err := t.tx.QueryContext(t.ctx(ctx), `SELECT text_key FROM keywords
+				WHERE ad_group_id = ? AND match_type = ? AND id <> ? AND text_key IN (`+in.String()+`)`, args...)
+			if err != nil {
 				return nil, err
 			}
-			taken[k] = true
+			for rows.Next() {
+				k := store.KeywordKey{MatchType: g.matchType}
+				if err := rows.Scan(&k.TextKey); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				taken[k] = true
+			}
+			if err := rows.Close(); err != nil {
+				return nil, err
+			}
+			textKeys = textKeys[n:]
 		}
-		if err := rows.Close(); err != nil {
-			return nil, err
-		}
-		keys = keys[n:]
 	}
 	return taken, nil
+}
+
+// keysOfType are the text keys of one match type.
+type keysOfType struct {
+	matchType adcamp.MatchType
+	textKeys  []string
+}
+
+// byMatchType groups keys by match type, in the order types first appear.
+func byMatchType(keys []store.KeywordKey) []keysOfType {
+	var groups []keysOfType
+	for _, k := range keys {
+		i := 0
+		for i < len(groups) && groups[i].matchType != k.MatchType {
+			i++
+		}
+		if i == len(groups) {
+			groups = append(groups, keysOfType{matchType: k.MatchType})
+		}
+		groups[i].textKeys = append(groups[i].textKeys, k.TextKey)
+	}
+	return groups
 }
 
 func (t *tx) GetKeyword(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Keyword, error) {
@@ -136,16 +163,40 @@ func (t *tx) ListKeywords(ctx context.Context, tn adcamp.Tenant, adGroupID strin
 	return listPage(ctx, t, keptTotal("keyword_counts", where), "keywords", keywordColumns, where, args, q, scanKeyword)
 }
 
-func (t *tx) UpdateKeyword(ctx context.Context, k *adcamp.Keyword) error {
-	res, err := t.exec(ctx,
-		`UPDATE keywords SET text = $4, text_key = $5, match_type = $6, bid = $7, status = $8, version = $9, updated_at = $10
-		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $9 - 1`,
-		k.ID, k.AccountID, k.Environment, k.Text, k.TextKey(), k.MatchType, nullMoney(k.Bid), k.Status, k.Version,
-		micros(k.UpdatedAt))
+// UpdateKeyword writes only what changed, as UpdateCampaign does: a
+// keyword whose text and match type stay keeps its unique index entry
+// untouched.
+func (t *tx) UpdateKeyword(ctx context.Context, k, prev *adcamp.Keyword) error {
+	args := []any{k.ID, k.AccountID, k.Environment, k.Version, micros(k.UpdatedAt)}
+	set := `version = $4, updated_at = $5`
+	textChanged := prev == nil || k.Text != prev.Text
+	for _, f := range []struct {
+		column  string
+		changed bool
+		value   any
+	}{
+		{"text", textChanged, k.Text},
+		{"text_key", textChanged, k.TextKey()},
+		{"match_type", prev == nil || k.MatchType != prev.MatchType, k.MatchType},
+		{"bid", prev == nil || !sameBid(k.Bid, prev.Bid), nullMoney(k.Bid)},
+		{"status", prev == nil || k.Status != prev.Status, k.Status},
+	} {
+		if f.changed {
+			args = append(args, f.value)
+			set += `, ` + f.column + ` = $` + itoa(len(args))
+		}
+	}
+	res, err := t.exec(ctx, `UPDATE keywords SET `+set+`
+		 WHERE id = $1 AND account_id = $2 AND environment = $3 AND version = $4 - 1`, args...)
 	if isUniqueViolation(err) {
 		return duplicateKeyword()
 	}
 	return affectedVersion(res, err, "keyword", k.ID)
+}
+
+// sameBid reports whether two bids (nil: the ad group's default) are equal.
+func sameBid(a, b *adcamp.Money) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
 func (t *tx) DeleteKeyword(ctx context.Context, tn adcamp.Tenant, id string) error {

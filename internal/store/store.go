@@ -6,6 +6,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/adcamp/adcamp"
@@ -83,7 +84,7 @@ type Tx interface {
 	GetAdGroup(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.AdGroup, error)
 	ListAdGroups(ctx context.Context, t adcamp.Tenant, campaignID string, q ListQuery) ([]*adcamp.AdGroup, int64, error)
 	// UpdateAdGroup is UpdateCampaign for ad groups.
-	UpdateAdGroup(ctx context.Context, g *adcamp.AdGroup) error
+	UpdateAdGroup(ctx context.Context, g, prev *adcamp.AdGroup) error
 	// DeleteAdGroup removes an ad group with its keywords.
 	DeleteAdGroup(ctx context.Context, t adcamp.Tenant, id string) error
 
@@ -98,7 +99,7 @@ type Tx interface {
 	ListKeywords(ctx context.Context, t adcamp.Tenant, adGroupID string, q ListQuery) ([]*adcamp.Keyword, int64, error)
 	// UpdateKeyword is UpdateCampaign for keywords, and fails like
 	// CreateKeywords on a duplicate.
-	UpdateKeyword(ctx context.Context, k *adcamp.Keyword) error
+	UpdateKeyword(ctx context.Context, k, prev *adcamp.Keyword) error
 	DeleteKeyword(ctx context.Context, t adcamp.Tenant, id string) error
 	// CountChildren counts what lies under a campaign or an ad group (the
 	// other id empty): ad groups and keywords.
@@ -108,12 +109,54 @@ type Tx interface {
 
 	// SaveRecord stores r unless a record with its scope and token exists
 	// that has not expired at r.CreatedAt; it reports whether r was stored.
+	// A store may instead send it with the commit, reporting true: the
+	// Write then fails with ErrRecordTaken if r was not stored.
 	SaveRecord(ctx context.Context, r *RequestRecord) (bool, error)
 	// GetRecord returns the live record of scope and token at now, or
 	// NOT_FOUND.
 	GetRecord(ctx context.Context, scope, token string, now time.Time) (*RequestRecord, error)
 	// PurgeRecords deletes the records expired at now.
 	PurgeRecords(ctx context.Context, now time.Time) (int64, error)
+}
+
+// ErrRecordTaken fails a Write whose SaveRecord a store deferred to the
+// commit (see SaveRecord) and found a live record under its name: the
+// transaction was rolled back, as if SaveRecord had reported false.
+var ErrRecordTaken = errors.New("store: a live request record has this name")
+
+// RecordChecker is a Tx that can check that no live request record has
+// one of a list of names without a round trip of its own (Once looks up
+// the names that earlier versions gave records this way, before running
+// a request that may be a replay of one they answered).
+type RecordChecker interface {
+	// RequireNoRecord makes the transaction fail with ErrRecordTaken if a
+	// record of scope and one of tokens lives at now; the store may check
+	// only when the transaction commits, so the call itself may report nil.
+	RequireNoRecord(ctx context.Context, scope string, tokens []string, now time.Time) error
+}
+
+type rowLocksKey struct{}
+
+// WithRowLocks marks ctx for Write: the transaction's correctness rests
+// only on the rows it reads and then changes, which a store may lock as
+// it reads them (a read in a write transaction of a campaign, ad group or
+// keyword locks the row until the commit) instead of running the
+// transaction at SERIALIZABLE. Its other reads (an account, a member, a
+// channel account) are then those of a moment before the commit, as if
+// the transaction had run before any concurrent change of them, which
+// keeps the history serializable as long as no concurrent transaction
+// decides on what this one writes from a read that is not locked. The
+// service marks the changes of campaigns, ad groups and keywords with
+// their replay records; everything else (members and their roles,
+// credentials, counted invariants) stays serializable.
+func WithRowLocks(ctx context.Context) context.Context {
+	return context.WithValue(ctx, rowLocksKey{}, true)
+}
+
+// RowLocks reports whether ctx is marked by WithRowLocks.
+func RowLocks(ctx context.Context) bool {
+	v, _ := ctx.Value(rowLocksKey{}).(bool)
+	return v
 }
 
 // RequestRecord is the stored answer to a mutating request.

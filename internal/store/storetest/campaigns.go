@@ -235,15 +235,15 @@ func testVersionedUpdates(t *testing.T, db store.Store) {
 
 	g2 := *g
 	g2.Version, g2.Name = 2, "Second"
-	write(t, db, func(tx store.Tx) error { return tx.UpdateAdGroup(ctx, &g2) })
-	err = db.Write(ctx, func(tx store.Tx) error { return tx.UpdateAdGroup(ctx, &g2) })
+	write(t, db, func(tx store.Tx) error { return tx.UpdateAdGroup(ctx, &g2, nil) })
+	err = db.Write(ctx, func(tx store.Tx) error { return tx.UpdateAdGroup(ctx, &g2, nil) })
 	wantCode(t, "UpdateAdGroup(stale version)", err, adcamp.CodePreconditionFailed)
 
 	k2 := *k
 	bid := adcamp.Money(125)
 	k2.Version, k2.Text, k2.Bid, k2.MatchType = 2, "Red Shoes!", &bid, adcamp.MatchPhrase
-	write(t, db, func(tx store.Tx) error { return tx.UpdateKeyword(ctx, &k2) })
-	err = db.Write(ctx, func(tx store.Tx) error { return tx.UpdateKeyword(ctx, &k2) })
+	write(t, db, func(tx store.Tx) error { return tx.UpdateKeyword(ctx, &k2, nil) })
+	err = db.Write(ctx, func(tx store.Tx) error { return tx.UpdateKeyword(ctx, &k2, nil) })
 	wantCode(t, "UpdateKeyword(stale version)", err, adcamp.CodePreconditionFailed)
 	read(t, db, func(tx store.Tx) error {
 		gotG, err := tx.GetAdGroup(ctx, tn, g.ID)

@@ -55,7 +55,7 @@ func testAdGroups(t *testing.T, db store.Store) {
 		g := newAdGroup(t, db, c, at(i))
 		if i%2 == 1 {
 			g.Status, g.Version = adcamp.StatusPaused, 2
-			write(t, db, func(tx store.Tx) error { return tx.UpdateAdGroup(ctx, g) })
+			write(t, db, func(tx store.Tx) error { return tx.UpdateAdGroup(ctx, g, nil) })
 		}
 		groups = append(groups, g)
 	}
@@ -193,7 +193,7 @@ func testDuplicateKeywords(t *testing.T, db store.Store) {
 
 	moved := *first[1]
 	moved.Text, moved.Version = "  STRASSE ", 2
-	err = db.Write(ctx, func(tx store.Tx) error { return tx.UpdateKeyword(ctx, &moved) })
+	err = db.Write(ctx, func(tx store.Tx) error { return tx.UpdateKeyword(ctx, &moved, nil) })
 	wantCode(t, "UpdateKeyword(to a taken text)", err, adcamp.CodeDuplicateKeyword)
 	read(t, db, func(tx store.Tx) error {
 		got, err := tx.GetKeyword(ctx, tn, first[1].ID)

@@ -76,12 +76,12 @@ func testChildTotals(t *testing.T, db store.Store) {
 	setStatus := func(g *adcamp.AdGroup, status adcamp.Status) {
 		g.Status = status
 		g.Version++
-		write(t, db, func(tx store.Tx) error { return tx.UpdateAdGroup(ctx, g) })
+		write(t, db, func(tx store.Tx) error { return tx.UpdateAdGroup(ctx, g, nil) })
 	}
 	updateKeyword := func(k *adcamp.Keyword, edit func(*adcamp.Keyword)) {
 		edit(k)
 		k.Version++
-		write(t, db, func(tx store.Tx) error { return tx.UpdateKeyword(ctx, k) })
+		write(t, db, func(tx store.Tx) error { return tx.UpdateKeyword(ctx, k, nil) })
 	}
 
 	var g1 []*adcamp.AdGroup // of c1

@@ -1,0 +1,233 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// pipe is a write transaction on one pooled connection that sends its
+// statements in as few round trips as it can (pgx batches, one pipeline
+// and one Sync each):
+//
+//   - BEGIN is not sent alone but with the transaction's first statement;
+//   - a statement whose result the caller does not need before the commit
+//     (an INSERT or UPDATE that can fail only if the database does; see
+//     tx.later) waits, and goes with the next statement that returns rows,
+//     or with COMMIT.
+//
+// So a request that creates a campaign and saves its replay record is one
+// round trip (BEGIN, INSERT, INSERT, COMMIT), and one that reads a row,
+// locks it and updates it two. A statement that fails in a pipeline makes
+// PostgreSQL skip the rest up to the Sync, COMMIT included, and the
+// transaction is then rolled back.
+type pipe struct {
+	conn  *pgxpool.Conn
+	begin string   // BEGIN, until it is sent
+	later []queued // statements waiting for the next round trip
+	began bool     // BEGIN was sent
+}
+
+// queued is a statement whose result is checked when it comes.
+type queued struct {
+	sql   string
+	args  []any
+	check func(pgconn.CommandTag, error) error
+}
+
+var _ querier = (*pipe)(nil)
+
+// queue queues a statement for the next round trip; check sees its result.
+func (p *pipe) queue(sql string, args []any, check func(pgconn.CommandTag, error) error) {
+	p.later = append(p.later, queued{sql: sql, args: args, check: check})
+}
+
+// batch sends what is pending, then sql (if not empty), and reads the
+// pending results, leaving the last one for the caller to read from br.
+func (p *pipe) batch(ctx context.Context, sql string, args []any) (br pgx.BatchResults, err error) {
+	b := &pgx.Batch{}
+	if p.begin != "" {
+		b.Queue(p.begin)
+	}
+	for _, q := range p.later {
+		b.Queue(q.sql, q.args...)
+	}
+	if sql != "" {
+		b.Queue(sql, args...)
+	}
+	br = p.conn.SendBatch(ctx, b)
+	if p.begin != "" {
+		p.begin, p.began = "", true
+		if _, err := br.Exec(); err != nil {
+			br.Close()
+			return nil, err
+		}
+	}
+	later := p.later
+	p.later = p.later[:0]
+	for _, q := range later {
+		tag, err := br.Exec()
+		if err = q.check(tag, err); err != nil {
+			br.Close()
+			return nil, err
+		}
+	}
+	return br, nil
+}
+
+// direct reports whether a statement can go on the connection as it is,
+// nothing being pending, or must go in a batch. A statement whose
+// arguments choose an execution mode (see planned) is sent after the
+// pending ones, in a round trip of its own: a batch has one mode.
+func (p *pipe) direct(ctx context.Context, args []any) (bool, error) {
+	if p.begin == "" && len(p.later) == 0 {
+		return true, nil
+	}
+	if len(args) > 0 {
+		if _, ok := args[0].(pgx.QueryExecMode); ok {
+			return true, p.flush(ctx)
+		}
+	}
+	return false, nil
+}
+
+// flush sends what is pending.
+func (p *pipe) flush(ctx context.Context) error {
+	if p.begin == "" && len(p.later) == 0 {
+		return nil
+	}
+	br, err := p.batch(ctx, "", nil)
+	if err != nil {
+		return err
+	}
+	return br.Close()
+}
+
+func (p *pipe) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	if ok, err := p.direct(ctx, args); ok || err != nil {
+		if err != nil {
+			return pgconn.CommandTag{}, err
+		}
+		return p.conn.Exec(ctx, sql, args...)
+	}
+	br, err := p.batch(ctx, sql, args)
+	if err != nil {
+		return pgconn.CommandTag{}, err
+	}
+	tag, err := br.Exec()
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return tag, err
+}
+
+func (p *pipe) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	if ok, err := p.direct(ctx, args); ok || err != nil {
+		if err != nil {
+			return errRow{err}
+		}
+		return p.conn.QueryRow(ctx, sql, args...)
+	}
+	br, err := p.batch(ctx, sql, args)
+	if err != nil {
+		return errRow{err}
+	}
+	return batchRow{row: br.QueryRow(), br: br}
+}
+
+func (p *pipe) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	if ok, err := p.direct(ctx, args); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return p.conn.Query(ctx, sql, args...)
+	}
+	br, err := p.batch(ctx, sql, args)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := br.Query()
+	if err != nil {
+		br.Close()
+		return nil, err
+	}
+	return &batchRows{Rows: rows, br: br}, nil
+}
+
+// commit sends what is pending with COMMIT: one round trip. A transaction
+// that sent nothing has nothing to commit.
+func (p *pipe) commit(ctx context.Context) error {
+	if !p.began && p.begin != "" && len(p.later) == 0 {
+		p.begin = ""
+		return nil
+	}
+	br, err := p.batch(ctx, "COMMIT", nil)
+	if err != nil {
+		return err
+	}
+	tag, err := br.Exec()
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && tag.String() != "COMMIT" {
+		// An error that fn handled left the transaction aborted, and
+		// PostgreSQL answers COMMIT with ROLLBACK.
+		err = fmt.Errorf("postgres: the transaction was rolled back (%s)", tag)
+	}
+	return err
+}
+
+// rollback ends the transaction if BEGIN was sent, dropping what waits.
+func (p *pipe) rollback(ctx context.Context) {
+	p.later = nil
+	if p.began {
+		p.conn.Exec(ctx, "ROLLBACK")
+	}
+}
+
+// errRow is a row whose statement was not run: the error of one sent
+// before it.
+type errRow struct{ err error }
+
+func (r errRow) Scan(...any) error { return r.err }
+
+// batchRow is the row of a batch's last statement; reading it ends the
+// batch.
+type batchRow struct {
+	row pgx.Row
+	br  pgx.BatchResults
+}
+
+func (r batchRow) Scan(dest ...any) error {
+	err := r.row.Scan(dest...)
+	if cerr := r.br.Close(); err == nil || errors.Is(err, pgx.ErrNoRows) && cerr != nil {
+		err = cerr
+	}
+	return err
+}
+
+// batchRows are the rows of a batch's last statement; closing them ends
+// the batch.
+type batchRows struct {
+	pgx.Rows
+	br  pgx.BatchResults
+	err error
+}
+
+func (r *batchRows) Close() {
+	r.Rows.Close()
+	if err := r.br.Close(); err != nil && r.err == nil {
+		r.err = err
+	}
+}
+
+func (r *batchRows) Err() error {
+	if err := r.Rows.Err(); err != nil {
+		return err
+	}
+	return r.err
+}

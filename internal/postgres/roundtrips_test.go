@@ -1,0 +1,201 @@
+package postgres
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/postgres/pgtest"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// tripCounter counts round trips to the database: a statement sent on
+// its own, or a batch (one pipeline, one Sync).
+type tripCounter struct{ n atomic.Int64 }
+
+func (c *tripCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+func (c *tripCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (c *tripCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+func (c *tripCounter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (c *tripCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+
+// TestRoundTripsPerRequest counts the round trips of the store calls that
+// the API's requests of the sitting's mix make, as the service makes them
+// (a change with its replay record in one write transaction at READ
+// COMMITTED with row locks, a read by id or a page with ReadOne), on a
+// connection whose statements are prepared already. Before the pipe they
+// were 4 (create: BEGIN, INSERT, record, COMMIT), 5 (update: BEGIN,
+// SELECT, UPDATE, record, COMMIT), 1 and 1.
+func TestRoundTripsPerRequest(t *testing.T) {
+	ctx := store.WithRowLocks(context.Background())
+	cfg, err := pgxpool.ParseConfig(pgtest.NewSchema(t).URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trips := &tripCounter{}
+	cfg.ConnConfig.Tracer = trips
+	cfg.MaxConns = 1 // one connection, whose statement cache the first round fills
+	db, err := openConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+
+	now := time.Now()
+	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, now), Name: "Acme", CreatedAt: now}
+	if err := db.Write(ctx, func(tx store.Tx) error { return tx.CreateAccount(ctx, a) }); err != nil {
+		t.Fatal(err)
+	}
+	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
+	record := func(tx store.Tx) error {
+		_, err := tx.SaveRecord(ctx, &store.RequestRecord{Scope: "sig:k", Token: adcamp.NewID("t", time.Now()),
+			RequestHash: []byte{1}, Status: 200, Header: []byte("{}"), Body: []byte("{}"), CreatedAt: time.Now(), ExpiresAt: time.Now().Add(time.Hour)})
+		return err
+	}
+	var c *adcamp.Campaign
+	requests := []struct {
+		name string
+		max  int64
+		run  func() error
+	}{
+		{"create", 1, func() error {
+			c = &adcamp.Campaign{ID: adcamp.NewID(adcamp.PrefixCampaign, time.Now()), AccountID: a.ID,
+				Environment: adcamp.Production, Name: "Spring", BudgetDaily: 100, Marketplace: "US",
+				Status: adcamp.StatusActive, Version: 1, CreatedAt: now, UpdatedAt: now}
+			return db.Write(ctx, func(tx store.Tx) error {
+				if err := tx.CreateCampaign(ctx, c); err != nil {
+					return err
+				}
+				return record(tx)
+			})
+		}},
+		{"get", 1, func() error {
+			return db.ReadOne(ctx, func(tx store.Tx) error { _, err := tx.GetCampaign(ctx, tn, c.ID); return err })
+		}},
+		{"list", 1, func() error {
+			return db.ReadOne(ctx, func(tx store.Tx) error {
+				_, _, err := tx.ListCampaigns(ctx, tn, store.ListQuery{Limit: 20})
+				return err
+			})
+		}},
+		{"update", 2, func() error {
+			return db.Write(ctx, func(tx store.Tx) error {
+				got, err := tx.GetCampaign(ctx, tn, c.ID)
+				if err != nil {
+					return err
+				}
+				prev := *got
+				got.Name, got.Version = "Summer", got.Version+1
+				if err := tx.UpdateCampaign(ctx, got, &prev); err != nil {
+					return err
+				}
+				return record(tx)
+			})
+		}},
+	}
+	for round := range 2 {
+		for _, r := range requests {
+			before := trips.n.Load()
+			if err := r.run(); err != nil {
+				t.Fatalf("%s: %v", r.name, err)
+			}
+			if n := trips.n.Load() - before; round == 1 {
+				t.Logf("%s: %d round trips", r.name, n)
+				if n > r.max {
+					t.Errorf("%s took %d round trips, want at most %d", r.name, n, r.max)
+				}
+			}
+		}
+	}
+}
+
+// TestRecordTakenRollsBack: a replay record saved with the commit that
+// finds a live record of its name fails the Write with
+// store.ErrRecordTaken, and the change sent with it is rolled back.
+func TestRecordTakenRollsBack(t *testing.T) {
+	ctx := store.WithRowLocks(context.Background())
+	db, err := Open(ctx, pgtest.NewSchema(t).URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	now := time.Now()
+	rec := &store.RequestRecord{Scope: "sig:k", Token: "t1", RequestHash: []byte{1}, Status: 201, Header: []byte("{}"), Body: []byte("{}"),
+		CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
+	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, now), Name: "Acme", CreatedAt: now}
+	create := func(id string) error {
+		return db.Write(ctx, func(tx store.Tx) error {
+			c := &adcamp.Campaign{ID: id, AccountID: a.ID, Environment: adcamp.Production, Name: "Spring",
+				BudgetDaily: 100, Marketplace: "US", Status: adcamp.StatusActive, Version: 1, CreatedAt: now, UpdatedAt: now}
+			if err := tx.CreateCampaign(ctx, c); err != nil {
+				return err
+			}
+			saved, err := tx.SaveRecord(ctx, rec)
+			if err == nil && !saved {
+				return store.ErrRecordTaken
+			}
+			return err
+		})
+	}
+	if err := db.Write(ctx, func(tx store.Tx) error { return tx.CreateAccount(ctx, a) }); err != nil {
+		t.Fatal(err)
+	}
+	first, second := adcamp.NewID(adcamp.PrefixCampaign, now), adcamp.NewID(adcamp.PrefixCampaign, now)
+	if err := create(first); err != nil {
+		t.Fatalf("first Write = %v, want nil", err)
+	}
+	if err := create(second); err != store.ErrRecordTaken {
+		t.Fatalf("second Write with the same record = %v, want store.ErrRecordTaken", err)
+	}
+	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
+	err = db.ReadOne(ctx, func(tx store.Tx) error { _, err := tx.GetCampaign(ctx, tn, second); return err })
+	if adcamp.ErrorCode(err) != adcamp.CodeNotFound {
+		t.Errorf("GetCampaign(rolled back) = %v, want NOT_FOUND", err)
+	}
+}
+
+// TestRequireNoRecord: a live record under one of the names fails the
+// Write with store.ErrRecordTaken; an expired one or none lets it commit.
+func TestRequireNoRecord(t *testing.T) {
+	ctx := store.WithRowLocks(context.Background())
+	db, err := Open(ctx, pgtest.NewSchema(t).URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	now := time.Now()
+	for _, r := range []*store.RequestRecord{
+		{Scope: "sig:k", Token: "live", ExpiresAt: now.Add(time.Hour)},
+		{Scope: "sig:k", Token: "expired", ExpiresAt: now.Add(-time.Second)},
+	} {
+		r.RequestHash, r.Status, r.Header, r.Body, r.CreatedAt = []byte{1}, 200, []byte("{}"), []byte("{}"), now.Add(-time.Hour)
+		if err := db.Write(ctx, func(tx store.Tx) error { _, err := tx.SaveRecord(ctx, r); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		tokens []string
+		want   error
+	}{
+		{[]string{"none", "live"}, store.ErrRecordTaken},
+		{[]string{"none", "expired"}, nil},
+	} {
+		err := db.Write(ctx, func(tx store.Tx) error {
+			return tx.(store.RecordChecker).RequireNoRecord(ctx, "sig:k", c.tokens, now)
+		})
+		if err != c.want {
+			t.Errorf("Write(RequireNoRecord(%v)) = %v, want %v", c.tokens, err, c.want)
+		}
+	}
+}
