@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/adcamp/adcamp/internal/store"
@@ -43,3 +44,29 @@ func (t *tx) PurgeRecords(ctx context.Context, now time.Time) (int64, error) {
 	}
 	return res.RowsAffected()
 }
+
+// RequireNoRecord checks at once, in one statement for all the names: an
+// earlier version's record among them fails the call with
+// store.ErrRecordTaken, which Once answers by replaying it. It spares a
+// change made in the minutes after a start the lookup of each name.
+func (t *tx) RequireNoRecord(ctx context.Context, scope string, tokens []string, now time.Time) error {
+	if len(tokens) == 0 {
+		return nil
+	}
+	q := `SELECT EXISTS (SELECT 1 FROM request_records WHERE scope = $1 AND expires_at > $2 AND token IN ($3`
+	args := []any{scope, micros(now), tokens[0]}
+	for i, tok := range tokens[1:] {
+		q += ", $" + strconv.Itoa(i+4)
+		args = append(args, tok)
+	}
+	var taken bool
+	if err := t.queryRow(ctx, q+`))`, args...).Scan(&taken); err != nil {
+		return err
+	}
+	if taken {
+		return store.ErrRecordTaken
+	}
+	return nil
+}
+
+var _ store.RecordChecker = (*tx)(nil)

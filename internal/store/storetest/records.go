@@ -90,3 +90,44 @@ func testRequestRecords(t *testing.T, db store.Store) {
 		t.Errorf("PurgeRecords removed a live record: %v", err)
 	}
 }
+
+// testRequireNoRecord: a store that checks names without looking each up
+// (store.RecordChecker) fails the write when one of them holds a live
+// record, and only then.
+func testRequireNoRecord(t *testing.T, db store.Store) {
+	ctx := t.Context()
+	err := db.Write(ctx, func(tx store.Tx) error {
+		_, err := tx.SaveRecord(ctx, &store.RequestRecord{Scope: "sig:ak_test_y", Token: "old/sig", RequestHash: []byte{1},
+			Status: 200, Header: []byte(`{}`), Body: []byte("{}"), CreatedAt: base, ExpiresAt: base.Add(10 * time.Minute)})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(scope string, tokens []string, now time.Time) error {
+		return db.Write(ctx, func(tx store.Tx) error {
+			c, ok := tx.(store.RecordChecker)
+			if !ok {
+				t.Skip("this store looks records up one by one")
+			}
+			return c.RequireNoRecord(ctx, scope, tokens, now)
+		})
+	}
+	for _, tc := range []struct {
+		scope  string
+		tokens []string
+		now    time.Time
+		want   error
+	}{
+		{"sig:ak_test_y", []string{"sig", "old/sig"}, at(60), store.ErrRecordTaken},
+		{"sig:ak_test_y", []string{"old/sig"}, at(60), store.ErrRecordTaken},
+		{"sig:ak_test_y", []string{"sig", "other"}, at(60), nil},
+		{"sig:ak_test_z", []string{"sig", "old/sig"}, at(60), nil},
+		{"sig:ak_test_y", []string{"sig", "old/sig"}, at(601), nil}, // expired
+		{"sig:ak_test_y", nil, at(60), nil},
+	} {
+		if err := check(tc.scope, tc.tokens, tc.now); !errors.Is(err, tc.want) || (tc.want == nil && err != nil) {
+			t.Errorf("RequireNoRecord(%s, %q, %v) = %v, want %v", tc.scope, tc.tokens, tc.now.Sub(base), err, tc.want)
+		}
+	}
+}

@@ -47,6 +47,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ReadIsReadOnly", testReadIsReadOnly},
 		{"ConcurrentVersionedUpdates", testConcurrentUpdates},
 		{"RequestRecords", testRequestRecords},
+		{"RequireNoRecord", testRequireNoRecord},
 		{"Settings", testSettings},
 		{"AllCredentials", testAllCredentials},
 		{"Changes", testChanges},
