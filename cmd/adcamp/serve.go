@@ -185,6 +185,10 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 		Marketplaces:     strings.Split(cfg.marketplaces, ","),
 		HistoryRetention: time.Duration(cfg.historyDays) * 24 * time.Hour,
 	})
+	if err := svc.LoadSettings(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	pools, _ := db.(store.StatsReporter)
 	return &app{db: db, svc: svc, metrics: metrics.New(pools), log: log}, nil
 }

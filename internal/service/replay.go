@@ -140,12 +140,32 @@ func (s *Service) ReplayKeyFor(r SignedRequest) (ReplayKey, error) {
 	// processes of the version it replaced may still answer on the same
 	// database, may have been answered under those names, so it is looked
 	// up under them too.
-	if ts < s.started.Add(legacyWindow).Unix() {
+	if ts < s.started.Add(legacyWindow).Unix() && !s.hashedOnly.Load() {
 		k.names = append(k.names, recordName{scope: scope, token: r.Timestamp + "/" + r.Signature, legacy: true},
 			recordName{scope: scope, token: r.Signature, legacy: true})
 		k.lookFirst = true
 	}
 	return k, nil
+}
+
+// LoadSettings reads the installation settings the service follows: for
+// now whether every replay record of the database has a hashed name, in
+// which case no request is looked up under the earlier names (a database
+// first served by this version, before any credential existed). Until it
+// has run, requests are looked up under them too, which is safe.
+func (s *Service) LoadSettings(ctx context.Context) error {
+	err := s.store.ReadOne(ctx, func(tx store.Tx) error {
+		_, err := tx.GetSetting(ctx, hashedNamesOnly)
+		return err
+	})
+	if err == nil {
+		s.hashedOnly.Store(true)
+		return nil
+	}
+	if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
+		return nil
+	}
+	return err
 }
 
 // legacyWindow is how long after this process started a request is also

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/secrets"
 	"github.com/adcamp/adcamp/internal/sqlite"
 	"github.com/adcamp/adcamp/internal/store"
 )
@@ -154,5 +155,60 @@ func TestLargeAnswersNotKept(t *testing.T) {
 			t.Errorf("answer of %d bytes: replayed %d bytes (%q...); kept whole = %v, want %v",
 				size, len(again.Body), again.Body[:min(8, len(again.Body))], len(again.Body) == size, wantKept)
 		}
+	}
+}
+
+// TestHashedNamesOnly: a database whose canary came before its first
+// credential never held a record named by an earlier version, so its
+// requests are not looked up under those names; one that had credentials
+// when the canary came keeps looking them up for the window after a start.
+func TestHashedNamesOnly(t *testing.T) {
+	ctx := t.Context()
+	mk := make([]byte, secrets.KeySize)
+	box, err := secrets.New(mk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
+	before := strconv.FormatInt(now.Unix()-60, 10)
+	for _, tc := range []struct {
+		name       string
+		keyFirst   bool // a credential was stored before the canary (an earlier version's database)
+		wantLegacy bool
+	}{
+		{"new database", false, false},
+		{"earlier version's database", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, err := sqlite.Open(ctx, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			s := New(Config{Store: db, Box: box, Now: func() time.Time { return now }})
+			if tc.keyFirst {
+				acc, err := s.CreateAccount(ctx, "Acme", "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := s.CreateKey(ctx, acc.ID, adcamp.Production); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := CheckSecrets(ctx, db, box); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.LoadSettings(ctx); err != nil {
+				t.Fatal(err)
+			}
+			key := &adcamp.APIKey{ID: "ak_live_x", AccountID: "acc_1", Environment: adcamp.Production}
+			k, err := s.ReplayKeyFor(SignedRequest{Credential: key, Timestamp: before, Signature: "5ab1", Method: "POST", Path: "/campaigns"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k.lookFirst != tc.wantLegacy || (len(k.names) == 3) != tc.wantLegacy {
+				t.Errorf("ReplayKeyFor(signed before the start) looks up legacy names: %v (%d names), want %v", k.lookFirst, len(k.names), tc.wantLegacy)
+			}
+		})
 	}
 }

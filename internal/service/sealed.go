@@ -78,6 +78,12 @@ const (
 	canaryAD   = "adcamp master key canary"
 )
 
+// hashedNamesOnly is the installation setting that says every replay
+// record of the database was named by a version that hashes signatures:
+// the canary was added before the first credential, and the canary came
+// with the hashed names.
+const hashedNamesOnly = "replay_names_hashed_only"
+
 // ErrWrongMasterKey: the master key given is not the one the database's
 // secrets were sealed with.
 var ErrWrongMasterKey = errors.New("the master key does not open this database's secrets: " +
@@ -134,8 +140,19 @@ func addCanary(ctx context.Context, db store.Store, box *secrets.Box) error {
 			return ErrWrongMasterKey
 		}
 		added, err := tx.AddSetting(ctx, canaryName, box.Seal(value, []byte(canaryAD)))
-		if err != nil || added {
+		if err != nil {
 			return err
+		}
+		if added && len(keys) == 0 {
+			// No credential exists, so no earlier version can have
+			// answered a signed request here: no replay record has a
+			// name of theirs (see Service.ReplayKeyFor).
+			if _, err := tx.AddSetting(ctx, hashedNamesOnly, []byte("1")); err != nil {
+				return err
+			}
+		}
+		if added {
+			return nil
 		}
 		canary, err := tx.GetSetting(ctx, canaryName)
 		if err != nil {

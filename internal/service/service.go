@@ -69,10 +69,11 @@ type Service struct {
 	maxSkew      time.Duration
 	retention    time.Duration // of change records; 0 keeps them
 
-	keys    keyCache
-	budget  answerBudget
-	started time.Time                 // when New made it
-	day     atomic.Pointer[cachedDay] // see today
+	keys       keyCache
+	budget     answerBudget
+	hashedOnly atomic.Bool               // no replay record has a name of an earlier version (LoadSettings)
+	started    time.Time                 // when New made it
+	day        atomic.Pointer[cachedDay] // see today
 
 	usageMu sync.Mutex
 	usage   map[string]time.Time // key id -> last use not yet written
