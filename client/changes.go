@@ -48,12 +48,19 @@ type Actor struct {
 }
 
 // FieldChange is a field's value before and after a change, as text
-// ("25.00", "2026-01-31", "true"); nil for null. A create has Old nil, a
+// ("25.00", "2026-01-31", "true": the API sends money and numbers as
+// numbers, flags as booleans); nil for null. A create has Old nil, a
 // delete New nil.
 type FieldChange struct {
 	Field string
-	Old   *string
-	New   *string
+	// Old and New are the values as text: a string as it is, a number or
+	// a boolean as the API wrote it (money "25.00", a channel account
+	// "12", "true"), nil for null.
+	Old *string
+	New *string
+	// oldJSON and newJSON are the values as the API sent them, which
+	// MarshalJSON writes back.
+	oldJSON, newJSON json.RawMessage
 }
 
 // FieldChanges are the fields of a change in the order the API lists
@@ -72,12 +79,20 @@ func (fs *FieldChanges) UnmarshalJSON(b []byte) error {
 		if err != nil {
 			return err
 		}
-		var v struct{ Old, New *string }
+		var v struct{ Old, New json.RawMessage }
 		if err := d.Decode(&v); err != nil {
 			return err
 		}
 		name, _ := t.(string)
-		out = append(out, FieldChange{Field: name, Old: v.Old, New: v.New})
+		f := FieldChange{Field: name, oldJSON: v.Old, newJSON: v.New}
+		var err2 error
+		if f.Old, err2 = valueText(v.Old); err2 != nil {
+			return err2
+		}
+		if f.New, err2 = valueText(v.New); err2 != nil {
+			return err2
+		}
+		out = append(out, f)
 	}
 	*fs = out
 	return nil
@@ -93,9 +108,9 @@ func (fs FieldChanges) MarshalJSON() ([]byte, error) {
 		}
 		name, _ := json.Marshal(f.Field)
 		v, err := json.Marshal(struct {
-			Old *string `json:"old"`
-			New *string `json:"new"`
-		}{f.Old, f.New})
+			Old any `json:"old"`
+			New any `json:"new"`
+		}{rawOr(f.oldJSON, f.Old), rawOr(f.newJSON, f.New)})
 		if err != nil {
 			return nil, err
 		}
@@ -237,4 +252,29 @@ func (c *Client) walkChanges(opts *ChangeListOptions, list func(*ChangeListOptio
 			o.Cursor = p.NextCursor
 		}
 	}
+}
+
+// valueText is a value of a field change as text: a JSON string's text,
+// a number or a boolean as written, nil for null.
+func valueText(raw json.RawMessage) (*string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, err
+		}
+		return &s, nil
+	}
+	s := string(raw)
+	return &s, nil
+}
+
+// rawOr is the value as the API sent it if known, else the text.
+func rawOr(raw json.RawMessage, text *string) any {
+	if len(raw) > 0 {
+		return raw
+	}
+	return text
 }

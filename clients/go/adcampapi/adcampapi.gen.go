@@ -1210,17 +1210,17 @@ type HistoryActorType string
 // Example: campaign
 type HistoryEntityType string
 
-// HistoryFieldChange A field's value before and after the change, as text (see `HistoryValue`). A create has `old` null, a delete `new` null.
+// HistoryFieldChange A field's value before and after the change, each as the entity shows it (see `HistoryValue`). A create has `old` null, a delete `new` null.
 type HistoryFieldChange struct {
-	// New A field's value as text, written as the entity's JSON writes it (money with two decimals, `25.00`; dates `2026-01-31`; `true` and `false`; numbers in decimal), or null where the field is null.
+	// New A field's value as the entity's own JSON has it: money a number with two decimals (`25.00`), `channel_account_id` an integer, `disabled` a boolean, text, statuses and dates (`"2026-01-31"`) strings, and null where the field is null.
 	//
-	// Example: 25.00
-	New *HistoryValue `json:"new"`
+	// Example: 25
+	New HistoryValue `json:"new"`
 
-	// Old A field's value as text, written as the entity's JSON writes it (money with two decimals, `25.00`; dates `2026-01-31`; `true` and `false`; numbers in decimal), or null where the field is null.
+	// Old A field's value as the entity's own JSON has it: money a number with two decimals (`25.00`), `channel_account_id` an integer, `disabled` a boolean, text, statuses and dates (`"2026-01-31"`) strings, and null where the field is null.
 	//
-	// Example: 25.00
-	Old *HistoryValue `json:"old"`
+	// Example: 25
+	Old HistoryValue `json:"old"`
 }
 
 // HistoryList defines model for HistoryList.
@@ -1317,10 +1317,21 @@ type HistoryRecordEnvironment string
 // Example: update
 type HistoryRecordOperation string
 
-// HistoryValue A field's value as text, written as the entity's JSON writes it (money with two decimals, `25.00`; dates `2026-01-31`; `true` and `false`; numbers in decimal), or null where the field is null.
+// HistoryValue A field's value as the entity's own JSON has it: money a number with two decimals (`25.00`), `channel_account_id` an integer, `disabled` a boolean, text, statuses and dates (`"2026-01-31"`) strings, and null where the field is null.
 //
-// Example: 25.00
-type HistoryValue = string
+// Example: 25
+type HistoryValue struct {
+	union json.RawMessage
+}
+
+// HistoryValue0 defines model for HistoryValue.0.
+type HistoryValue0 = string
+
+// HistoryValue1 defines model for HistoryValue.1.
+type HistoryValue1 = float64
+
+// HistoryValue2 defines model for HistoryValue.2.
+type HistoryValue2 = bool
 
 // Keyword A keyword as the API shows it. Every property is always present (`bid` as null when unset).
 type Keyword struct {
@@ -2452,6 +2463,94 @@ func (t *Error_Details) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsHistoryValue0 returns the union data inside the HistoryValue as a HistoryValue0
+func (t HistoryValue) AsHistoryValue0() (HistoryValue0, error) {
+	var body HistoryValue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromHistoryValue0 overwrites any union data inside the HistoryValue as the provided HistoryValue0
+func (t *HistoryValue) FromHistoryValue0(v HistoryValue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeHistoryValue0 performs a merge with any union data inside the HistoryValue, using the provided HistoryValue0
+func (t *HistoryValue) MergeHistoryValue0(v HistoryValue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsHistoryValue1 returns the union data inside the HistoryValue as a HistoryValue1
+func (t HistoryValue) AsHistoryValue1() (HistoryValue1, error) {
+	var body HistoryValue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromHistoryValue1 overwrites any union data inside the HistoryValue as the provided HistoryValue1
+func (t *HistoryValue) FromHistoryValue1(v HistoryValue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeHistoryValue1 performs a merge with any union data inside the HistoryValue, using the provided HistoryValue1
+func (t *HistoryValue) MergeHistoryValue1(v HistoryValue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsHistoryValue2 returns the union data inside the HistoryValue as a HistoryValue2
+func (t HistoryValue) AsHistoryValue2() (HistoryValue2, error) {
+	var body HistoryValue2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromHistoryValue2 overwrites any union data inside the HistoryValue as the provided HistoryValue2
+func (t *HistoryValue) FromHistoryValue2(v HistoryValue2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeHistoryValue2 performs a merge with any union data inside the HistoryValue, using the provided HistoryValue2
+func (t *HistoryValue) MergeHistoryValue2(v HistoryValue2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t HistoryValue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *HistoryValue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsKeywordBatchItemCreated returns the union data inside the KeywordBatchItemResult as a KeywordBatchItemCreated
 func (t KeywordBatchItemResult) AsKeywordBatchItemCreated() (KeywordBatchItemCreated, error) {
 	var body KeywordBatchItemCreated
@@ -3200,7 +3299,7 @@ type ClientInterface interface {
 	// Each record names its actor, the request that made it (`request_id`, and `idempotency_key` if
 	// one was sent) and a `transaction_id` shared by every record of one request (a cascade delete or
 	// a keyword batch is one transaction of many records). `changes` gives each changed field's
-	// `old` and `new` value as text (money `"25.00"`, dates `"2026-01-31"`, `"true"`), or null: a create
+	// `old` and `new` value as the entity's JSON has it (money `25.00`, dates `"2026-01-31"`), or null: a create
 	// lists its initial values, a delete its last ones. Records are kept for the deployment's `--history-retention` (400 days by default).
 	//
 	// Paging is by cursor: pass a page's `next_cursor` as `cursor` for the next; it is null on the
@@ -4178,7 +4277,7 @@ func (c *Client) HeadListCampaignChanges(ctx context.Context, campaignId Campaig
 // Each record names its actor, the request that made it (`request_id`, and `idempotency_key` if
 // one was sent) and a `transaction_id` shared by every record of one request (a cascade delete or
 // a keyword batch is one transaction of many records). `changes` gives each changed field's
-// `old` and `new` value as text (money `"25.00"`, dates `"2026-01-31"`, `"true"`), or null: a create
+// `old` and `new` value as the entity's JSON has it (money `25.00`, dates `"2026-01-31"`), or null: a create
 // lists its initial values, a delete its last ones. Records are kept for the deployment's `--history-retention` (400 days by default).
 //
 // Paging is by cursor: pass a page's `next_cursor` as `cursor` for the next; it is null on the
@@ -8157,7 +8256,7 @@ type ClientWithResponsesInterface interface {
 	// Each record names its actor, the request that made it (`request_id`, and `idempotency_key` if
 	// one was sent) and a `transaction_id` shared by every record of one request (a cascade delete or
 	// a keyword batch is one transaction of many records). `changes` gives each changed field's
-	// `old` and `new` value as text (money `"25.00"`, dates `"2026-01-31"`, `"true"`), or null: a create
+	// `old` and `new` value as the entity's JSON has it (money `25.00`, dates `"2026-01-31"`), or null: a create
 	// lists its initial values, a delete its last ones. Records are kept for the deployment's `--history-retention` (400 days by default).
 	//
 	// Paging is by cursor: pass a page's `next_cursor` as `cursor` for the next; it is null on the
@@ -8525,6 +8624,7 @@ type DeleteAdGroupResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -8748,6 +8848,7 @@ type GetAdGroupResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -9132,6 +9233,7 @@ type UpdateAdGroupResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -9363,6 +9465,7 @@ type ListAdGroupChangesResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -9712,6 +9815,7 @@ type ListKeywordsResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -10107,6 +10211,7 @@ type CreateKeywordsResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -10338,6 +10443,7 @@ type ListCampaignsResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -10692,6 +10798,7 @@ type CreateCampaignResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -10937,6 +11044,7 @@ type DeleteCampaignResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -11160,6 +11268,7 @@ type GetCampaignResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -11544,6 +11653,7 @@ type UpdateCampaignResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -11775,6 +11885,7 @@ type ListAdGroupsResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -12160,6 +12271,7 @@ type CreateAdGroupResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -12391,6 +12503,7 @@ type ListCampaignChangesResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -12731,6 +12844,7 @@ type ListChangesResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -13050,6 +13164,7 @@ type ListChannelAccountsResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -13550,6 +13665,7 @@ type DeleteKeywordResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -13773,6 +13889,7 @@ type GetKeywordResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -14157,6 +14274,7 @@ type UpdateKeywordResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -14388,6 +14506,7 @@ type ListKeywordChangesResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -14979,6 +15098,7 @@ type GetReadinessResponse503Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestId         *string
 }
 
@@ -15951,7 +16071,7 @@ func (c *ClientWithResponses) HeadListCampaignChangesWithResponse(ctx context.Co
 // Each record names its actor, the request that made it (`request_id`, and `idempotency_key` if
 // one was sent) and a `transaction_id` shared by every record of one request (a cascade delete or
 // a keyword batch is one transaction of many records). `changes` gives each changed field's
-// `old` and `new` value as text (money `"25.00"`, dates `"2026-01-31"`, `"true"`), or null: a create
+// `old` and `new` value as the entity's JSON has it (money `25.00`, dates `"2026-01-31"`), or null: a create
 // lists its initial values, a delete its last ones. Records are kept for the deployment's `--history-retention` (400 days by default).
 //
 // Paging is by cursor: pass a page's `next_cursor` as `cursor` for the next; it is null on the
@@ -16858,6 +16978,13 @@ func ParseDeleteAdGroupResponse(rsp *http.Response) (*DeleteAdGroupResponse, err
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -17266,6 +17393,13 @@ func ParseGetAdGroupResponse(rsp *http.Response) (*GetAdGroupResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
@@ -18254,6 +18388,13 @@ func ParseUpdateAdGroupResponse(rsp *http.Response) (*UpdateAdGroupResponse, err
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -18655,6 +18796,13 @@ func ParseListAdGroupChangesResponse(rsp *http.Response) (*ListAdGroupChangesRes
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
@@ -19451,6 +19599,13 @@ func ParseListKeywordsResponse(rsp *http.Response) (*ListKeywordsResponse, error
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
@@ -20498,6 +20653,13 @@ func ParseCreateKeywordsResponse(rsp *http.Response) (*CreateKeywordsResponse, e
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -20854,6 +21016,13 @@ func ParseListCampaignsResponse(rsp *http.Response) (*ListCampaignsResponse, err
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
@@ -21749,6 +21918,13 @@ func ParseCreateCampaignResponse(rsp *http.Response) (*CreateCampaignResponse, e
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22276,6 +22452,13 @@ func ParseDeleteCampaignResponse(rsp *http.Response) (*DeleteCampaignResponse, e
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -22684,6 +22867,13 @@ func ParseGetCampaignResponse(rsp *http.Response) (*GetCampaignResponse, error) 
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
@@ -23672,6 +23862,13 @@ func ParseUpdateCampaignResponse(rsp *http.Response) (*UpdateCampaignResponse, e
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -24073,6 +24270,13 @@ func ParseListAdGroupsResponse(rsp *http.Response) (*ListAdGroupsResponse, error
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
@@ -25068,6 +25272,13 @@ func ParseCreateAdGroupResponse(rsp *http.Response) (*CreateAdGroupResponse, err
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -25469,6 +25680,13 @@ func ParseListCampaignChangesResponse(rsp *http.Response) (*ListCampaignChangesR
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
@@ -26221,6 +26439,13 @@ func ParseListChangesResponse(rsp *http.Response) (*ListChangesResponse, error) 
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -26923,6 +27148,13 @@ func ParseListChannelAccountsResponse(rsp *http.Response) (*ListChannelAccountsR
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
@@ -28012,6 +28244,13 @@ func ParseDeleteKeywordResponse(rsp *http.Response) (*DeleteKeywordResponse, err
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -28420,6 +28659,13 @@ func ParseGetKeywordResponse(rsp *http.Response) (*GetKeywordResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
@@ -29408,6 +29654,13 @@ func ParseUpdateKeywordResponse(rsp *http.Response) (*UpdateKeywordResponse, err
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -29809,6 +30062,13 @@ func ParseListKeywordChangesResponse(rsp *http.Response) (*ListKeywordChangesRes
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
@@ -30793,6 +31053,13 @@ func ParseGetReadinessResponse(rsp *http.Response) (*GetReadinessResponse, error
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string

@@ -589,7 +589,7 @@ export interface paths {
          *     Each record names its actor, the request that made it (`request_id`, and `idempotency_key` if
          *     one was sent) and a `transaction_id` shared by every record of one request (a cascade delete or
          *     a keyword batch is one transaction of many records). `changes` gives each changed field's
-         *     `old` and `new` value as text (money `"25.00"`, dates `"2026-01-31"`, `"true"`), or null: a create
+         *     `old` and `new` value as the entity's JSON has it (money `25.00`, dates `"2026-01-31"`), or null: a create
          *     lists its initial values, a delete its last ones. Records are kept for the deployment's `--history-retention` (400 days by default).
          *
          *     Paging is by cursor: pass a page's `next_cursor` as `cursor` for the next; it is null on the
@@ -738,16 +738,16 @@ export interface components {
             /** @example ak_live_q2n7xk4m9c3v8b5t1r6w */
             id: string;
         };
-        /** @description A field's value before and after the change, as text (see `HistoryValue`). A create has `old` null, a delete `new` null. */
+        /** @description A field's value before and after the change, each as the entity shows it (see `HistoryValue`). A create has `old` null, a delete `new` null. */
         HistoryFieldChange: {
             old: components["schemas"]["HistoryValue"];
             new: components["schemas"]["HistoryValue"];
         };
         /**
-         * @description A field's value as text, written as the entity's JSON writes it (money with two decimals, `25.00`; dates `2026-01-31`; `true` and `false`; numbers in decimal), or null where the field is null.
-         * @example 25.00
+         * @description A field's value as the entity's own JSON has it: money a number with two decimals (`25.00`), `channel_account_id` an integer, `disabled` a boolean, text, statuses and dates (`"2026-01-31"`) strings, and null where the field is null.
+         * @example 25
          */
-        HistoryValue: string | null;
+        HistoryValue: (string | null) | Money | boolean;
         /** @description The record of one change to one entity. */
         HistoryRecord: {
             /**
@@ -1963,7 +1963,7 @@ export interface components {
          *     (another method, path, query, `If-Match` or body).
          *     `CONFLICT`: the signature was already used, within its timestamp window, by a request with another query
          *     or `If-Match` (sign it again with a new timestamp); or another request with the same `Idempotency-Key`
-         *     was being answered at the same time, or (on PostgreSQL) the change kept losing to concurrent ones: retry.
+         *     was being answered at the same time, or (on PostgreSQL, rarely) the change met concurrent changes of the same campaign or what is under it in a deadlock five times over (independent changes never conflict): nothing was done; retry.
          */
         CampaignUpdateConflict: {
             headers: {
@@ -2052,9 +2052,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description `SERVICE_UNAVAILABLE`: the database does not answer (down, restarting or unreachable). Nothing was done, unless the connection broke during COMMIT; retry later, and read before retrying a create. */
+        /** @description `SERVICE_UNAVAILABLE`: the database does not answer (down, restarting or unreachable). Nothing was done, unless the connection broke during COMMIT; retry after `Retry-After` seconds, and read before retrying a create. */
         ServiceUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 Date: components["headers"]["Date"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2412,7 +2413,7 @@ export interface components {
          *     (another method, path, query, `If-Match` or body).
          *     `CONFLICT`: the signature was already used, within its timestamp window, by a request with another query
          *     or `If-Match` (sign it again with a new timestamp); or another request with the same `Idempotency-Key`
-         *     was being answered at the same time, or (on PostgreSQL) the change kept losing to concurrent ones: retry.
+         *     was being answered at the same time, or (on PostgreSQL, rarely) the change met concurrent changes of the same campaign or what is under it in a deadlock five times over (independent changes never conflict): nothing was done; retry.
          */
         IdempotencyConflict: {
             headers: {
@@ -2434,7 +2435,7 @@ export interface components {
          *     (another method, path, query, `If-Match` or body).
          *     `CONFLICT`: the signature was already used, within its timestamp window, by a request with another query
          *     or `If-Match` (sign it again with a new timestamp); or another request with the same `Idempotency-Key`
-         *     was being answered at the same time, or (on PostgreSQL) the change kept losing to concurrent ones: retry.
+         *     was being answered at the same time, or (on PostgreSQL, rarely) the change met concurrent changes of the same campaign or what is under it in a deadlock five times over (independent changes never conflict): nothing was done; retry.
          */
         AdGroupCreateConflict: {
             headers: {
@@ -2458,7 +2459,7 @@ export interface components {
          *     (another method, path, query, `If-Match` or body).
          *     `CONFLICT`: the signature was already used, within its timestamp window, by a request with another query
          *     or `If-Match` (sign it again with a new timestamp); or another request with the same `Idempotency-Key`
-         *     was being answered at the same time, or (on PostgreSQL) the change kept losing to concurrent ones: retry.
+         *     was being answered at the same time, or (on PostgreSQL, rarely) the change met concurrent changes of the same campaign or what is under it in a deadlock five times over (independent changes never conflict): nothing was done; retry.
          */
         KeywordCreateConflict: {
             headers: {
@@ -2481,7 +2482,7 @@ export interface components {
          *     (another method, path, query, `If-Match` or body).
          *     `CONFLICT`: the signature was already used, within its timestamp window, by a request with another query
          *     or `If-Match` (sign it again with a new timestamp); or another request with the same `Idempotency-Key`
-         *     was being answered at the same time, or (on PostgreSQL) the change kept losing to concurrent ones: retry.
+         *     was being answered at the same time, or (on PostgreSQL, rarely) the change met concurrent changes of the same campaign or what is under it in a deadlock five times over (independent changes never conflict): nothing was done; retry.
          */
         EndedCampaignConflict: {
             headers: {
@@ -2504,7 +2505,7 @@ export interface components {
          *     (another method, path, query, `If-Match` or body).
          *     `CONFLICT`: the signature was already used, within its timestamp window, by a request with another query
          *     or `If-Match` (sign it again with a new timestamp); or another request with the same `Idempotency-Key`
-         *     was being answered at the same time, or (on PostgreSQL) the change kept losing to concurrent ones: retry.
+         *     was being answered at the same time, or (on PostgreSQL, rarely) the change met concurrent changes of the same campaign or what is under it in a deadlock five times over (independent changes never conflict): nothing was done; retry.
          */
         KeywordConflict: {
             headers: {
@@ -2676,7 +2677,7 @@ export interface components {
         };
     };
     headers: {
-        /** @description Seconds to wait before retrying (on `429`). */
+        /** @description Seconds to wait before retrying (on `429` and `503`). */
         "Retry-After": number;
         /**
          * @description The credential's burst: the most requests it may make at once (2N for `--rate-limit N`).
