@@ -146,16 +146,7 @@ func (t *tx) ListChanges(ctx context.Context, q store.ChangeQuery) ([]*adcamp.Ch
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var cs []*adcamp.Change
-	for rows.Next() {
-		c, err := scanChange(rows)
-		if err != nil {
-			return nil, err
-		}
-		cs = append(cs, c)
-	}
-	return cs, rows.Err()
+	return collect(rows, scanChange)
 }
 
 func scanChange(row rowScanner) (*adcamp.Change, error) {
