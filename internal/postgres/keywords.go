@@ -87,8 +87,9 @@ func (t *tx) CreateKeywords(ctx context.Context, ks []*adcamp.Keyword) error {
 func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, keys []store.KeywordKey) (map[store.KeywordKey]bool, error) {
 	taken := make(map[store.KeywordKey]bool)
 	for _, g := range byMatchType(keys) {
-		rows, err := t.tx.Query(ctx, `SELECT text_key FROM keywords
-			WHERE ad_group_id = $1 AND match_type = $2 AND text_key = ANY ($3) AND id <> $4`,
+		rows, err := t.tx.Query(ctx, `SELECT k.text_key FROM unnest($3::text[]) AS u (text_key)
+			JOIN keywords k ON k.ad_group_id = $1 AND k.match_type = $2 AND k.text_key = u.text_key
+			WHERE k.id <> $4`,
 			adGroupID, string(g.matchType), g.textKeys, exceptID)
 		if err != nil {
 			return nil, err
