@@ -24,16 +24,26 @@ func nullID(s string) *string {
 	return &s
 }
 
+// insertChange stores one record ($1 to $15, as changeArgs gives them).
+const insertChange = `INSERT INTO changes (` + changeColumns + `)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`
+
+func changeArgs(c *adcamp.Change) []any {
+	return []any{c.ID, micros(c.OccurredAt), c.AccountID, string(c.Environment), string(c.EntityType), c.EntityID,
+		nullID(c.CampaignID), nullID(c.AdGroupID), string(c.Operation), string(store.EncodeFieldChanges(c.Changes)),
+		string(c.Actor.Type), c.Actor.ID, c.RequestID, c.IdempotencyKey, c.TransactionID}
+}
+
 func (t *tx) AddChanges(ctx context.Context, cs []*adcamp.Change) error {
 	if len(cs) == 1 {
-		c := cs[0]
 		// A new row, which nothing the service decides on can refuse: it
-		// goes with the commit's round trip (see tx.later).
-		return t.later(ctx, execErr, `INSERT INTO changes (`+changeColumns+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-			c.ID, micros(c.OccurredAt), c.AccountID, string(c.Environment), string(c.EntityType), c.EntityID,
-			nullID(c.CampaignID), nullID(c.AdGroupID), string(c.Operation), string(store.EncodeFieldChanges(c.Changes)),
-			string(c.Actor.Type), c.Actor.ID, c.RequestID, c.IdempotencyKey, c.TransactionID)
+		// goes with the commit's round trip, inside the replay record's
+		// statement when one follows (see SaveRecord).
+		if t.pipe != nil {
+			t.pipe.later = append(t.pipe.later, queued{sql: insertChange, args: changeArgs(cs[0]), check: execErr, change: true})
+			return nil
+		}
+		return t.later(ctx, execErr, insertChange, changeArgs(cs[0])...)
 	}
 	// A batch in one statement: a column of values per array.
 	n := len(cs)

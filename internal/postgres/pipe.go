@@ -21,8 +21,9 @@ import (
 //     or with COMMIT.
 //
 // So a request that creates a campaign and saves its replay record is one
-// round trip (BEGIN, INSERT, INSERT, COMMIT), and one that reads a row,
-// locks it and updates it two. A statement that fails in a pipeline makes
+// round trip (BEGIN, INSERT, INSERT, COMMIT; at READ COMMITTED the two
+// INSERTs alone, see commit), and one that reads a row, locks it and
+// updates it two. A statement that fails in a pipeline makes
 // PostgreSQL skip the rest up to the Sync, COMMIT included, and the
 // transaction is then rolled back.
 type pipe struct {
@@ -37,6 +38,9 @@ type queued struct {
 	sql   string
 	args  []any
 	check func(pgconn.CommandTag, error) error
+	// change is the history record of a lone INSERT INTO changes, which a
+	// statement queued after it may take into its own (see take).
+	change bool
 }
 
 var _ querier = (*pipe)(nil)
@@ -44,6 +48,20 @@ var _ querier = (*pipe)(nil)
 // queue queues a statement for the next round trip; check sees its result.
 func (p *pipe) queue(sql string, args []any, check func(pgconn.CommandTag, error) error) {
 	p.later = append(p.later, queued{sql: sql, args: args, check: check})
+}
+
+// take removes the lone history record waiting to be sent, if there is
+// one, and returns its statement, so that the caller can send it as a
+// WITH query of its own statement: one statement less for PostgreSQL to
+// bind, plan and run in the commit's round trip.
+func (p *pipe) take() (queued, bool) {
+	for i := len(p.later) - 1; i >= 0; i-- {
+		if q := p.later[i]; q.change {
+			p.later = append(p.later[:i], p.later[i+1:]...)
+			return q, true
+		}
+	}
+	return queued{}, false
 }
 
 // batch sends what is pending, then sql (if not empty), and reads the
@@ -164,6 +182,21 @@ func (p *pipe) commit(ctx context.Context) error {
 	if !p.began && p.begin != "" && len(p.later) == 0 {
 		p.begin = ""
 		return nil
+	}
+	if p.begin == beginRowLocks {
+		// Nothing was sent yet, so the whole transaction goes in this one
+		// batch, which PostgreSQL runs as an implicit transaction (every
+		// statement up to the Sync, or none, committed at the Sync): the
+		// same as BEGIN and COMMIT around it at READ COMMITTED, the
+		// default isolation (a database whose default is stricter runs
+		// it stricter), at two statements less. An error at the commit
+		// comes with the Sync, and Close returns it.
+		p.begin = ""
+		br, err := p.batch(ctx, "", nil)
+		if err != nil {
+			return err
+		}
+		return br.Close()
 	}
 	br, err := p.batch(ctx, "COMMIT", nil)
 	if err != nil {

@@ -3,6 +3,8 @@ package postgres
 import (
 	"context"
 	"errors"
+	"regexp"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -17,6 +19,25 @@ const saveRecord = `INSERT INTO request_records (scope, token, request_hash, sta
 	  header = excluded.header, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
 	WHERE request_records.expires_at <= excluded.created_at`
 
+// saveRecordWithChange is a change's history record (insertChange, $1 to
+// $15) and its replay record ($16 to $23) in one statement. The two
+// INSERTs touch different tables and read nothing the other writes, so
+// running them as WITH queries of one statement (on one snapshot) is the
+// same as running them one after the other.
+var saveRecordWithChange = `WITH history AS (` + insertChange + `),
+	saved AS (` + shiftParams(saveRecord, 15) + ` RETURNING 1)
+	SELECT CASE WHEN NOT EXISTS (SELECT FROM saved) THEN adcamp_record_taken() END`
+
+// shiftParams renumbers the parameters $1, $2, ... of sql by n.
+func shiftParams(sql string, n int) string {
+	return paramRef.ReplaceAllStringFunc(sql, func(p string) string {
+		i, _ := strconv.Atoi(p[1:])
+		return "$" + strconv.Itoa(i+n)
+	})
+}
+
+var paramRef = regexp.MustCompile(`\$[0-9]+`)
+
 // SaveRecord in a write transaction goes with the commit (see tx.later),
 // as a statement that fails (AD001, migration 00016) when the record was
 // not stored, so that the COMMIT sent behind it is skipped: Write then
@@ -24,6 +45,11 @@ const saveRecord = `INSERT INTO request_records (scope, token, request_hash, sta
 func (t *tx) SaveRecord(ctx context.Context, r *store.RequestRecord) (bool, error) {
 	args := []any{r.Scope, r.Token, r.RequestHash, r.Status, r.Header, r.Body, micros(r.CreatedAt), micros(r.ExpiresAt)}
 	if t.pipe != nil {
+		if c, ok := t.pipe.take(); ok {
+			// The change's history record goes in the same statement.
+			t.pipe.queue(saveRecordWithChange, append(c.args, args...), recordTaken)
+			return true, nil
+		}
 		t.pipe.queue(`WITH saved AS (`+saveRecord+` RETURNING 1)
 			SELECT CASE WHEN NOT EXISTS (SELECT FROM saved) THEN adcamp_record_taken() END`, args, recordTaken)
 		return true, nil
