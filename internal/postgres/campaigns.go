@@ -122,13 +122,6 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 	return nil, total, err
 }
 
-func (t *tx) EndCampaigns(ctx context.Context, today adcamp.Date, limit int) (int64, error) {
-	tag, err := t.tx.Exec(ctx, `UPDATE campaigns SET status = 'ended' WHERE id IN (
-		SELECT id FROM campaigns WHERE end_date < $1 AND status <> 'ended' AND end_date IS NOT NULL LIMIT $2)`,
-		today.String(), limit)
-	return tag.RowsAffected(), err
-}
-
 // UpdateCampaign writes every mutable field: PostgreSQL leaves an index
 // alone when its columns keep their values (a HOT update), so prev is not
 // needed. The service has read (and locked) the row in this transaction,

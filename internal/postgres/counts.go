@@ -95,7 +95,8 @@ const campaignCount = `SELECT ((SELECT coalesce(sum(n), 0) FROM campaign_counts
 //
 // The campaigns past their end date are found through
 // campaigns_tenant_due, which holds only those not stored as ended: a few
-// seconds' worth, as the service stores ended for them (EndCampaigns).
+// seconds' worth, as the service stores ended for them (DueCampaigns and
+// SetCampaignsEnded).
 const campaignStatusCount = `WITH due AS (
 		SELECT count(*) AS n FROM campaigns
 		WHERE end_date < $4 AND status <> 'ended' AND end_date IS NOT NULL

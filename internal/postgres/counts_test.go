@@ -167,15 +167,45 @@ func TestFoldKeepsTotals(t *testing.T) {
 	}
 	checkTotals(t, db, conn, tenants, "folded")
 
-	// EndCampaigns stores ended for those past their end date: the
-	// totals by status, corrected until then, stay the same.
+	// DueCampaigns and SetCampaignsEnded store ended for those past their
+	// end date, as the service does: the totals by status, corrected
+	// until then, stay the same.
+	today := adcamp.Date{Year: 2026, Month: 11, Day: 22}
+	dueCount := func() int64 {
+		t.Helper()
+		var n int64
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM campaigns
+			WHERE end_date < $1 AND status <> 'ended' AND end_date IS NOT NULL`, today.String()).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	wantDue := dueCount()
+	if wantDue == 0 {
+		t.Fatal("no campaign past its end date left to end")
+	}
+	var ended int
 	if err := db.Write(ctx, func(tx store.Tx) error {
-		_, err := tx.EndCampaigns(ctx, adcamp.Date{Year: 2026, Month: 11, Day: 22}, 1000)
-		return err
+		due, err := tx.DueCampaigns(ctx, today, 1000)
+		if err != nil {
+			return err
+		}
+		ids := make([]string, len(due))
+		for i, c := range due {
+			ids[i] = c.ID
+		}
+		ended = len(ids)
+		return tx.SetCampaignsEnded(ctx, ids)
 	}); err != nil {
 		t.Fatal(err)
 	}
-	checkTotals(t, db, conn, tenants, "after EndCampaigns")
+	if int64(ended) != wantDue {
+		t.Errorf("DueCampaigns found %d campaigns past their end date, want %d", ended, wantDue)
+	}
+	if left := dueCount(); left != 0 {
+		t.Errorf("after SetCampaignsEnded, %d campaigns past their end date not stored as ended, want 0", left)
+	}
+	checkTotals(t, db, conn, tenants, "after ending")
 
 	// An account's deletion removes its campaigns in one statement.
 	if _, err := conn.Exec(ctx, `DELETE FROM accounts WHERE id = $1`, tenants[0].AccountID); err != nil {

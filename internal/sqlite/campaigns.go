@@ -139,9 +139,10 @@ const campaignCount = `SELECT coalesce(sum(n), 0) FROM campaign_counts WHERE acc
 
 // campaignTotal answers a list's total from campaign_counts (kept by
 // triggers), corrected for the campaigns whose end_date has passed while
-// their stored status is not ended yet (until EndCampaigns stores it):
-// those read as ended. due is how many such campaigns the tenant has with
-// the status asked for (any status but ended, for the ended filter).
+// their stored status is not ended yet (until the service stores it
+// through DueCampaigns and SetCampaignsEnded): those read as ended. due is
+// how many such campaigns the tenant has with the status asked for (any
+// status but ended, for the ended filter).
 func (t *tx) campaignTotal(ctx context.Context, tn adcamp.Tenant, q store.ListQuery) (total, due int64, err error) {
 	if q.Status == "" {
 		err := t.queryRow(ctx, campaignCount, tn.AccountID, tn.Environment).Scan(&total)
@@ -153,7 +154,7 @@ func (t *tx) campaignTotal(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 		return 0, 0, err
 	}
 	// Through campaigns_due, which holds only campaigns not stored as
-	// ended: few, once EndCampaigns has run.
+	// ended: few, once the service has stored ended for the due ones.
 	err = t.queryRow(ctx, `SELECT count(*) FROM campaigns INDEXED BY campaigns_due
 		WHERE end_date < $4 AND status <> 'ended' AND end_date IS NOT NULL
 		  AND account_id = $1 AND environment = $2 AND ($3 = 'ended' OR status = $3)`,
@@ -162,16 +163,6 @@ func (t *tx) campaignTotal(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 		return total + due, due, err
 	}
 	return total - due, due, err
-}
-
-func (t *tx) EndCampaigns(ctx context.Context, today adcamp.Date, limit int) (int64, error) {
-	res, err := t.exec(ctx, `UPDATE campaigns SET status = 'ended' WHERE id IN (
-		SELECT id FROM campaigns INDEXED BY campaigns_due
-		WHERE end_date < $1 AND status <> 'ended' AND end_date IS NOT NULL LIMIT $2)`, today.String(), limit)
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
 }
 
 func (t *tx) UpdateCampaign(ctx context.Context, c, prev *adcamp.Campaign) error {

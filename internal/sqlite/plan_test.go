@@ -124,9 +124,6 @@ var planQueries = []planQuery{
 		`account_id = $1 AND environment = $2 AND status = $3`)},
 	{name: "ListCampaigns/page status, none due", list: true, query: planPage("campaigns", planCampaignColumns,
 		`account_id = $1 AND environment = $2 AND status = $3`)},
-	{name: "EndCampaigns", query: `UPDATE campaigns SET status = 'ended' WHERE id IN (
-		SELECT id FROM campaigns INDEXED BY campaigns_due
-		WHERE end_date < $1 AND status <> 'ended' AND end_date IS NOT NULL LIMIT $2)`},
 	{name: "ListCampaigns/page status active or paused", list: true, query: planPage("campaigns", planCampaignColumns,
 		`account_id = $1 AND environment = $2 AND status = $3 AND (end_date IS NULL OR end_date >= $4)`)},
 	{name: "ListCampaigns/page status ended", list: true, query: planPage("campaigns", planCampaignColumns,

@@ -111,25 +111,46 @@ func openScale(b *testing.B, n int) storetest.Scale {
 }
 
 // endDueCampaigns stores ended for the campaigns past their end date, as
-// the service does when it starts (service.EndDueCampaigns) and every few
-// seconds after: the store's lists by status count on it.
+// the service does when it starts (service.EndDueCampaigns, less the
+// history it writes) and every few seconds after: DueCampaigns and
+// SetCampaignsEnded, a batch per transaction, until none is left. The
+// store's lists by status count on it.
 func endDueCampaigns(b *testing.B, db *sqlite.DB) {
 	b.Helper()
+	const batch = 1000
 	ctx := context.Background()
 	today := adcamp.DateOf(time.Now())
 	for {
-		var n int64
+		var n int
 		err := db.Write(ctx, func(tx store.Tx) error {
-			var err error
-			n, err = tx.EndCampaigns(ctx, today, 1000)
-			return err
+			due, err := tx.DueCampaigns(ctx, today, batch)
+			if err != nil || len(due) == 0 {
+				n = 0
+				return err
+			}
+			ids := make([]string, len(due))
+			for i, c := range due {
+				ids[i] = c.ID
+			}
+			n = len(ids)
+			return tx.SetCampaignsEnded(ctx, ids)
 		})
 		if err != nil {
-			b.Fatalf("EndCampaigns: %v", err)
+			b.Fatalf("end due campaigns: %v", err)
 		}
-		if n < 1000 {
-			return
+		if n < batch {
+			break
 		}
+	}
+	err := db.Read(ctx, func(tx store.Tx) error {
+		due, err := tx.DueCampaigns(ctx, today, 1)
+		if err == nil && len(due) > 0 {
+			err = fmt.Errorf("campaign %s is still due", due[0].ID)
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatalf("after ending due campaigns: %v", err)
 	}
 }
 

@@ -26,11 +26,14 @@ type ChangesTx interface {
 	// leaves them last.
 	Subtree(ctx context.Context, t adcamp.Tenant, campaignID, adGroupID string) ([]*adcamp.AdGroup, []*adcamp.Keyword, error)
 	// DueCampaigns returns at most limit campaigns, of every account,
-	// whose end date is before today and whose stored status is another. PostgreSQL locks them for the transaction (and
-	// skips those another transaction holds).
+	// whose end date is before today and whose stored status is another.
+	// PostgreSQL locks them for the transaction (and skips those another
+	// transaction holds).
 	DueCampaigns(ctx context.Context, today adcamp.Date, limit int) ([]*adcamp.Campaign, error)
-	// SetCampaignsEnded stores the status ended for the campaigns of ids,
-	// leaving their version and updated_at (see EndCampaigns).
+	// SetCampaignsEnded stores the status ended for the campaigns of ids
+	// (those DueCampaigns returned), leaving their version and updated_at:
+	// their effective status was ended already, so nothing visible
+	// changes.
 	SetCampaignsEnded(ctx context.Context, ids []string) error
 }
 

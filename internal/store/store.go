@@ -74,12 +74,6 @@ type Tx interface {
 	// DeleteCampaign removes a campaign with its ad groups and keywords.
 	DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string) error
 
-	// EndCampaigns stores the status ended for at most limit campaigns
-	// whose end date is before today and whose stored status
-	// is another, and says how many it changed. Their effective status was
-	// ended already, so their version and updated_at stay as they are.
-	EndCampaigns(ctx context.Context, today adcamp.Date, limit int) (int64, error)
-
 	CreateAdGroup(ctx context.Context, g *adcamp.AdGroup) error
 	GetAdGroup(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.AdGroup, error)
 	ListAdGroups(ctx context.Context, t adcamp.Tenant, campaignID string, q ListQuery) ([]*adcamp.AdGroup, int64, error)

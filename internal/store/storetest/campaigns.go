@@ -185,33 +185,43 @@ func testCampaignEffectiveStatus(t *testing.T, db store.Store) {
 			}
 		}
 	}
-	check("before EndCampaigns")
+	check("before ending")
 
-	// EndCampaigns stores ended for the two past their end date, a
-	// batch at a time, and nothing else changes.
-	var ends []int64
+	// DueCampaigns finds the two past their end date, a batch at a time,
+	// and SetCampaignsEnded stores ended for them, as the service does;
+	// nothing else changes.
+	var batches [][]string
 	for range 3 {
+		var ids []string
 		write(t, db, func(tx store.Tx) error {
-			n, err := tx.EndCampaigns(ctx, today, 1)
-			ends = append(ends, n)
-			return err
+			due, err := tx.DueCampaigns(ctx, today, 1)
+			if err != nil {
+				return err
+			}
+			if ids = idsOf(due, campaignID); len(ids) == 0 {
+				return nil
+			}
+			return tx.SetCampaignsEnded(ctx, ids)
 		})
+		batches = append(batches, ids)
 	}
-	if !slices.Equal(ends, []int64{1, 1, 0}) {
-		t.Errorf("EndCampaigns(limit 1) three times changed %v campaigns, want [1 1 0]", ends)
+	if len(batches[0]) != 1 || len(batches[1]) != 1 || len(batches[2]) != 0 {
+		t.Errorf("DueCampaigns(limit 1) and SetCampaignsEnded three times ended %v, want one campaign, one, none", batches)
+	} else {
+		sameIDs(t, "campaigns ended", sortedIDs(slices.Concat(batches...)), sortedIDs([]string{pastEnd.ID, pausedPast.ID}))
 	}
 	for _, c := range []*adcamp.Campaign{pastEnd, pausedPast} {
 		got, err := getCampaign(t, db, tn, c.ID)
 		if err != nil || got.Status != adcamp.StatusEnded || got.Version != c.Version || !got.UpdatedAt.Equal(c.UpdatedAt) {
-			t.Errorf("after EndCampaigns, %s is %+v (%v); want status ended, version and updated_at as before", c.ID, got, err)
+			t.Errorf("after ending, %s is %+v (%v); want status ended, version and updated_at as before", c.ID, got, err)
 		}
 	}
-	for _, c := range []*adcamp.Campaign{active, endsToday, paused} {
+	for _, c := range []*adcamp.Campaign{active, endsToday, paused, ended} {
 		if got, err := getCampaign(t, db, tn, c.ID); err != nil || got.Status != c.Status {
-			t.Errorf("after EndCampaigns, %s has status %v (%v), want %s", c.ID, got.Status, err, c.Status)
+			t.Errorf("after ending, %s is %+v (%v), want status %s", c.ID, got, err, c.Status)
 		}
 	}
-	check("after EndCampaigns")
+	check("after ending")
 }
 
 func testVersionedUpdates(t *testing.T, db store.Store) {
