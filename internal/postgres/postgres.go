@@ -38,7 +38,7 @@
 //
 // Limits: times are stored as Unix microseconds (finer parts are cut, as
 // in SQLite). One pool per process, of 4 connections a core and at least
-// 16 unless the URL sets pool_max_conns (and the other pgxpool parameters);
+// 8 unless the URL sets pool_max_conns (and the other pgxpool parameters);
 // a connect timeout of 5 s unless the URL sets connect_timeout.
 // Statements are prepared and cached per connection, which PgBouncer in
 // transaction mode does not allow: add default_query_exec_mode=exec (or
@@ -111,16 +111,17 @@ func Open(ctx context.Context, url string) (*DB, error) {
 }
 
 // defaultMaxConns is the pool's size unless the URL sets pool_max_conns:
-// 4 per core the process may use, at least 16. A change holds its
+// 4 per core the process may use, at least 8. A change holds its
 // connection while its COMMIT waits for the WAL to reach the disk, and
-// commits that wait together share one flush: with fewer connections
-// than clients, reads queued behind waiting commits and fewer commits
-// shared a flush. In the sitting (one core, 16 and 64 clients) a pool of
-// 16 served 0.58 and 0.75 of the ceiling where 8 served 0.29-0.51 and
-// 0.43 (pgxpool's own default, 4 here, and 32 did no better; figures in
-// bench/README.md).
+// commits that wait together share one flush, so a pool much smaller
+// than the clients queues reads behind commits; but every connection
+// more is a backend more for PostgreSQL to schedule and to contend on
+// the same index pages. In sittings that took turns (one core for
+// adcamp, PostgreSQL on the same two cores, 16 and 64 clients), 8
+// connections served 5-14 % more than 16, as much as 12, and 4 served
+// less (pgxpool's own default; figures in bench/README.md).
 func defaultMaxConns() int32 {
-	return int32(max(16, 4*runtime.GOMAXPROCS(0)))
+	return int32(max(8, 4*runtime.GOMAXPROCS(0)))
 }
 
 // openConfig is Open with the pool's configuration parsed (tests add to it).
