@@ -553,3 +553,44 @@ func TestMigration9CountsChildren(t *testing.T) {
 		}
 	}
 }
+
+// TestPendingChangesVacuumed: the fold loop vacuums the tables of pending
+// changes, so that once thousands of changes were folded a tenant's total
+// reads a page or two of campaign_count_changes_tenant again, not every
+// page the deleted rows' entries filled (autovacuum is off on some
+// servers, and comes at most once a minute on the others).
+func TestPendingChangesVacuumed(t *testing.T) {
+	s := pgtest.NewSchema(t)
+	db := openCounts(t, s.URL)
+	conn := connect(t, s.URL)
+	ctx := context.Background()
+	// Many changes of one tenant, pending, then folded.
+	_, err := conn.Exec(ctx, `INSERT INTO campaign_count_changes (account_id, environment, status, n)
+		SELECT 'acc_x', 'production', 'active', 1 FROM generate_series(1, 20000)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.foldCounts(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pages := func() int {
+		t.Helper()
+		var plan []map[string]any
+		err := conn.QueryRow(ctx, `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT coalesce(sum(n), 0)
+			FROM campaign_count_changes WHERE account_id = 'acc_x' AND environment = 'production'`).Scan(&plan)
+		if err != nil || len(plan) == 0 {
+			t.Fatalf("EXPLAIN: %v", err)
+		}
+		top := plan[0]["Plan"].(map[string]any)
+		return int(top["Shared Hit Blocks"].(float64) + top["Shared Read Blocks"].(float64))
+	}
+	first := pages()
+	deadline := time.Now().Add(10 * time.Second)
+	for n := pages(); n > 3; n = pages() {
+		if time.Now().After(deadline) {
+			t.Fatalf("a tenant's pending changes still read %d pages after 10 s (%d just after the fold), want at most 3", n, first)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("pages read for the pending changes: %d after the fold, at most 3 once vacuumed", first)
+}

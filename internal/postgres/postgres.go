@@ -34,7 +34,8 @@
 // other's commits at once. The totals of lists of campaigns, ad groups
 // and keywords are not counted but kept (counts.go): triggers append
 // changes, and each process folds them into the counters every quarter
-// second, in a goroutine that Close stops.
+// second, and vacuums the tables of those changes every 2 s, in a
+// goroutine that Close stops.
 //
 // Limits: times are stored as Unix microseconds (finer parts are cut, as
 // in SQLite). One pool per process, of 4 connections a core and at least
