@@ -7,6 +7,11 @@
 # TRACE=SECONDS also takes a runtime trace that long, after the profiles,
 # and prints where goroutines waited (go tool trace -pprof=sched|sync).
 # STORE=postgres serves from a fresh schema of PostgreSQL (see pg-schema.sh).
+# PERF=1 also records the whole machine with perf (Debian's linux-perf)
+# while the Go profile runs, and prints each program's share of the CPU
+# and where PostgreSQL's backends spent theirs; PG_STATS=1 resets
+# pg_stat_statements before the load and prints its top statements after
+# (the extension must be in shared_preload_libraries: see bench/README.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED_BENCH:-$root/../shared/bench}
@@ -30,7 +35,15 @@ key=$(sed -n 's/^KEY=//p' "$work/data/key.env") secret=$(sed -n 's/^SECRET=//p' 
 taskset -c 1 "$work/load" -url http://127.0.0.1:18081 -key "$key" -secret "$secret" \
 	-sign-query=false -bodies contract -c "$C" -d "$DUR" -warmup 2s -mix "$MIX" -pid $srv &
 ld=$!
+base=${ADCAMP_BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test?sslmode=disable}
+if [[ -n ${PG_STATS:-} ]]; then
+	psql -qAt "$base" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" -c "SELECT pg_stat_statements_reset()" >/dev/null
+fi
 sleep 3
+if [[ -n ${PERF:-} ]]; then
+	perf record -q -F 999 -a -g -o "$work/perf.data" -- sleep "$PROF" 2>/dev/null &
+	perf=$!
+fi
 curl -fsS -o "$work/cpu.pprof" "http://127.0.0.1:18089/debug/pprof/profile?seconds=$PROF"
 curl -fsS -o "$work/allocs.pprof" "http://127.0.0.1:18089/debug/pprof/allocs"
 if [[ -n ${TRACE:-} ]]; then
@@ -45,4 +58,18 @@ if [[ -n ${TRACE:-} ]]; then
 		go tool pprof -top -nodecount=12 "$work/adcamp" "$work/$kind.pprof" 2>/dev/null | sed -n '5,18p'
 	done
 fi
-echo "profiles: $work/cpu.pprof, $work/allocs.pprof (go tool pprof -sample_index=alloc_space)${TRACE:+, $work/trace.out}"
+if [[ -n ${PERF:-} ]]; then
+	wait $perf
+	echo "== the machine's CPU by program (perf, $PROF s; swapper is idle)"
+	perf report -i "$work/perf.data" --stdio --sort comm --no-children -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -6
+	echo "== PostgreSQL's backends: share of the machine's CPU, including callees"
+	perf report -i "$work/perf.data" --stdio --comm postgres --children --sort sym -g none 2>/dev/null |
+		grep -E '\] (PostgresMain|PortalRun|CommitTransactionCommand|XLogFlush|pq_getbyte|ExecInsertIndexTuples|ExecSetParamPlan|standard_ExecutorStart|AfterTriggerEndQuery|heap_insert|__send)$'
+fi
+if [[ -n ${PG_STATS:-} ]]; then
+	echo "== pg_stat_statements: the top statements by time"
+	psql "$base" -c "SELECT calls, round(total_exec_time::numeric) AS ms, round(mean_exec_time::numeric, 3) AS mean_ms,
+		round(wal_bytes / calls) AS wal_bytes_per_call, left(regexp_replace(query, '\s+', ' ', 'g'), 90) AS query
+		FROM pg_stat_statements WHERE calls > 100 ORDER BY total_exec_time DESC LIMIT 12"
+fi
+echo "profiles: $work/cpu.pprof, $work/allocs.pprof (go tool pprof -sample_index=alloc_space)${TRACE:+, $work/trace.out}${PERF:+, $work/perf.data}"
