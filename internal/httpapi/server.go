@@ -101,7 +101,7 @@ func (s *Server) routes() {
 		s.handle("POST "+p+"/campaigns", s.signed(s.createCampaign))
 		s.handle("GET "+p+"/campaigns", s.signed(s.listCampaigns))
 		s.handle("GET "+p+"/campaigns/{campaign_id}", s.signed(s.getCampaign))
-		s.handle("PUT "+p+"/campaigns/{campaign_id}", s.signed(s.updateCampaign))
+		s.handle("PUT "+p+"/campaigns/{campaign_id}", versionGuarded(s.signed(s.updateCampaign)))
 		s.handle("DELETE "+p+"/campaigns/{campaign_id}", s.signed(s.deleteCampaign))
 
 		s.handle("POST "+p+"/campaigns/{campaign_id}/ad-groups", s.signed(s.createAdGroup))
@@ -210,6 +210,14 @@ func newRequestID() string {
 }
 
 // signed wraps an API handler with body reading and authentication.
+// versionGuarded marks the requests of a route whose only change is an
+// update of a campaign (service.VersionGuarded).
+func versionGuarded(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(service.VersionGuarded(r.Context())))
+	})
+}
+
 func (s *Server) signed(h handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.serveSigned(w, r, h); err != nil {

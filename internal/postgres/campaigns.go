@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -126,13 +127,39 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 // alone when its columns keep their values (a HOT update), so prev is not
 // needed. The service has read (and locked) the row in this transaction,
 // so the version matches, and the statement goes with the commit.
-func (t *tx) UpdateCampaign(ctx context.Context, c, _ *adcamp.Campaign) error {
+const updateCampaign = `UPDATE campaigns SET name = $4, budget_daily = $5, start_date = $6, end_date = $7,
+	status = $8, version = $9, updated_at = $10, notes = $11
+	WHERE ` + campaignByID + ` AND version = $9 - 1`
+
+func (t *tx) UpdateCampaign(ctx context.Context, c, prev *adcamp.Campaign) error {
+	args := []any{c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), nullDate(c.StartDate),
+		nullDate(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt), c.Notes}
+	if t.pipe != nil && t.pipe.unlocked && prev != nil {
+		// Read without a lock: the statement fails (AD002, migration
+		// 00017) if the row moved since, so that the rest of the batch,
+		// the commit included, is skipped. The status is compared too:
+		// the system ends a campaign without a new version
+		// (SetCampaignsEnded).
+		t.pipe.queue(`WITH updated AS (`+updateCampaign+` AND status = $12 RETURNING 1)
+			SELECT CASE WHEN NOT EXISTS (SELECT FROM updated) THEN adcamp_version_moved() END`,
+			append(args, prev.Status), versionMoved)
+		return nil
+	}
+	if t.pipe != nil && t.pipe.unlocked {
+		return errNeedsLocks
+	}
 	return t.later(ctx, func(tag pgconn.CommandTag, err error) error { return affectedVersion(tag, err, "campaign", c.ID) },
-		`UPDATE campaigns SET name = $4, budget_daily = $5, start_date = $6, end_date = $7, status = $8,
-		 version = $9, updated_at = $10, notes = $11
-		 WHERE `+campaignByID+` AND version = $9 - 1`,
-		c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), nullDate(c.StartDate),
-		nullDate(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt), c.Notes)
+		updateCampaign, args...)
+}
+
+// versionMoved turns the failure of migration 00017's function into
+// errVersionMoved.
+func versionMoved(_ pgconn.CommandTag, err error) error {
+	var e *pgconn.PgError
+	if errors.As(err, &e) && e.Code == "AD002" {
+		return errVersionMoved
+	}
+	return err
 }
 
 func (t *tx) DeleteCampaign(ctx context.Context, tn adcamp.Tenant, id string) error {

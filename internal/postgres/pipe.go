@@ -31,7 +31,22 @@ type pipe struct {
 	begin string   // BEGIN, until it is sent
 	later []queued // statements waiting for the next round trip
 	began bool     // BEGIN was sent
+	// unlocked: the transaction is marked by store.WithVersionGuards and
+	// runs its first attempt without BEGIN: reads go on their own, unlocked,
+	// while nothing waits, and the changes with the commit, in one implicit
+	// transaction. Anything else fails the attempt with errNeedsLocks.
+	unlocked bool
 }
+
+// errNeedsLocks fails an attempt without locks (pipe.unlocked) that made
+// a call it cannot make so: a write sent before the commit, or a read
+// after a change. errVersionMoved fails one whose guarded update found
+// another version than the one read. Write then runs the transaction
+// again with row locks.
+var (
+	errNeedsLocks   = errors.New("postgres: the transaction needs row locks")
+	errVersionMoved = errors.New("postgres: the row changed since it was read")
+)
 
 // queued is a statement whose result is checked when it comes.
 type queued struct {
@@ -102,6 +117,12 @@ func (p *pipe) batch(ctx context.Context, sql string, args []any) (br pgx.BatchR
 // arguments choose an execution mode (see planned) is sent after the
 // pending ones, in a round trip of its own: a batch has one mode.
 func (p *pipe) direct(ctx context.Context, args []any) (bool, error) {
+	if p.unlocked {
+		if len(p.later) > 0 {
+			return true, errNeedsLocks
+		}
+		return true, nil
+	}
 	if p.begin == "" && len(p.later) == 0 {
 		return true, nil
 	}
@@ -126,6 +147,9 @@ func (p *pipe) flush(ctx context.Context) error {
 }
 
 func (p *pipe) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	if p.unlocked {
+		return pgconn.CommandTag{}, errNeedsLocks
+	}
 	if ok, err := p.direct(ctx, args); ok || err != nil {
 		if err != nil {
 			return pgconn.CommandTag{}, err

@@ -247,19 +247,31 @@ func (db *DB) Write(ctx context.Context, fn func(store.Tx) error) error {
 	begin := beginSerializable
 	if store.RowLocks(ctx) {
 		begin = beginRowLocks
+		if store.VersionGuards(ctx) {
+			// First without locks (see pipe.unlocked): two statements less
+			// and no lock to write. An attempt that could not run so, or
+			// that found the row changed, or failed in a way worth another
+			// attempt, runs again below, with row locks.
+			again, err := db.attemptWrite(ctx, begin, true, fn)
+			if err == nil || !again && !errors.Is(err, errNeedsLocks) && !errors.Is(err, errVersionMoved) {
+				return err
+			}
+			db.resetIfBroken(ctx, err)
+		}
 	}
-	return db.retry(ctx, func() (bool, error) { return db.attemptWrite(ctx, begin, fn) })
+	return db.retry(ctx, func() (bool, error) { return db.attemptWrite(ctx, begin, false, fn) })
 }
 
-// attemptWrite is attempt for a write transaction, sent through a pipe.
-func (db *DB) attemptWrite(ctx context.Context, begin string, fn func(store.Tx) error) (again bool, err error) {
+// attemptWrite is attempt for a write transaction, sent through a pipe;
+// unlocked, as pipe.unlocked says.
+func (db *DB) attemptWrite(ctx context.Context, begin string, unlocked bool, fn func(store.Tx) error) (again bool, err error) {
 	conn, err := db.pool.Acquire(ctx)
 	if err != nil {
 		var dial *pgconn.ConnectError
 		return isConnError(err) && !errors.As(err, &dial), err
 	}
 	defer conn.Release()
-	p := &pipe{conn: conn, begin: begin}
+	p := &pipe{conn: conn, begin: begin, unlocked: unlocked}
 	defer func() {
 		if v := recover(); v != nil {
 			p.rollback(context.WithoutCancel(ctx))
@@ -445,7 +457,7 @@ func execErr(_ pgconn.CommandTag, err error) error { return err }
 // COMMITTED this is what keeps two changes of one row apart); none in a
 // read.
 func (t *tx) lock() string {
-	if t.pipe != nil {
+	if t.pipe != nil && !t.pipe.unlocked {
 		return " FOR NO KEY UPDATE"
 	}
 	return ""

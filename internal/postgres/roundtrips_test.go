@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -43,7 +44,7 @@ func (c *tripCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEn
 // COMMIT), 1 and 1. With the history's INSERT the statements were 5 and 6;
 // now the history goes inside the record's statement, and a create, sent
 // whole in one batch, needs no BEGIN and COMMIT (an implicit transaction):
-// 2 and 5.
+// 2 and 5, and an update marked by store.WithVersionGuards 3.
 func TestRoundTripsPerRequest(t *testing.T) {
 	ctx := store.WithRowLocks(context.Background())
 	cfg, err := pgxpool.ParseConfig(pgtest.NewSchema(t).URL)
@@ -74,6 +75,20 @@ func TestRoundTripsPerRequest(t *testing.T) {
 		return err
 	}
 	var c *adcamp.Campaign
+	update := func(ctx context.Context) error {
+		return db.Write(ctx, func(tx store.Tx) error {
+			got, err := tx.GetCampaign(ctx, tn, c.ID)
+			if err != nil {
+				return err
+			}
+			prev := *got
+			got.Name, got.Version = "Summer", got.Version+1
+			if err := tx.UpdateCampaign(ctx, got, &prev); err != nil {
+				return err
+			}
+			return record(tx, c.ID)
+		})
+	}
 	requests := []struct {
 		name            string
 		max, statements int64
@@ -99,20 +114,10 @@ func TestRoundTripsPerRequest(t *testing.T) {
 				return err
 			})
 		}},
-		{"update", 2, 5, func() error {
-			return db.Write(ctx, func(tx store.Tx) error {
-				got, err := tx.GetCampaign(ctx, tn, c.ID)
-				if err != nil {
-					return err
-				}
-				prev := *got
-				got.Name, got.Version = "Summer", got.Version+1
-				if err := tx.UpdateCampaign(ctx, got, &prev); err != nil {
-					return err
-				}
-				return record(tx, c.ID)
-			})
-		}},
+		{"update", 2, 5, func() error { return update(ctx) }},
+		// Read without a lock, the update guarded by the version read, and
+		// the records sent with it as one implicit transaction.
+		{"update, version-guarded", 2, 3, func() error { return update(store.WithVersionGuards(ctx)) }},
 	}
 	for round := range 2 {
 		for _, r := range requests {
@@ -234,5 +239,130 @@ func TestRequireNoRecord(t *testing.T) {
 		if err != c.want {
 			t.Errorf("Write(RequireNoRecord(%v)) = %v, want %v", c.tokens, err, c.want)
 		}
+	}
+}
+
+// TestVersionGuardedWriteFallsBack: a write marked by
+// store.WithVersionGuards whose campaign another write changes between its
+// read and its commit fails that attempt (the guarded update finds another
+// version), leaves nothing of it behind, and runs again with the row
+// locked, on the new version; one that writes before it reads runs with
+// locks from the start.
+func TestVersionGuardedWriteFallsBack(t *testing.T) {
+	ctx := store.WithVersionGuards(store.WithRowLocks(context.Background()))
+	db, err := Open(ctx, pgtest.NewSchema(t).URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	now := time.Now()
+	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, now), Name: "Acme", CreatedAt: now}
+	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
+	c := &adcamp.Campaign{ID: adcamp.NewID(adcamp.PrefixCampaign, now), AccountID: a.ID, Environment: adcamp.Production,
+		Name: "Spring", BudgetDaily: 100, Marketplace: "US", Status: adcamp.StatusActive, Version: 1, CreatedAt: now, UpdatedAt: now}
+	if err := db.Write(ctx, func(tx store.Tx) error {
+		if err := tx.CreateAccount(ctx, a); err != nil {
+			return err
+		}
+		return tx.CreateCampaign(ctx, c)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rename := func(tx store.Tx, name string) error {
+		got, err := tx.GetCampaign(ctx, tn, c.ID)
+		if err != nil {
+			return err
+		}
+		prev := *got
+		got.Name, got.Version = name, got.Version+1
+		if err := tx.UpdateCampaign(ctx, got, &prev); err != nil {
+			return err
+		}
+		return tx.AddChanges(ctx, []*adcamp.Change{testChange(tn, c.ID)})
+	}
+	attempts := 0
+	err = db.Write(ctx, func(tx store.Tx) error {
+		attempts++
+		got, err := tx.GetCampaign(ctx, tn, c.ID)
+		if err != nil {
+			return err
+		}
+		if attempts == 1 {
+			// Another request renames it meanwhile (version 2).
+			if err := db.Write(store.WithRowLocks(context.Background()), func(tx store.Tx) error { return rename(tx, "Other") }); err != nil {
+				return err
+			}
+		}
+		prev := *got
+		got.Name, got.Version = "Summer", got.Version+1
+		if err := tx.UpdateCampaign(ctx, got, &prev); err != nil {
+			return err
+		}
+		return tx.AddChanges(ctx, []*adcamp.Change{testChange(tn, c.ID)})
+	})
+	if err != nil || attempts != 2 {
+		t.Fatalf("Write = %v after %d attempts, want nil after 2", err, attempts)
+	}
+	var got *adcamp.Campaign
+	var history []*adcamp.Change
+	err = db.Read(ctx, func(tx store.Tx) error {
+		var err error
+		if got, err = tx.GetCampaign(ctx, tn, c.ID); err != nil {
+			return err
+		}
+		history, err = tx.ListChanges(ctx, store.ChangeQuery{AccountID: a.ID, Environments: []adcamp.Environment{adcamp.Production},
+			EntityID: c.ID, Limit: 10})
+		return err
+	})
+	if err != nil || got.Name != "Summer" || got.Version != 3 || len(history) != 2 {
+		t.Fatalf("after the write: %+v, %d history records (%v); want Summer at version 3, 2 records", got, len(history), err)
+	}
+
+	// The system ends campaigns without a new version: the guard sees the
+	// status move too.
+	attempts = 0
+	err = db.Write(ctx, func(tx store.Tx) error {
+		attempts++
+		got, err := tx.GetCampaign(ctx, tn, c.ID)
+		if err != nil {
+			return err
+		}
+		if attempts == 1 {
+			if err := db.Write(store.WithRowLocks(context.Background()), func(tx store.Tx) error {
+				return tx.SetCampaignsEnded(ctx, []string{c.ID})
+			}); err != nil {
+				return err
+			}
+		}
+		if got.Status == adcamp.StatusEnded {
+			return nil // the service refuses to change an ended campaign
+		}
+		prev := *got
+		got.Name, got.Version = "Autumn", got.Version+1
+		return tx.UpdateCampaign(ctx, got, &prev)
+	})
+	if err != nil || attempts != 2 {
+		t.Fatalf("Write = %v after %d attempts, want nil after 2", err, attempts)
+	}
+	err = db.ReadOne(ctx, func(tx store.Tx) error { got, err = tx.GetCampaign(ctx, tn, c.ID); return err })
+	if err != nil || got.Status != adcamp.StatusEnded || got.Name != "Summer" {
+		t.Fatalf("after the system ended it: %+v (%v), want it ended and unchanged", got, err)
+	}
+
+	// A write before a read cannot go without locks: it runs with them.
+	attempts = 0
+	err = db.Write(ctx, func(tx store.Tx) error {
+		attempts++
+		if err := tx.DeleteCampaign(ctx, tn, c.ID); err != nil {
+			return err
+		}
+		_, err := tx.GetCampaign(ctx, tn, c.ID)
+		if adcamp.ErrorCode(err) != adcamp.CodeNotFound {
+			return fmt.Errorf("GetCampaign after its delete = %v, want NOT_FOUND", err)
+		}
+		return nil
+	})
+	if err != nil || attempts != 2 {
+		t.Fatalf("Write = %v after %d attempts, want nil after 2", err, attempts)
 	}
 }

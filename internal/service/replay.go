@@ -33,6 +33,15 @@ func (s *Service) writeAds(ctx context.Context, fn func(store.Tx) error) error {
 	return s.write(store.WithRowLocks(ctx), fn)
 }
 
+// VersionGuarded marks ctx for a request whose only change is an update of
+// a campaign (UpdateCampaign, in Once): it reads the campaign, then
+// updates it guarded by the version read, so the store may read it
+// without a lock and send the update with the commit
+// (store.WithVersionGuards).
+func VersionGuarded(ctx context.Context) context.Context {
+	return store.WithVersionGuards(ctx)
+}
+
 // read runs fn in the request's transaction if it has one, else over a
 // read-only view.
 func (s *Service) read(ctx context.Context, fn func(store.Tx) error) error {

@@ -153,6 +153,27 @@ func RowLocks(ctx context.Context) bool {
 	return v
 }
 
+type versionGuardsKey struct{}
+
+// WithVersionGuards marks ctx for Write, besides WithRowLocks: every row
+// the transaction changes it has read first, its update of the row checks
+// the version it read (UpdateCampaign), and it reads nothing after its
+// first change. A store may then send the reads unlocked, each on its own,
+// and the changes with the commit: a concurrent change of the row between
+// the two makes the update find another version, and the store runs the
+// transaction again with row locks (so that requests that all change one
+// row still queue rather than fail). The service marks an update of a
+// campaign.
+func WithVersionGuards(ctx context.Context) context.Context {
+	return context.WithValue(ctx, versionGuardsKey{}, true)
+}
+
+// VersionGuards reports whether ctx is marked by WithVersionGuards.
+func VersionGuards(ctx context.Context) bool {
+	v, _ := ctx.Value(versionGuardsKey{}).(bool)
+	return v
+}
+
 // RequestRecord is the stored answer to a mutating request.
 type RequestRecord struct {
 	Scope       string
