@@ -123,14 +123,18 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 	return nil, total, err
 }
 
-// UpdateCampaign writes every mutable field: PostgreSQL leaves an index
-// alone when its columns keep their values (a HOT update), so prev is not
-// needed. The service has read (and locked) the row in this transaction,
-// so the version matches, and the statement goes with the commit.
+// updateCampaign stores a campaign's new state (the arguments of
+// UpdateCampaign), if its version is the one before.
 const updateCampaign = `UPDATE campaigns SET name = $4, budget_daily = $5, start_date = $6, end_date = $7,
 	status = $8, version = $9, updated_at = $10, notes = $11
 	WHERE ` + campaignByID + ` AND version = $9 - 1`
 
+// UpdateCampaign writes every mutable field: PostgreSQL leaves an index
+// alone when its columns keep their values (a HOT update). The service has
+// read the row in this transaction, and the statement goes with the
+// commit: locked as read, the version matches; read without a lock
+// (store.WithVersionGuards), the statement checks that the version and
+// status are still those of prev.
 func (t *tx) UpdateCampaign(ctx context.Context, c, prev *adcamp.Campaign) error {
 	args := []any{c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), nullDate(c.StartDate),
 		nullDate(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt), c.Notes}
