@@ -209,7 +209,6 @@ func newRequestID() string {
 	return string(b[:])
 }
 
-// signed wraps an API handler with body reading and authentication.
 // versionGuarded marks the requests of a route whose only change is an
 // update of a campaign (service.VersionGuarded).
 func versionGuarded(h http.Handler) http.Handler {
@@ -218,6 +217,7 @@ func versionGuarded(h http.Handler) http.Handler {
 	})
 }
 
+// signed wraps an API handler with body reading and authentication.
 func (s *Server) signed(h handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.serveSigned(w, r, h); err != nil {

@@ -162,8 +162,8 @@ type versionGuardsKey struct{}
 // and the changes with the commit: a concurrent change of the row between
 // the two makes the update find another version, and the store runs the
 // transaction again with row locks (so that requests that all change one
-// row still queue rather than fail). The service marks an update of a
-// campaign.
+// row still queue rather than fail). The API marks an update of a
+// campaign (service.VersionGuarded).
 func WithVersionGuards(ctx context.Context) context.Context {
 	return context.WithValue(ctx, versionGuardsKey{}, true)
 }
