@@ -15,6 +15,7 @@ import (
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/postgres/pgtest"
 	"github.com/adcamp/adcamp/internal/store"
+	"github.com/adcamp/adcamp/internal/store/storetest"
 )
 
 func openCounts(t *testing.T, url string) *DB {
@@ -189,22 +190,7 @@ func TestFoldKeepsTotals(t *testing.T) {
 	if wantDue == 0 {
 		t.Fatal("no campaign past its end date left to end")
 	}
-	var ended int
-	if err := db.Write(ctx, func(tx store.Tx) error {
-		due, err := tx.DueCampaigns(ctx, today, 1000)
-		if err != nil {
-			return err
-		}
-		ids := make([]string, len(due))
-		for i, c := range due {
-			ids[i] = c.ID
-		}
-		ended = len(ids)
-		return tx.SetCampaignsEnded(ctx, ids)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if int64(ended) != wantDue {
+	if ended := storetest.EndDueCampaigns(t, db, today, 1000); int64(ended) != wantDue {
 		t.Errorf("DueCampaigns found %d campaigns past their end date, want %d", ended, wantDue)
 	}
 	if left := dueCount(); left != 0 {

@@ -86,16 +86,16 @@ func (t *tx) CreateKeywords(ctx context.Context, ks []*adcamp.Keyword) error {
 // batch of 1,000 into an ad group of 20,000 took 0.3 s).
 func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, keys []store.KeywordKey) (map[store.KeywordKey]bool, error) {
 	taken := make(map[store.KeywordKey]bool)
-	for _, g := range byMatchType(keys) {
+	for _, g := range store.ByMatchType(keys) {
 		rows, err := t.tx.Query(ctx, `SELECT k.text_key FROM unnest($3::text[]) AS u (text_key)
 			JOIN keywords k ON k.ad_group_id = $1 AND k.match_type = $2 AND k.text_key = u.text_key
 			WHERE k.id <> $4`,
-			adGroupID, string(g.matchType), g.textKeys, exceptID)
+			adGroupID, string(g.MatchType), g.TextKeys, exceptID)
 		if err != nil {
 			return nil, err
 		}
 		for rows.Next() {
-			k := store.KeywordKey{MatchType: g.matchType}
+			k := store.KeywordKey{MatchType: g.MatchType}
 			if err := rows.Scan(&k.TextKey); err != nil {
 				rows.Close()
 				return nil, err
@@ -108,28 +108,6 @@ func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, k
 		}
 	}
 	return taken, nil
-}
-
-// keysOfType are the text keys of one match type.
-type keysOfType struct {
-	matchType adcamp.MatchType
-	textKeys  []string
-}
-
-// byMatchType groups keys by match type, in the order types first appear.
-func byMatchType(keys []store.KeywordKey) []keysOfType {
-	var groups []keysOfType
-	for _, k := range keys {
-		i := 0
-		for i < len(groups) && groups[i].matchType != k.MatchType {
-			i++
-		}
-		if i == len(groups) {
-			groups = append(groups, keysOfType{matchType: k.MatchType})
-		}
-		groups[i].textKeys = append(groups[i].textKeys, k.TextKey)
-	}
-	return groups
 }
 
 func (t *tx) GetKeyword(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Keyword, error) {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/postgres/pgtest"
-	"github.com/adcamp/adcamp/internal/store"
 	"github.com/adcamp/adcamp/internal/store/storetest"
 )
 
@@ -102,7 +101,7 @@ func seedScale(b testing.TB, n int) (storetest.Scale, *pgtest.Schema) {
 	if _, err := conn.CopyFrom(ctx, pgx.Identifier{"campaigns"}, cols, rows); err != nil {
 		b.Fatalf("copy campaigns: %v", err)
 	}
-	endDueCampaigns(b, db, adcamp.DateOf(now))
+	storetest.EndDueCampaigns(b, db, adcamp.DateOf(now), 10_000)
 	if err := db.foldCounts(ctx); err != nil {
 		b.Fatalf("foldCounts: %v", err)
 	}
@@ -133,48 +132,4 @@ func seedScale(b testing.TB, n int) (storetest.Scale, *pgtest.Schema) {
 	}
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(f.Sample), func(i, j int) { f.Sample[i], f.Sample[j] = f.Sample[j], f.Sample[i] })
 	return f, s
-}
-
-// endDueCampaigns stores ended for the campaigns past their end date on
-// today, as the service does when it starts (service.EndDueCampaigns, less
-// the history it writes): DueCampaigns and SetCampaignsEnded, a batch per
-// transaction, until none is left.
-func endDueCampaigns(b testing.TB, db *DB, today adcamp.Date) {
-	b.Helper()
-	const batch = 10_000
-	ctx := context.Background()
-	for {
-		var n int
-		err := db.Write(ctx, func(tx store.Tx) error {
-			due, err := tx.DueCampaigns(ctx, today, batch)
-			if err != nil || len(due) == 0 {
-				n = 0
-				return err
-			}
-			ids := make([]string, len(due))
-			for i, c := range due {
-				ids[i] = c.ID
-			}
-			n = len(ids)
-			return tx.SetCampaignsEnded(ctx, ids)
-		})
-		if err != nil {
-			b.Fatalf("end due campaigns: %v", err)
-		}
-		if n < batch {
-			break
-		}
-	}
-	// A write: DueCampaigns locks what it finds (FOR UPDATE), which a
-	// read-only transaction may not.
-	err := db.Write(ctx, func(tx store.Tx) error {
-		due, err := tx.DueCampaigns(ctx, today, 1)
-		if err == nil && len(due) > 0 {
-			err = fmt.Errorf("campaign %s is still due", due[0].ID)
-		}
-		return err
-	})
-	if err != nil {
-		b.Fatalf("after ending due campaigns: %v", err)
-	}
 }

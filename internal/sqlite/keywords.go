@@ -81,10 +81,10 @@ func (t *tx) CreateKeywords(ctx context.Context, ks []*adcamp.Keyword) error {
 // the statement read every keyword of the ad group.
 func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, keys []store.KeywordKey) (map[store.KeywordKey]bool, error) {
 	taken := make(map[store.KeywordKey]bool)
-	for _, g := range byMatchType(keys) {
-		for textKeys := g.textKeys; len(textKeys) > 0; {
+	for _, g := range store.ByMatchType(keys) {
+		for textKeys := g.TextKeys; len(textKeys) > 0; {
 			n := min(len(textKeys), 500)
-			args := []any{adGroupID, g.matchType, exceptID}
+			args := []any{adGroupID, g.MatchType, exceptID}
 			var in strings.Builder
 			for i, k := range textKeys[:n] {
 				if i > 0 {
@@ -101,7 +101,7 @@ func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, k
 				return nil, err
 			}
 			for rows.Next() {
-				k := store.KeywordKey{MatchType: g.matchType}
+				k := store.KeywordKey{MatchType: g.MatchType}
 				if err := rows.Scan(&k.TextKey); err != nil {
 					rows.Close()
 					return nil, err
@@ -115,28 +115,6 @@ func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, k
 		}
 	}
 	return taken, nil
-}
-
-// keysOfType are the text keys of one match type.
-type keysOfType struct {
-	matchType adcamp.MatchType
-	textKeys  []string
-}
-
-// byMatchType groups keys by match type, in the order types first appear.
-func byMatchType(keys []store.KeywordKey) []keysOfType {
-	var groups []keysOfType
-	for _, k := range keys {
-		i := 0
-		for i < len(groups) && groups[i].matchType != k.MatchType {
-			i++
-		}
-		if i == len(groups) {
-			groups = append(groups, keysOfType{matchType: k.MatchType})
-		}
-		groups[i].textKeys = append(groups[i].textKeys, k.TextKey)
-	}
-	return groups
 }
 
 func (t *tx) GetKeyword(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Keyword, error) {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/sqlite"
-	"github.com/adcamp/adcamp/internal/store"
 	"github.com/adcamp/adcamp/internal/store/storetest"
 )
 
@@ -49,7 +48,7 @@ var scaleSizes = []int{100, 1_000, 1_000_000}
 
 // BenchmarkScale runs each operation as the service does, one ReadOne or
 // Write per call, on each size, after the sweep the service makes when it
-// starts (endDueCampaigns). Reads come first and create last, so that
+// starts (storetest.EndDueCampaigns). Reads come first and create last, so that
 // the created rows change no other figure.
 func BenchmarkScale(b *testing.B) {
 	for _, n := range scaleSizes {
@@ -104,54 +103,10 @@ func openScale(b *testing.B, n int) storetest.Scale {
 	}
 	db := openScaleStore(b, dir)
 	b.Cleanup(func() { db.Close() })
-	endDueCampaigns(b, db)
+	storetest.EndDueCampaigns(b, db, adcamp.DateOf(time.Now()), 1000)
 	s := storetest.Scale{DB: db, N: n}
 	s.Tenant, s.Sample = scaleTenant(b, dir, n)
 	return s
-}
-
-// endDueCampaigns stores ended for the campaigns past their end date, as
-// the service does when it starts (service.EndDueCampaigns, less the
-// history it writes) and every few seconds after: DueCampaigns and
-// SetCampaignsEnded, a batch per transaction, until none is left. The
-// store's lists by status count on it.
-func endDueCampaigns(b *testing.B, db *sqlite.DB) {
-	b.Helper()
-	const batch = 1000
-	ctx := context.Background()
-	today := adcamp.DateOf(time.Now())
-	for {
-		var n int
-		err := db.Write(ctx, func(tx store.Tx) error {
-			due, err := tx.DueCampaigns(ctx, today, batch)
-			if err != nil || len(due) == 0 {
-				n = 0
-				return err
-			}
-			ids := make([]string, len(due))
-			for i, c := range due {
-				ids[i] = c.ID
-			}
-			n = len(ids)
-			return tx.SetCampaignsEnded(ctx, ids)
-		})
-		if err != nil {
-			b.Fatalf("end due campaigns: %v", err)
-		}
-		if n < batch {
-			break
-		}
-	}
-	err := db.Read(ctx, func(tx store.Tx) error {
-		due, err := tx.DueCampaigns(ctx, today, 1)
-		if err == nil && len(due) > 0 {
-			err = fmt.Errorf("campaign %s is still due", due[0].ID)
-		}
-		return err
-	})
-	if err != nil {
-		b.Fatalf("after ending due campaigns: %v", err)
-	}
 }
 
 func openScaleStore(b *testing.B, dir string) *sqlite.DB {

@@ -192,6 +192,30 @@ type KeywordKey struct {
 	TextKey   string // adcamp.KeywordKey of the text
 }
 
+// KeysOfType are the text keys of one match type.
+type KeysOfType struct {
+	MatchType adcamp.MatchType
+	TextKeys  []string
+}
+
+// ByMatchType groups keys by match type, in the order types first appear:
+// a store looks each group up through its unique index (ad group, match
+// type, text key) in TakenKeywordKeys.
+func ByMatchType(keys []KeywordKey) []KeysOfType {
+	var groups []KeysOfType
+	for _, k := range keys {
+		i := 0
+		for i < len(groups) && groups[i].MatchType != k.MatchType {
+			i++
+		}
+		if i == len(groups) {
+			groups = append(groups, KeysOfType{MatchType: k.MatchType})
+		}
+		groups[i].TextKeys = append(groups[i].TextKeys, k.TextKey)
+	}
+	return groups
+}
+
 // Credential is a stored credential: its public record and its encrypted secrets.
 type Credential struct {
 	adcamp.APIKey

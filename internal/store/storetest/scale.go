@@ -1,6 +1,8 @@
 package storetest
 
 import (
+	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -174,4 +176,53 @@ func (s Scale) benchCreate(b *testing.B) {
 			b.Fatalf("CreateCampaign: %v", err)
 		}
 	}
+}
+
+// EndDueCampaigns stores ended for the campaigns past their end date on
+// today, as the service does when it starts and every few seconds after
+// (less the history it writes): DueCampaigns and SetCampaignsEnded, batch
+// campaigns a transaction, until none is left, which it then checks. It
+// returns how many it ended.
+func EndDueCampaigns(tb testing.TB, db store.Store, today adcamp.Date, batch int) int {
+	tb.Helper()
+	ctx := context.Background()
+	ended := 0
+	for {
+		var n int
+		err := db.Write(ctx, func(tx store.Tx) error {
+			due, err := tx.DueCampaigns(ctx, today, batch)
+			if err != nil {
+				return err
+			}
+			ids := make([]string, len(due))
+			for i, c := range due {
+				ids[i] = c.ID
+			}
+			n = len(ids)
+			if n == 0 {
+				return nil
+			}
+			return tx.SetCampaignsEnded(ctx, ids)
+		})
+		if err != nil {
+			tb.Fatalf("end due campaigns: %v", err)
+		}
+		ended += n
+		if n < batch {
+			break
+		}
+	}
+	// A write: DueCampaigns may lock what it finds (FOR UPDATE), which a
+	// read-only transaction may not.
+	err := db.Write(ctx, func(tx store.Tx) error {
+		due, err := tx.DueCampaigns(ctx, today, 1)
+		if err == nil && len(due) > 0 {
+			err = fmt.Errorf("campaign %s is still due", due[0].ID)
+		}
+		return err
+	})
+	if err != nil {
+		tb.Fatalf("after ending due campaigns: %v", err)
+	}
+	return ended
 }
