@@ -218,20 +218,20 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// int reads an integer parameter, def if absent.
+// int reads an integer parameter of 32 bits, def if absent.
 func (q *query) int(name string, def int) int {
 	s, ok := q.values[name]
 	if !ok {
 		return def
 	}
-	n, err := strconv.Atoi(s[0])
+	n, err := strconv.ParseInt(s[0], 10, 32)
 	switch {
-	case err == nil && len(strings.TrimLeft(strings.TrimLeft(s[0], "+-"), "0")) <= 10:
-		return n
-	case strings.Trim(s[0], "0123456789") == "" && s[0] != "":
-		q.issues.Add(name, "is too large")
-	case len(s[0]) > 1 && (s[0][0] == '-' || s[0][0] == '+') && strings.Trim(s[0][1:], "0123456789") == "":
+	case err == nil:
+		return int(n)
+	case errors.Is(err, strconv.ErrRange) && s[0][0] == '-':
 		q.issues.Add(name, "is out of range")
+	case errors.Is(err, strconv.ErrRange):
+		q.issues.Add(name, "is too large")
 	default:
 		q.issues.Add(name, "must be an integer")
 	}

@@ -75,6 +75,8 @@ func TestInputEdges(t *testing.T) {
 		"page=99999999999999999999":  "page is too large",
 		"page_size=1000000000000":    "page_size is too large",
 		"page=-99999999999999999999": "page is out of range",
+		"page=-2170000000":           "page is out of range",
+		"page=2147483648":            "page is too large",
 		"page=1.5":                   "page must be an integer",
 		"page=":                      "page must be an integer",
 		"page_size=-":                "page_size must be an integer",
