@@ -198,9 +198,20 @@ func TestFoldKeepsTotals(t *testing.T) {
 	}
 	checkTotals(t, db, conn, tenants, "after ending")
 
-	// An account's deletion removes its campaigns in one statement.
+	// An account's deletion removes its campaigns in one statement (a
+	// trigger on accounts since migration 00018), and their ad groups and
+	// keywords with them.
 	if _, err := conn.Exec(ctx, `DELETE FROM accounts WHERE id = $1`, tenants[0].AccountID); err != nil {
 		t.Fatal(err)
+	}
+	for _, table := range []string{"campaigns", "ad_groups", "keywords"} {
+		var left int64
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM `+table+` WHERE account_id = $1`, tenants[0].AccountID).Scan(&left); err != nil {
+			t.Fatal(err)
+		}
+		if left != 0 {
+			t.Errorf("after deleting the account, %d of its rows left in %s, want 0", left, table)
+		}
 	}
 	checkTotals(t, db, conn, tenants, "after deleting an account")
 }

@@ -56,6 +56,12 @@ type queued struct {
 	// change is the history record of a lone INSERT INTO changes, which a
 	// statement queued after it may take into its own (see take).
 	change bool
+	// with is the statement's change written to go as WITH queries of a
+	// statement queued after it (see take), with its parameters from $1:
+	// INSERTs, or an UPDATE named main that returns 1 for the row it
+	// changed and whose guard (a call that raises an error) runs when it
+	// changed none. Its check must look only at the error.
+	with, guard string
 }
 
 var _ querier = (*pipe)(nil)
@@ -65,18 +71,32 @@ func (p *pipe) queue(sql string, args []any, check func(pgconn.CommandTag, error
 	p.later = append(p.later, queued{sql: sql, args: args, check: check})
 }
 
+// queueWith queues a change that may go as a WITH query of a statement
+// queued after it (see queued.with); sql is the statement that sends it
+// alone.
+func (p *pipe) queueWith(sql, with, guard string, args []any, check func(pgconn.CommandTag, error) error) {
+	p.later = append(p.later, queued{sql: sql, args: args, check: check, with: with, guard: guard})
+}
+
 // take removes the lone history record waiting to be sent, if there is
 // one, and returns its statement, so that the caller can send it as a
 // WITH query of its own statement: one statement less for PostgreSQL to
-// bind, plan and run in the commit's round trip.
-func (p *pipe) take() (queued, bool) {
+// bind, plan and run in the commit's round trip. When the only other
+// statement waiting is a change that can go so too (queued.with), take
+// removes and returns it as well: every statement of the transaction then
+// goes in the caller's one.
+func (p *pipe) take() (change, main queued) {
 	for i := len(p.later) - 1; i >= 0; i-- {
 		if q := p.later[i]; q.change {
 			p.later = append(p.later[:i], p.later[i+1:]...)
-			return q, true
+			change = q
+			break
 		}
 	}
-	return queued{}, false
+	if len(p.later) == 1 && p.later[0].with != "" {
+		main, p.later = p.later[0], p.later[:0]
+	}
+	return change, main
 }
 
 // batch sends what is pending, then sql (if not empty), and reads the

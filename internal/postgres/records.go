@@ -5,6 +5,8 @@ import (
 	"errors"
 	"regexp"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -19,14 +21,59 @@ const saveRecord = `INSERT INTO request_records (scope, token, request_hash, sta
 	  header = excluded.header, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
 	WHERE request_records.expires_at <= excluded.created_at`
 
-// saveRecordWithChange is a change's history record (insertChange, $1 to
-// $15) and its replay record ($16 to $23) in one statement. The two
-// INSERTs touch different tables and read nothing the other writes, so
-// running them as WITH queries of one statement (on one snapshot) is the
-// same as running them one after the other.
-var saveRecordWithChange = `WITH history AS (` + insertChange + `),
-	saved AS (` + shiftParams(saveRecord, 15) + ` RETURNING 1)
-	SELECT CASE WHEN NOT EXISTS (SELECT FROM saved) THEN adcamp_record_taken() END`
+// recordStatement is the statement that saves a replay record ($1 to $8
+// after the parameters of what goes before it) as a WITH query, with the
+// change's history record (insertChange) and the change itself
+// (queued.with, guarded by its guard) in the same statement when they are
+// given, and fails with AD001 (migration 00016) when a live record has the
+// record's name. The WITH queries touch different tables and read nothing
+// the others write, so running them in one statement (on one snapshot) is
+// the same as running them one after the other; what fails fails the
+// whole statement. A guard is tested first: a change that found its row
+// moved runs again with row locks (errVersionMoved), and its record with
+// it. The statements are built once for each kind (they are few).
+func recordStatement(main queued, history bool) string {
+	key := recordKey{main.with, main.guard, history}
+	if sql, ok := recordStatements.Load(key); ok {
+		return sql.(string)
+	}
+	var with []string
+	var n int // parameters so far
+	if main.with != "" {
+		with = append(with, main.with)
+		n = maxParam(main.with)
+	}
+	if history {
+		with = append(with, `history AS (`+shiftParams(insertChange, n)+`)`)
+		n += maxParam(insertChange)
+	}
+	with = append(with, `saved AS (`+shiftParams(saveRecord, n)+` RETURNING 1)`)
+	sql := `WITH ` + strings.Join(with, `, `) + ` SELECT CASE`
+	if main.guard != "" {
+		sql += ` WHEN NOT EXISTS (SELECT FROM main) THEN ` + main.guard
+	}
+	sql += ` WHEN NOT EXISTS (SELECT FROM saved) THEN adcamp_record_taken() END`
+	recordStatements.Store(key, sql)
+	return sql
+}
+
+type recordKey struct {
+	with, guard string
+	history     bool
+}
+
+var recordStatements sync.Map // recordKey → string
+
+// maxParam is the highest parameter number ($n) of sql.
+func maxParam(sql string) int {
+	n := 0
+	for _, p := range paramRef.FindAllString(sql, -1) {
+		if i, _ := strconv.Atoi(p[1:]); i > n {
+			n = i
+		}
+	}
+	return n
+}
 
 // shiftParams renumbers the parameters $1, $2, ... of sql by n.
 func shiftParams(sql string, n int) string {
@@ -45,13 +92,16 @@ var paramRef = regexp.MustCompile(`\$[0-9]+`)
 func (t *tx) SaveRecord(ctx context.Context, r *store.RequestRecord) (bool, error) {
 	args := []any{r.Scope, r.Token, r.RequestHash, r.Status, r.Header, r.Body, micros(r.CreatedAt), micros(r.ExpiresAt)}
 	if t.pipe != nil {
-		if c, ok := t.pipe.take(); ok {
-			// The change's history record goes in the same statement.
-			t.pipe.queue(saveRecordWithChange, append(c.args, args...), recordTaken)
-			return true, nil
+		// The change's history record, and the change when it can, go in
+		// the same statement (see recordStatement).
+		change, main := t.pipe.take()
+		all := make([]any, 0, len(main.args)+len(change.args)+len(args))
+		all = append(append(append(all, main.args...), change.args...), args...)
+		check := recordTaken
+		if main.check != nil {
+			check = func(tag pgconn.CommandTag, err error) error { return recordTaken(tag, main.check(tag, err)) }
 		}
-		t.pipe.queue(`WITH saved AS (`+saveRecord+` RETURNING 1)
-			SELECT CASE WHEN NOT EXISTS (SELECT FROM saved) THEN adcamp_record_taken() END`, args, recordTaken)
+		t.pipe.queue(recordStatement(main, change.sql != ""), all, check)
 		return true, nil
 	}
 	tag, err := t.tx.Exec(ctx, saveRecord, args...)
