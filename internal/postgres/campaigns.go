@@ -83,18 +83,28 @@ func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
 		// With the commit, inside the replay record's statement when one
 		// follows (see SaveRecord).
 		t.pipe.queueWith(insertCampaignAlone, insertCampaign, "", args, execErr)
+		t.pipe.store(c)
 		return nil
 	}
 	return t.later(ctx, execErr, insertCampaignAlone, args...)
 }
 
 func (t *tx) GetCampaign(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Campaign, error) {
+	if t.pipe != nil && t.pipe.unlocked {
+		// The first attempt of a version-guarded write may start from the
+		// copy in the cache (see campaignCache).
+		if c, ok := t.cache.get(tn, id); ok {
+			t.pipe.cached = true
+			return &c, nil
+		}
+	}
 	c, err := scanCampaign(t.tx.QueryRow(ctx,
 		`SELECT `+campaignColumns+` FROM campaigns WHERE `+campaignByID+t.lock(),
 		id, tn.AccountID, string(tn.Environment)))
 	if err != nil {
 		return nil, notFound(err, "campaign", id)
 	}
+	t.cache.put(c)
 	return c, nil
 }
 
@@ -144,11 +154,14 @@ const updateCampaign = `UPDATE campaigns SET name = $4, budget_daily = $5, start
 	status = $8, version = $9, updated_at = $10, notes = $11
 	WHERE ` + campaignByID + ` AND version = $9 - 1`
 
-// guardedUpdate is updateCampaign if the status is still $12 as well, as
-// the WITH query main that returns 1 for the row it changed; versionGuard
-// raises AD002 (migration 00017) when it changed none.
+// guardedUpdate is updateCampaign if the status and channel account are
+// still $12 and $13 as well (the two columns that change without a new
+// version: see campaignCache), as the WITH query main that returns 1 for
+// the row it changed; versionGuard raises AD002 (migration 00017) when it
+// changed none.
 const (
-	guardedUpdate         = `main AS (` + updateCampaign + ` AND status = $12 RETURNING 1)`
+	guardedUpdate = `main AS (` + updateCampaign + ` AND status = $12
+	AND channel_account_id IS NOT DISTINCT FROM $13 RETURNING 1)`
 	versionGuard          = `adcamp_version_moved()`
 	guardedUpdateCampaign = `WITH ` + guardedUpdate + `
 	SELECT CASE WHEN NOT EXISTS (SELECT FROM main) THEN ` + versionGuard + ` END`
@@ -157,25 +170,28 @@ const (
 // UpdateCampaign writes every mutable field: PostgreSQL leaves an index
 // alone when its columns keep their values (a HOT update). The service has
 // read the row in this transaction, and the statement goes with the
-// commit: locked as read, the version matches; read without a lock
-// (store.WithVersionGuards), the statement checks that the version and
-// status are still those of prev.
+// commit: locked as read, the version matches; read without a lock or
+// taken from the cache (store.WithVersionGuards), the statement checks
+// that the version, status and channel account are still those of prev.
 func (t *tx) UpdateCampaign(ctx context.Context, c, prev *adcamp.Campaign) error {
 	args := []any{c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), nullDate(c.StartDate),
 		nullDate(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt), c.Notes}
 	if t.pipe != nil && t.pipe.unlocked && prev != nil {
-		// Read without a lock: the statement fails (AD002, migration
-		// 00017) if the row moved since, so that the rest of the batch,
-		// the commit included, is skipped. The status is compared too:
-		// the system ends a campaign without a new version
-		// (SetCampaignsEnded).
-		// It goes inside the replay record's statement when one follows
-		// (see SaveRecord).
-		t.pipe.queueWith(guardedUpdateCampaign, guardedUpdate, versionGuard, append(args, prev.Status), versionMoved)
+		// Read without a lock, or from the cache: the statement fails
+		// (AD002, migration 00017) if the row moved since, so that the
+		// rest of the batch, the commit included, is skipped. It goes
+		// inside the replay record's statement when one follows (see
+		// SaveRecord).
+		t.pipe.queueWith(guardedUpdateCampaign, guardedUpdate, versionGuard,
+			append(args, prev.Status, prev.ChannelAccountID), versionMoved)
+		t.pipe.store(c)
 		return nil
 	}
 	if t.pipe != nil && t.pipe.unlocked {
 		return errNeedsLocks
+	}
+	if t.pipe != nil {
+		t.pipe.store(c)
 	}
 	return t.later(ctx, func(tag pgconn.CommandTag, err error) error { return affectedVersion(tag, err, "campaign", c.ID) },
 		updateCampaign, args...)
@@ -192,6 +208,7 @@ func versionMoved(_ pgconn.CommandTag, err error) error {
 }
 
 func (t *tx) DeleteCampaign(ctx context.Context, tn adcamp.Tenant, id string) error {
+	t.cache.remove(id)
 	tag, err := t.tx.Exec(ctx,
 		`DELETE FROM campaigns WHERE `+campaignByID,
 		id, tn.AccountID, string(tn.Environment))

@@ -204,6 +204,7 @@ func (t *tx) DueCampaigns(ctx context.Context, today adcamp.Date, limit int) ([]
 }
 
 func (t *tx) SetCampaignsEnded(ctx context.Context, ids []string) error {
+	t.cache.remove(ids...) // a change without a new version
 	_, err := t.tx.Exec(ctx, `UPDATE campaigns SET status = 'ended' WHERE id = ANY ($1) AND status <> 'ended'`, ids)
 	return err
 }

@@ -30,3 +30,92 @@ func TestMigration10Rekeys(t *testing.T) {
 	}
 	storetest.Rekey(t, db, func(v int64) error { _, err := p.UpTo(ctx, v); return err }, func() []string { return notices })
 }
+
+// TestMigration18CampaignInserts: migration 00018 drops the count trigger
+// of campaign inserts and the campaigns' foreign key to accounts, whose
+// cascade a trigger on accounts takes over; down, it brings both back
+// after deleting the campaigns whose account is gone.
+func TestMigration18CampaignInserts(t *testing.T) {
+	ctx := context.Background()
+	db, err := sql.Open("pgx", pgtest.NewSchema(t).URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	p, err := newProvider(db, new([]string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec := func(q string, args ...any) error { _, err := db.ExecContext(ctx, q, args...); return err }
+	insert := func(id, account string) error {
+		return exec(`INSERT INTO campaigns (id, account_id, environment, name, budget_daily, marketplace, status, version, created_at, updated_at)
+			VALUES ($1, $2, 'production', 'Sale', 100, 'US', 'active', 1, 1, 1)`, id, account)
+	}
+	count := func(q string) (n int64) {
+		t.Helper()
+		if err := db.QueryRowContext(ctx, q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	total := `SELECT coalesce((SELECT sum(n) FROM campaign_counts), 0) + coalesce((SELECT sum(n) FROM campaign_count_changes), 0)`
+
+	if _, err := p.UpTo(ctx, 17); err != nil {
+		t.Fatalf("migrate up to 17: %v", err)
+	}
+	if err := exec(`INSERT INTO accounts (id, name, created_at) VALUES ('acc_1', 'Acme', 1)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"cmp_1", "cmp_2"} {
+		if err := insert(id, "acc_1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := p.UpTo(ctx, 18); err != nil {
+		t.Fatalf("migrate up to 18: %v", err)
+	}
+	if n := count(total); n != 2 {
+		t.Errorf("at 18, the total is %d, want the 2 campaigns counted at 17", n)
+	}
+	// Without the foreign key, a campaign may name an account that is not
+	// there. Without the row trigger, its count's change is the
+	// inserter's to write, as CreateCampaign does.
+	if err := insert("cmp_3", "acc_gone"); err != nil {
+		t.Fatalf("insert at 18 for a missing account = %v, want nil", err)
+	}
+	if n := count(total); n != 2 {
+		t.Errorf("at 18, the total is %d after an INSERT alone, want 2 (no trigger counts it)", n)
+	}
+	if err := exec(`INSERT INTO campaign_count_changes (account_id, environment, status, n) VALUES ('acc_gone', 'production', 'active', 1)`); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := p.DownTo(ctx, 17); err != nil {
+		t.Fatalf("migrate down to 17: %v", err)
+	}
+	if n := count(`SELECT count(*) FROM campaigns`); n != 2 {
+		t.Errorf("down at 17, %d campaigns, want 2 (the one of no account deleted)", n)
+	}
+	if err := insert("cmp_4", "acc_gone"); err == nil {
+		t.Error("down at 17, a campaign of a missing account was stored, want the foreign key to refuse it")
+	}
+	if err := insert("cmp_5", "acc_1"); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(total); n != 3 {
+		t.Errorf("down at 17, the total is %d, want 3 (the row trigger counts again)", n)
+	}
+
+	if _, err := p.UpTo(ctx, 18); err != nil {
+		t.Fatalf("migrate up to 18 again: %v", err)
+	}
+	if err := exec(`DELETE FROM accounts WHERE id = 'acc_1'`); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(`SELECT count(*) FROM campaigns`); n != 0 {
+		t.Errorf("after deleting the account, %d campaigns left, want 0", n)
+	}
+	if n := count(total); n != 0 {
+		t.Errorf("after deleting the account, the total is %d, want 0", n)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/adcamp/adcamp"
 )
 
 // pipe is a write transaction on one pooled connection that sends its
@@ -36,16 +38,33 @@ type pipe struct {
 	// while nothing waits, and the changes with the commit, in one implicit
 	// transaction. Anything else fails the attempt with errNeedsLocks.
 	unlocked bool
+	// cached: a read of the unlocked attempt came from the campaign cache
+	// (see campaignCache), so that a failure of the attempt is not an
+	// answer (failed).
+	cached bool
+	stored []*adcamp.Campaign // campaigns written, for the cache after the commit
+}
+
+// failed is the error an attempt fails with: err, or when a read came
+// from the cache, errCachedRead too, for Write to run the transaction
+// again on the rows as stored.
+func (p *pipe) failed(err error) error {
+	if p.cached {
+		return fmt.Errorf("%w: %w", errCachedRead, err)
+	}
+	return err
 }
 
 // errNeedsLocks fails an attempt without locks (pipe.unlocked) that made
 // a call it cannot make so: a write sent before the commit, or a read
 // after a change. errVersionMoved fails one whose guarded update found
-// another version than the one read. Write then runs the transaction
-// again with row locks.
+// another version than the one read; errCachedRead one that read a row
+// from the cache and failed. Write then runs the transaction again with
+// row locks.
 var (
 	errNeedsLocks   = errors.New("postgres: the transaction needs row locks")
 	errVersionMoved = errors.New("postgres: the row changed since it was read")
+	errCachedRead   = errors.New("postgres: an attempt from a cached row failed")
 )
 
 // queued is a statement whose result is checked when it comes.
@@ -69,6 +88,13 @@ var _ querier = (*pipe)(nil)
 // queue queues a statement for the next round trip; check sees its result.
 func (p *pipe) queue(sql string, args []any, check func(pgconn.CommandTag, error) error) {
 	p.later = append(p.later, queued{sql: sql, args: args, check: check})
+}
+
+// store keeps a copy of a campaign the transaction writes, for the cache
+// once it commits.
+func (p *pipe) store(c *adcamp.Campaign) {
+	cp := *c
+	p.stored = append(p.stored, &cp)
 }
 
 // queueWith queues a change that may go as a WITH query of a statement

@@ -88,6 +88,8 @@ type DB struct {
 	closeOnce     sync.Once
 
 	notices []string // see Notices
+
+	campaigns *campaignCache // see campaignCache
 }
 
 var (
@@ -134,7 +136,8 @@ func openConfig(ctx context.Context, cfg *pgxpool.Config) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{pool: pool, stop: make(chan struct{}), stopped: make(chan struct{})}
+	db := &DB{pool: pool, stop: make(chan struct{}), stopped: make(chan struct{}),
+		campaigns: newCampaignCache(maxCachedCampaigns)}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -253,7 +256,8 @@ func (db *DB) Write(ctx context.Context, fn func(store.Tx) error) error {
 			// that found the row changed, or failed in a way worth another
 			// attempt, runs again below, with row locks.
 			again, err := db.attemptWrite(ctx, begin, true, fn)
-			if err == nil || !again && !errors.Is(err, errNeedsLocks) && !errors.Is(err, errVersionMoved) {
+			if err == nil || !again && !errors.Is(err, errNeedsLocks) && !errors.Is(err, errVersionMoved) &&
+				!errors.Is(err, errCachedRead) {
 				return err
 			}
 			db.resetIfBroken(ctx, err)
@@ -278,16 +282,19 @@ func (db *DB) attemptWrite(ctx context.Context, begin string, unlocked bool, fn 
 			panic(v)
 		}
 	}()
-	if err := fn(&tx{tx: p, pipe: p}); err != nil {
+	if err := fn(&tx{tx: p, pipe: p, cache: db.campaigns}); err != nil {
 		rollbackPipe(ctx, p)
-		return isSerializationFailure(err) || isConnError(err), err
+		return isSerializationFailure(err) || isConnError(err), p.failed(err)
 	}
 	if err := p.commit(ctx); err != nil {
 		rollbackPipe(ctx, p)
 		// A failure of a statement sent with COMMIT (it was skipped) may
 		// be retried like one sent before it; a connection broken while
 		// COMMIT was on its way may have committed.
-		return isSerializationFailure(err), err
+		return isSerializationFailure(err), p.failed(err)
+	}
+	for _, c := range p.stored {
+		db.campaigns.put(c)
 	}
 	return false, nil
 }
@@ -320,7 +327,7 @@ func (db *DB) attemptOne(ctx context.Context, fn func(store.Tx) error) (again bo
 		return isConnError(err) && !errors.As(err, &dial), err
 	}
 	defer conn.Release()
-	if err := fn(&tx{tx: conn}); err != nil {
+	if err := fn(&tx{tx: conn, cache: db.campaigns}); err != nil {
 		return isSerializationFailure(err) || isConnError(err), err
 	}
 	return false, nil
@@ -367,7 +374,7 @@ func (db *DB) attempt(ctx context.Context, opts pgx.TxOptions, fn func(store.Tx)
 			panic(p)
 		}
 	}()
-	if err := fn(&tx{tx: pgTx}); err != nil {
+	if err := fn(&tx{tx: pgTx, cache: db.campaigns}); err != nil {
 		rollback(ctx, pgTx)
 		return isSerializationFailure(err) || isConnError(err), err
 	}
@@ -429,8 +436,9 @@ func isConnError(err error) bool {
 
 // tx implements store.Tx.
 type tx struct {
-	tx   querier // the transaction, or for ReadOne the connection
-	pipe *pipe   // of a write transaction, else nil
+	tx    querier        // the transaction, or for ReadOne the connection
+	pipe  *pipe          // of a write transaction, else nil
+	cache *campaignCache // the DB's
 }
 
 // later runs a statement whose result matters only at the commit: in a

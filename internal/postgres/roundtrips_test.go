@@ -46,7 +46,8 @@ func (c *tripCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEn
 // whole in one batch, needs no BEGIN and COMMIT (an implicit transaction):
 // 2 and 5, and an update marked by store.WithVersionGuards 3. Now the
 // campaign's INSERT and the guarded UPDATE go inside the record's
-// statement too: a create is 1 statement, a guarded update 2.
+// statement too: a create is 1 statement, a guarded update 2, and 1 (one
+// round trip) when it starts from the process's cached copy.
 func TestRoundTripsPerRequest(t *testing.T) {
 	ctx := store.WithRowLocks(context.Background())
 	cfg, err := pgxpool.ParseConfig(pgtest.NewSchema(t).URL)
@@ -119,7 +120,13 @@ func TestRoundTripsPerRequest(t *testing.T) {
 		{"update", 2, 5, func() error { return update(ctx) }},
 		// Read without a lock, the update guarded by the version read, and
 		// the records sent with it as one implicit transaction.
-		{"update, version-guarded", 2, 2, func() error { return update(store.WithVersionGuards(ctx)) }},
+		{"update, version-guarded", 2, 2, func() error {
+			db.campaigns.remove(c.ID)
+			return update(store.WithVersionGuards(ctx))
+		}},
+		// The same from the copy that the process's cache holds (see
+		// campaignCache): no read.
+		{"update, version-guarded, cached", 1, 1, func() error { return update(store.WithVersionGuards(ctx)) }},
 	}
 	for round := range 2 {
 		for _, r := range requests {
