@@ -31,9 +31,14 @@ type campaignCache struct {
 	next int      // the ring's oldest slot
 }
 
-// maxCachedCampaigns bounds the cache: about 300 bytes a campaign, so a
-// few MiB.
-const maxCachedCampaigns = 16384
+// maxCachedCampaigns bounds the cache, and maxCachedNotes the campaigns
+// it takes (a campaign's notes may be 1,000 characters): a campaign with
+// short notes is about 300 bytes here, at most about 800, so the cache
+// stays under 13 MiB.
+const (
+	maxCachedCampaigns = 16384
+	maxCachedNotes     = 256 // bytes
+)
 
 func newCampaignCache(size int) *campaignCache {
 	return &campaignCache{byID: make(map[string]adcamp.Campaign, size), ring: make([]string, 0, size)}
@@ -54,13 +59,18 @@ func (c *campaignCache) get(tn adcamp.Tenant, id string) (adcamp.Campaign, bool)
 }
 
 // put stores a copy of camp, unless the cache has a later version of it
-// (a read that was overtaken by a write of this process).
+// (a read that was overtaken by a write of this process) or camp's notes
+// are long (then it forgets camp).
 func (c *campaignCache) put(camp *adcamp.Campaign) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if len(camp.Notes) > maxCachedNotes {
+		delete(c.byID, camp.ID)
+		return
+	}
 	if old, ok := c.byID[camp.ID]; ok {
 		if old.Version <= camp.Version {
 			c.byID[camp.ID] = *camp

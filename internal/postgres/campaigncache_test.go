@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,6 +48,12 @@ func TestCampaignCacheKeeps(t *testing.T) {
 	}
 	if len(c.byID) > 2 {
 		t.Errorf("the cache holds %d campaigns, want at most 2", len(c.byID))
+	}
+	long := camp("cmp_2", 2)
+	long.Notes = strings.Repeat("n", maxCachedNotes+1)
+	c.put(long)
+	if _, ok := c.get(tn, "cmp_2"); ok {
+		t.Error("cmp_2 is still there after a version with long notes, want it forgotten")
 	}
 }
 
