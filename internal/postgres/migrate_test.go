@@ -6,25 +6,34 @@ import (
 	"testing"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/pressly/goose/v3"
 
 	"github.com/adcamp/adcamp/internal/postgres/pgtest"
 	"github.com/adcamp/adcamp/internal/store/storetest"
 )
 
-// TestMigration10Rekeys: migration 00010 gives every keyword the key of
-// adcamp.KeywordKey, and reports the keywords that came to read alike.
-func TestMigration10Rekeys(t *testing.T) {
-	ctx := context.Background()
+// migrator opens a fresh schema, unmigrated, and the migrations' provider
+// for it, which reports to notices.
+func migrator(t *testing.T, notices *[]string) (*sql.DB, *goose.Provider) {
+	t.Helper()
 	db, err := sql.Open("pgx", pgtest.NewSchema(t).URL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	var notices []string
-	p, err := newProvider(db, &notices)
+	p, err := newProvider(db, notices)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return db, p
+}
+
+// TestMigration10Rekeys: migration 00010 gives every keyword the key of
+// adcamp.KeywordKey, and reports the keywords that came to read alike.
+func TestMigration10Rekeys(t *testing.T) {
+	ctx := context.Background()
+	var notices []string
+	db, p := migrator(t, &notices)
 	if _, err := p.UpTo(ctx, 9); err != nil {
 		t.Fatalf("migrate up to 9: %v", err)
 	}
@@ -37,15 +46,7 @@ func TestMigration10Rekeys(t *testing.T) {
 // after deleting the campaigns whose account is gone.
 func TestMigration18CampaignInserts(t *testing.T) {
 	ctx := context.Background()
-	db, err := sql.Open("pgx", pgtest.NewSchema(t).URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	p, err := newProvider(db, new([]string))
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, p := migrator(t, new([]string))
 	exec := func(q string, args ...any) error { _, err := db.ExecContext(ctx, q, args...); return err }
 	insert := func(id, account string) error {
 		return exec(`INSERT INTO campaigns (id, account_id, environment, name, budget_daily, marketplace, status, version, created_at, updated_at)
