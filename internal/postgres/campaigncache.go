@@ -18,8 +18,9 @@ import (
 //     changes its status, and the deletion of its channel account, which
 //     clears that), and fails the attempt otherwise (errVersionMoved);
 //   - an attempt that read a copy and failed for any reason (a version
-//     that If-Match names, a rule the old state broke) is not answered
-//     either: Write runs it again with row locks, on the row as stored.
+//     that If-Match names, a rule the old state broke), or that changed
+//     nothing the guard could check (a dry run), is not answered either:
+//     Write runs it again with row locks, on the row as stored.
 //
 // So a copy that another process made stale costs a second attempt, never
 // a wrong answer. GET requests never read the cache. It holds at most

@@ -62,8 +62,8 @@ func TestCampaignCacheKeeps(t *testing.T) {
 // process changed meanwhile is not stored over it, and is not answered
 // from it: the write runs again on the row as stored, whether the guard
 // caught the copy (another version; a channel account cleared, which
-// changes no version) or the write refused it (a version that If-Match
-// names).
+// changes no version), the write refused it (a version that If-Match
+// names), or nothing checked it (a dry run, which changes nothing).
 func TestCachedCampaignIsChecked(t *testing.T) {
 	url := pgtest.NewSchema(t).URL
 	ctx := store.WithVersionGuards(store.WithRowLocks(context.Background()))
@@ -162,6 +162,26 @@ func TestCachedCampaignIsChecked(t *testing.T) {
 		t.Fatalf("update with If-Match 5 at version 6 = %v after %d attempts, want an error after 2", err, n)
 	}
 
+	// A dry run answers from the campaign without changing it: from a
+	// stale copy, no guarded update checks it, so that answer is not the
+	// answer either.
+	if _, _, err := update(there, 650, 0); err != nil {
+		t.Fatal(err)
+	}
+	attempts, seen := 0, int64(0)
+	err = here.Write(ctx, func(tx store.Tx) error {
+		attempts++
+		got, err := tx.GetCampaign(ctx, tn, c.ID)
+		if err != nil {
+			return err
+		}
+		seen = got.Version
+		return nil
+	})
+	if err != nil || attempts != 2 || seen != 7 {
+		t.Fatalf("a dry run from a copy at 6 = %v after %d attempts, saw version %d; want nil after 2, version 7", err, attempts, seen)
+	}
+
 	// Deleting the channel account clears the campaign's, at the same
 	// version: the guard sees it, and what is written and answered has
 	// none.
@@ -175,7 +195,7 @@ func TestCachedCampaignIsChecked(t *testing.T) {
 		t.Fatalf("update after the channel account's deletion = %v after %d attempts, wrote %+v; want nil after 2, no channel account",
 			err, n, wrote)
 	}
-	if got := stored(); got.Version != 7 || got.BudgetDaily != 800 || got.ChannelAccountID != nil {
-		t.Errorf("stored %+v, want version 7, budget 800, no channel account", got)
+	if got := stored(); got.Version != 8 || got.BudgetDaily != 800 || got.ChannelAccountID != nil {
+		t.Errorf("stored %+v, want version 8, budget 800, no channel account", got)
 	}
 }

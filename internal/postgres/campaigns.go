@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -95,6 +96,7 @@ func (t *tx) GetCampaign(ctx context.Context, tn adcamp.Tenant, id string) (*adc
 		// copy in the cache (see campaignCache).
 		if c, ok := t.cache.get(tn, id); ok {
 			t.pipe.cached = true
+			t.pipe.unchecked = append(t.pipe.unchecked, id)
 			return &c, nil
 		}
 	}
@@ -184,6 +186,7 @@ func (t *tx) UpdateCampaign(ctx context.Context, c, prev *adcamp.Campaign) error
 		// SaveRecord).
 		t.pipe.queueWith(guardedUpdateCampaign, guardedUpdate, versionGuard,
 			append(args, prev.Status, prev.ChannelAccountID), versionMoved)
+		t.pipe.unchecked = slices.DeleteFunc(t.pipe.unchecked, func(id string) bool { return id == c.ID })
 		t.pipe.store(c)
 		return nil
 	}

@@ -40,10 +40,17 @@ type pipe struct {
 	unlocked bool
 	// cached: a read of the unlocked attempt came from the campaign cache
 	// (see campaignCache), so that a failure of the attempt is not an
-	// answer (failed).
-	cached bool
-	stored []*adcamp.Campaign // campaigns written, for the cache after the commit
+	// answer (failed); unchecked lists the campaigns read so that no
+	// guarded update has checked yet (see checked).
+	cached    bool
+	unchecked []string
+	stored    []*adcamp.Campaign // campaigns written, for the cache after the commit
 }
+
+// checked reports whether every campaign the attempt took from the cache
+// is checked against the database by a guarded update in it. An attempt
+// that answers from a copy without changing it (a dry run) is not.
+func (p *pipe) checked() bool { return len(p.unchecked) == 0 }
 
 // failed is the error an attempt fails with: err, or when a read came
 // from the cache, errCachedRead too, for Write to run the transaction

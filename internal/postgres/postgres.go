@@ -286,6 +286,11 @@ func (db *DB) attemptWrite(ctx context.Context, begin string, unlocked bool, fn 
 		rollbackPipe(ctx, p)
 		return isSerializationFailure(err) || isConnError(err), p.failed(err)
 	}
+	if !p.checked() {
+		// An answer from a cached copy that nothing checked: not one.
+		rollbackPipe(ctx, p)
+		return false, errCachedRead
+	}
 	if err := p.commit(ctx); err != nil {
 		rollbackPipe(ctx, p)
 		// A failure of a statement sent with COMMIT (it was skipped) may
