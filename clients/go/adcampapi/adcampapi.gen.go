@@ -2018,7 +2018,7 @@ type HeadListAdGroupChangesParams struct {
 
 // ListKeywordsParams defines parameters for ListKeywords.
 type ListKeywordsParams struct {
-	// Page Page number, from 1.
+	// Page Page number, from 1 (at most 2147483647; a page past the last is empty).
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
 	// PageSize Items per page, from 1 to 100.
@@ -2033,7 +2033,7 @@ type ListKeywordsParams struct {
 
 // HeadListKeywordsParams defines parameters for HeadListKeywords.
 type HeadListKeywordsParams struct {
-	// Page Page number, from 1.
+	// Page Page number, from 1 (at most 2147483647; a page past the last is empty).
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
 	// PageSize Items per page, from 1 to 100.
@@ -2067,7 +2067,7 @@ type CreateKeywordsParams struct {
 
 // ListCampaignsParams defines parameters for ListCampaigns.
 type ListCampaignsParams struct {
-	// Page Page number, from 1.
+	// Page Page number, from 1 (at most 2147483647; a page past the last is empty).
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
 	// PageSize Items per page, from 1 to 100.
@@ -2079,7 +2079,7 @@ type ListCampaignsParams struct {
 
 // HeadListCampaignsParams defines parameters for HeadListCampaigns.
 type HeadListCampaignsParams struct {
-	// Page Page number, from 1.
+	// Page Page number, from 1 (at most 2147483647; a page past the last is empty).
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
 	// PageSize Items per page, from 1 to 100.
@@ -2139,7 +2139,7 @@ type UpdateCampaignParams struct {
 
 // ListAdGroupsParams defines parameters for ListAdGroups.
 type ListAdGroupsParams struct {
-	// Page Page number, from 1.
+	// Page Page number, from 1 (at most 2147483647; a page past the last is empty).
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
 	// PageSize Items per page, from 1 to 100.
@@ -2151,7 +2151,7 @@ type ListAdGroupsParams struct {
 
 // HeadListAdGroupsParams defines parameters for HeadListAdGroups.
 type HeadListAdGroupsParams struct {
-	// Page Page number, from 1.
+	// Page Page number, from 1 (at most 2147483647; a page past the last is empty).
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
 	// PageSize Items per page, from 1 to 100.
@@ -2285,7 +2285,7 @@ type HeadListChangesParams struct {
 
 // ListChannelAccountsParams defines parameters for ListChannelAccounts.
 type ListChannelAccountsParams struct {
-	// Page Page number, from 1.
+	// Page Page number, from 1 (at most 2147483647; a page past the last is empty).
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
 	// PageSize Items per page, from 1 to 100.
@@ -2294,7 +2294,7 @@ type ListChannelAccountsParams struct {
 
 // HeadListChannelAccountsParams defines parameters for HeadListChannelAccounts.
 type HeadListChannelAccountsParams struct {
-	// Page Page number, from 1.
+	// Page Page number, from 1 (at most 2147483647; a page past the last is empty).
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
 	// PageSize Items per page, from 1 to 100.

@@ -2581,7 +2581,7 @@ export interface components {
          */
         KeywordIdPath: string;
         /**
-         * @description Page number, from 1.
+         * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
          * @example 1
          */
         Page: number;
@@ -2875,7 +2875,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -2951,7 +2951,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3145,7 +3145,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3237,7 +3237,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3439,7 +3439,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3544,7 +3544,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3751,7 +3751,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3782,7 +3782,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1.
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
