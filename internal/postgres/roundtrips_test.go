@@ -289,19 +289,28 @@ func TestVersionGuardedWriteFallsBack(t *testing.T) {
 		}
 		return tx.AddChanges(ctx, []*adcamp.Change{testChange(tn, c.ID)})
 	}
-	attempts := 0
-	err = db.Write(ctx, func(tx store.Tx) error {
-		attempts++
-		got, err := tx.GetCampaign(ctx, tn, c.ID)
-		if err != nil {
-			return err
-		}
-		if attempts == 1 {
-			// Another request renames it meanwhile (version 2).
-			if err := db.Write(store.WithRowLocks(context.Background()), func(tx store.Tx) error { return rename(tx, "Other") }); err != nil {
+	// interrupted runs a guarded write that reads the campaign and hands
+	// it to then; during its first attempt, between the two, another
+	// write runs meanwhile. It returns the attempts made.
+	interrupted := func(meanwhile func(store.Tx) error, then func(tx store.Tx, got *adcamp.Campaign) error) (int, error) {
+		attempts := 0
+		err := db.Write(ctx, func(tx store.Tx) error {
+			attempts++
+			got, err := tx.GetCampaign(ctx, tn, c.ID)
+			if err != nil {
 				return err
 			}
-		}
+			if attempts == 1 {
+				if err := db.Write(store.WithRowLocks(context.Background()), meanwhile); err != nil {
+					return err
+				}
+			}
+			return then(tx, got)
+		})
+		return attempts, err
+	}
+	// Another request renames it meanwhile (version 2).
+	attempts, err := interrupted(func(tx store.Tx) error { return rename(tx, "Other") }, func(tx store.Tx, got *adcamp.Campaign) error {
 		prev := *got
 		got.Name, got.Version = "Summer", got.Version+1
 		if err := tx.UpdateCampaign(ctx, got, &prev); err != nil {
@@ -329,20 +338,9 @@ func TestVersionGuardedWriteFallsBack(t *testing.T) {
 
 	// The system ends campaigns without a new version: the guard sees the
 	// status move too.
-	attempts = 0
-	err = db.Write(ctx, func(tx store.Tx) error {
-		attempts++
-		got, err := tx.GetCampaign(ctx, tn, c.ID)
-		if err != nil {
-			return err
-		}
-		if attempts == 1 {
-			if err := db.Write(store.WithRowLocks(context.Background()), func(tx store.Tx) error {
-				return tx.SetCampaignsEnded(ctx, []string{c.ID})
-			}); err != nil {
-				return err
-			}
-		}
+	attempts, err = interrupted(func(tx store.Tx) error {
+		return tx.SetCampaignsEnded(ctx, []string{c.ID})
+	}, func(tx store.Tx, got *adcamp.Campaign) error {
 		if got.Status == adcamp.StatusEnded {
 			return nil // the service refuses to change an ended campaign
 		}

@@ -159,11 +159,13 @@ type versionGuardsKey struct{}
 // the transaction changes it has read first, its update of the row checks
 // the version it read (UpdateCampaign), and it reads nothing after its
 // first change. A store may then send the reads unlocked, each on its own,
-// and the changes with the commit: a concurrent change of the row between
-// the two makes the update find another version, and the store runs the
-// transaction again with row locks (so that requests that all change one
-// row still queue rather than fail). The API marks an update of a
-// campaign (service.VersionGuarded).
+// or start from a copy of the row it keeps, and the changes with the
+// commit: a concurrent change of the row between the two makes the update
+// find another version, and the store runs the transaction again with row
+// locks (so that requests that all change one row still queue rather than
+// fail). From a copy, the store also runs it again when it fails, or ends
+// without an update that checks the copy (a dry run). The API marks an
+// update of a campaign (service.VersionGuarded).
 func WithVersionGuards(ctx context.Context) context.Context {
 	return context.WithValue(ctx, versionGuardsKey{}, true)
 }
