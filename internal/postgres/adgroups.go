@@ -13,12 +13,14 @@ const adGroupColumns = `id, campaign_id, account_id, environment, name, default_
 
 func scanAdGroup(r row) (*adcamp.AdGroup, error) {
 	var g adcamp.AdGroup
-	var created, updated int64
-	err := r.Scan(&g.ID, &g.CampaignID, &g.AccountID, &g.Environment, &g.Name, &g.DefaultBid, &g.Status,
+	var env, status string
+	var bid, created, updated int64
+	err := r.Scan(&g.ID, &g.CampaignID, &g.AccountID, &env, &g.Name, &bid, &status,
 		&g.Version, &created, &updated)
 	if err != nil {
 		return nil, err
 	}
+	g.Environment, g.DefaultBid, g.Status = adcamp.Environment(env), adcamp.Money(bid), adcamp.Status(status)
 	g.CreatedAt, g.UpdatedAt = fromMicros(created), fromMicros(updated)
 	return &g, nil
 }
@@ -26,7 +28,7 @@ func scanAdGroup(r row) (*adcamp.AdGroup, error) {
 func (t *tx) CreateAdGroup(ctx context.Context, g *adcamp.AdGroup) error {
 	return t.later(ctx, execErr,
 		`INSERT INTO ad_groups (`+adGroupColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		g.ID, g.CampaignID, g.AccountID, string(g.Environment), g.Name, int64(g.DefaultBid), g.Status, g.Version,
+		g.ID, g.CampaignID, g.AccountID, string(g.Environment), g.Name, int64(g.DefaultBid), string(g.Status), g.Version,
 		micros(g.CreatedAt), micros(g.UpdatedAt))
 }
 

@@ -27,13 +27,16 @@ const campaignByID = `id = $1 AND account_id IS NOT DISTINCT FROM $2 AND environ
 
 func scanCampaign(r row) (*adcamp.Campaign, error) {
 	var c adcamp.Campaign
+	var env, status string
+	var budget int64
 	var start, end *string
 	var created, updated int64
-	err := r.Scan(&c.ID, &c.AccountID, &c.Environment, &c.Name, &c.BudgetDaily, &c.Marketplace,
-		&c.ChannelAccountID, &start, &end, &c.Status, &c.Version, &created, &updated, &c.Notes)
+	err := r.Scan(&c.ID, &c.AccountID, &env, &c.Name, &budget, &c.Marketplace,
+		&c.ChannelAccountID, &start, &end, &status, &c.Version, &created, &updated, &c.Notes)
 	if err != nil {
 		return nil, err
 	}
+	c.Environment, c.BudgetDaily, c.Status = adcamp.Environment(env), adcamp.Money(budget), adcamp.Status(status)
 	if c.StartDate, err = scanDate(start); err != nil {
 		return nil, err
 	}
@@ -78,7 +81,7 @@ var insertCampaignAlone = `WITH ` + insertCampaign + ` SELECT`
 
 func (t *tx) CreateCampaign(ctx context.Context, c *adcamp.Campaign) error {
 	args := []any{c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), c.Marketplace,
-		c.ChannelAccountID, nullDate(c.StartDate), nullDate(c.EndDate), c.Status, c.Version,
+		c.ChannelAccountID, nullDate(c.StartDate), nullDate(c.EndDate), string(c.Status), c.Version,
 		micros(c.CreatedAt), micros(c.UpdatedAt), c.Notes}
 	if t.pipe != nil {
 		// With the commit, inside the replay record's statement when one
@@ -177,7 +180,7 @@ const (
 // that the version, status and channel account are still those of prev.
 func (t *tx) UpdateCampaign(ctx context.Context, c, prev *adcamp.Campaign) error {
 	args := []any{c.ID, c.AccountID, string(c.Environment), c.Name, int64(c.BudgetDaily), nullDate(c.StartDate),
-		nullDate(c.EndDate), c.Status, c.Version, micros(c.UpdatedAt), c.Notes}
+		nullDate(c.EndDate), string(c.Status), c.Version, micros(c.UpdatedAt), c.Notes}
 	if t.pipe != nil && t.pipe.unlocked && prev != nil {
 		// Read without a lock, or from the cache: the statement fails
 		// (AD002, migration 00017) if the row moved since, so that the
@@ -185,7 +188,7 @@ func (t *tx) UpdateCampaign(ctx context.Context, c, prev *adcamp.Campaign) error
 		// inside the replay record's statement when one follows (see
 		// SaveRecord).
 		t.pipe.queueWith(guardedUpdateCampaign, guardedUpdate, versionGuard,
-			append(args, prev.Status, prev.ChannelAccountID), versionMoved)
+			append(args, string(prev.Status), prev.ChannelAccountID), versionMoved)
 		t.pipe.unchecked = slices.DeleteFunc(t.pipe.unchecked, func(id string) bool { return id == c.ID })
 		t.pipe.store(c)
 		return nil

@@ -18,12 +18,18 @@ const keywordsPerInsert = adcamp.MaxKeywordBatch
 
 func scanKeyword(r row) (*adcamp.Keyword, error) {
 	var k adcamp.Keyword
-	var textKey string
+	var textKey, env, match, status string
+	var bid *int64
 	var created, updated int64
-	err := r.Scan(&k.ID, &k.AdGroupID, &k.AccountID, &k.Environment, &k.Text, &textKey, &k.MatchType, &k.Bid,
-		&k.Status, &k.Version, &created, &updated)
+	err := r.Scan(&k.ID, &k.AdGroupID, &k.AccountID, &env, &k.Text, &textKey, &match, &bid,
+		&status, &k.Version, &created, &updated)
 	if err != nil {
 		return nil, err
+	}
+	k.Environment, k.MatchType, k.Status = adcamp.Environment(env), adcamp.MatchType(match), adcamp.Status(status)
+	if bid != nil {
+		m := adcamp.Money(*bid)
+		k.Bid = &m
 	}
 	k.CreatedAt, k.UpdatedAt = fromMicros(created), fromMicros(updated)
 	return &k, nil
