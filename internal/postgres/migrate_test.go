@@ -3,8 +3,11 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
 
@@ -118,5 +121,77 @@ func TestMigration18CampaignInserts(t *testing.T) {
 	}
 	if n := count(total); n != 0 {
 		t.Errorf("after deleting the account, the total is %d, want 0", n)
+	}
+}
+
+// TestMigration19CampaignDomains: migration 00019 moves the checks of a
+// campaign's status and environment from CHECK constraints to domains.
+// Either way a value outside them is refused (check_violation), the
+// campaigns stored before are kept, and a change of status still counts.
+func TestMigration19CampaignDomains(t *testing.T) {
+	ctx := context.Background()
+	db, p := migrator(t, new([]string))
+	exec := func(q string, args ...any) error { _, err := db.ExecContext(ctx, q, args...); return err }
+	insert := func(id, env, status string) error {
+		return exec(`INSERT INTO campaigns (id, account_id, environment, name, budget_daily, marketplace, status, version, created_at, updated_at)
+			VALUES ($1, 'acc_1', $2, 'Sale', 100, 'US', $3, 1, 1, 1)`, id, env, status)
+	}
+	refused := func(at string, err error) {
+		t.Helper()
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || pgErr.Code != "23514" {
+			t.Errorf("%s: %v, want a check_violation (23514)", at, err)
+		}
+	}
+	count := func(q string) (n int64) {
+		t.Helper()
+		if err := db.QueryRowContext(ctx, q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	pending := `SELECT coalesce(sum(n), 0) FROM campaign_count_changes WHERE status = 'paused'`
+
+	if _, err := p.UpTo(ctx, 18); err != nil {
+		t.Fatalf("migrate up to 18: %v", err)
+	}
+	if err := insert("cmp_1", "production", "active"); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []int64{19, 18, 19} {
+		var err error
+		if v == 19 {
+			_, err = p.UpTo(ctx, 19)
+		} else {
+			_, err = p.DownTo(ctx, 18)
+		}
+		if err != nil {
+			t.Fatalf("migrate to %d: %v", v, err)
+		}
+		at := fmt.Sprint("at ", v)
+		if n := count(`SELECT count(*) FROM campaigns WHERE id = 'cmp_1' AND status = 'active' AND environment = 'production'`); n != 1 {
+			t.Errorf("%s, the campaign stored at 18 is gone or changed", at)
+		}
+		refused(at+", status paused2", insert(fmt.Sprint("cmp_s", v), "production", "paused2"))
+		refused(at+", environment staging", insert(fmt.Sprint("cmp_e", v), "staging", "active"))
+		refused(at+", an update to status stopped", exec(`UPDATE campaigns SET status = 'stopped' WHERE id = 'cmp_1'`))
+		before := count(pending)
+		if err := exec(`UPDATE campaigns SET status = 'paused' WHERE id = 'cmp_1'`); err != nil {
+			t.Fatalf("%s: %v", at, err)
+		}
+		if n := count(pending); n != before+1 {
+			t.Errorf("%s, pausing the campaign left the paused count's changes at %d, want %d", at, n, before+1)
+		}
+		if err := exec(`UPDATE campaigns SET status = 'active' WHERE id = 'cmp_1'`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var typ string
+	if err := db.QueryRowContext(ctx, `SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+		WHERE attrelid = 'campaigns'::regclass AND attname = 'status'`).Scan(&typ); err != nil {
+		t.Fatal(err)
+	}
+	if typ != "campaign_status" {
+		t.Errorf("at 19, campaigns.status is of type %s, want the domain campaign_status", typ)
 	}
 }
