@@ -158,22 +158,24 @@ func TestMigration19CampaignDomains(t *testing.T) {
 	if err := insert("cmp_1", "production", "active"); err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []int64{19, 18, 19} {
-		var err error
-		if v == 19 {
-			_, err = p.UpTo(ctx, 19)
-		} else {
-			_, err = p.DownTo(ctx, 18)
+	steps := []struct {
+		at      string
+		migrate func() error
+	}{
+		{"at 19", func() error { _, err := p.UpTo(ctx, 19); return err }},
+		{"down at 18", func() error { _, err := p.DownTo(ctx, 18); return err }},
+		{"at 19 again", func() error { _, err := p.UpTo(ctx, 19); return err }},
+	}
+	for i, step := range steps {
+		if err := step.migrate(); err != nil {
+			t.Fatalf("migrate %s: %v", step.at, err)
 		}
-		if err != nil {
-			t.Fatalf("migrate to %d: %v", v, err)
-		}
-		at := fmt.Sprint("at ", v)
+		at := step.at
 		if n := count(`SELECT count(*) FROM campaigns WHERE id = 'cmp_1' AND status = 'active' AND environment = 'production'`); n != 1 {
 			t.Errorf("%s, the campaign stored at 18 is gone or changed", at)
 		}
-		refused(at+", status paused2", insert(fmt.Sprint("cmp_s", v), "production", "paused2"))
-		refused(at+", environment staging", insert(fmt.Sprint("cmp_e", v), "staging", "active"))
+		refused(at+", status paused2", insert(fmt.Sprint("cmp_s", i), "production", "paused2"))
+		refused(at+", environment staging", insert(fmt.Sprint("cmp_e", i), "staging", "active"))
 		refused(at+", an update to status stopped", exec(`UPDATE campaigns SET status = 'stopped' WHERE id = 'cmp_1'`))
 		before := count(pending)
 		if err := exec(`UPDATE campaigns SET status = 'paused' WHERE id = 'cmp_1'`); err != nil {
