@@ -30,9 +30,11 @@ ticks() {
 	echo "$t"
 }
 hz=$(getconf CLK_TCK)
+srv=
+trap '[[ -n $srv ]] && kill "$srv" 2>/dev/null; wait 2>/dev/null || true' EXIT
 
 run() { # run SYSTEM MIX
-	local sys=$1 mix=$2 dir=$work/$1 url args=() srv t0 t1 out n
+	local sys=$1 mix=$2 dir=$work/$1 url args=() t0 t1 out n
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	if [[ $sys == pgceil ]]; then
@@ -57,6 +59,7 @@ run() { # run SYSTEM MIX
 	t1=$(ticks)
 	kill "$srv"
 	wait "$srv" 2>/dev/null || true
+	srv=
 	n=$(sed -n 's/.* \([0-9]*\) ok.*/\1/p' <<<"$out")
 	awk -v sys="$sys" -v mix="$mix" -v pg="$(((t1 - t0) * 1000000 / hz))" -v n="$n" '
 		/req\/s total/ { rps = $4; for (i = 1; i <= NF; i++) { if ($i == "CPU" && $(i-1) == "server") srv = $(i+1); if ($i == "client") cli = $(i+2) }

@@ -47,7 +47,7 @@ func (t *tx) ListAdGroups(ctx context.Context, tn adcamp.Tenant, campaignID stri
 	args := []any{campaignID, tn.AccountID, string(tn.Environment)}
 	if q.Status != "" {
 		where += ` AND status = $4`
-		args = append(args, q.Status)
+		args = append(args, string(q.Status))
 	}
 	return listPage(ctx, t, keptTotal("ad_group_counts", "ad_group_count_changes", where), "ad_groups", adGroupColumns,
 		where, args, q, scanAdGroup)

@@ -138,13 +138,15 @@ func scanChange(r row) (*adcamp.Change, error) {
 	var c adcamp.Change
 	var occurred int64
 	var campaign, adGroup *string
-	var changes string
-	err := r.Scan(&c.ID, &occurred, &c.AccountID, &c.Environment, &c.EntityType, &c.EntityID,
-		&campaign, &adGroup, &c.Operation, &changes, &c.Actor.Type, &c.Actor.ID, &c.RequestID,
+	var env, entityType, operation, changes, actorType string
+	err := r.Scan(&c.ID, &occurred, &c.AccountID, &env, &entityType, &c.EntityID,
+		&campaign, &adGroup, &operation, &changes, &actorType, &c.Actor.ID, &c.RequestID,
 		&c.IdempotencyKey, &c.TransactionID)
 	if err != nil {
 		return nil, err
 	}
+	c.Environment, c.EntityType, c.Operation = adcamp.Environment(env), adcamp.EntityType(entityType), adcamp.Operation(operation)
+	c.Actor.Type = adcamp.ActorType(actorType)
 	c.OccurredAt = fromMicros(occurred)
 	if campaign != nil {
 		c.CampaignID = *campaign

@@ -134,6 +134,6 @@ func (t *tx) campaignTotal(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 		err := t.tx.QueryRow(ctx, campaignCount, tn.AccountID, string(tn.Environment)).Scan(&total)
 		return total, err
 	}
-	err := t.tx.QueryRow(ctx, campaignStatusCount, tn.AccountID, string(tn.Environment), q.Status, q.Today.String()).Scan(&total)
+	err := t.tx.QueryRow(ctx, campaignStatusCount, tn.AccountID, string(tn.Environment), string(q.Status), q.Today.String()).Scan(&total)
 	return total, err
 }

@@ -130,11 +130,11 @@ func (t *tx) ListKeywords(ctx context.Context, tn adcamp.Tenant, adGroupID strin
 	where := `ad_group_id = $1 AND account_id = $2 AND environment = $3`
 	args := []any{adGroupID, tn.AccountID, string(tn.Environment)}
 	if q.Status != "" {
-		args = append(args, q.Status)
+		args = append(args, string(q.Status))
 		where += ` AND status = $` + itoa(len(args))
 	}
 	if q.MatchType != "" {
-		args = append(args, q.MatchType)
+		args = append(args, string(q.MatchType))
 		where += ` AND match_type = $` + itoa(len(args))
 	}
 	return listPage(ctx, t, keptTotal("keyword_counts", "keyword_count_changes", where), "keywords", keywordColumns,
