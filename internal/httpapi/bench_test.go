@@ -21,7 +21,6 @@ import (
 	"github.com/adcamp/adcamp/internal/metrics"
 	"github.com/adcamp/adcamp/internal/secrets"
 	"github.com/adcamp/adcamp/internal/service"
-	"github.com/adcamp/adcamp/internal/sqlite"
 	"github.com/adcamp/adcamp/internal/store"
 )
 
@@ -41,11 +40,7 @@ type benchEnv struct {
 func newBenchEnv(b *testing.B) *benchEnv {
 	b.Helper()
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatalf("sqlite.Open: %v", err)
-	}
-	b.Cleanup(func() { db.Close() })
+	db := openStore(b)
 	key := make([]byte, secrets.KeySize)
 	rand.Read(key)
 	box, err := secrets.New(key)
@@ -168,7 +163,7 @@ func (e *benchEnv) request(br benchRequest) *http.Request {
 }
 
 // BenchmarkRequest serves signed requests through the real handler over
-// SQLite: authentication, replay protection for changes, the service, the
+// SQLite (or PostgreSQL: ADCAMP_TEST_STORE=postgres): authentication, replay protection for changes, the service, the
 // store, response encoding and the access log.
 func BenchmarkRequest(b *testing.B) {
 	b.Run("CreateCampaign", func(b *testing.B) {

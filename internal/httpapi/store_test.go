@@ -17,7 +17,7 @@ import (
 // openStore opens the database the HTTP tests run on, closed when t ends:
 // SQLite in a temporary directory, or, with ADCAMP_TEST_STORE=postgres,
 // PostgreSQL (ADCAMP_TEST_POSTGRES_URL) in a fresh schema.
-func openStore(t *testing.T) store.Store {
+func openStore(t testing.TB) store.Store {
 	t.Helper()
 	ctx := context.Background()
 	var db store.Store
