@@ -12,6 +12,9 @@
 # and where PostgreSQL's backends spent theirs; PG_STATS=1 resets
 # pg_stat_statements before the load and prints its top statements after
 # (the extension must be in shared_preload_libraries: see bench/README.md).
+# PG_WAITS=1 samples what PostgreSQL's backends of this database are doing
+# (pg_stat_activity: state and wait event, 100 times a second while the Go
+# profile runs) and prints how many backends, on average, were in each.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED_BENCH:-$root/../shared/bench}
@@ -44,6 +47,18 @@ if [[ -n ${PERF:-} ]]; then
 	perf record -q -F 999 -a -g -o "$work/perf.data" -- sleep "$PROF" 2>/dev/null &
 	perf=$!
 fi
+if [[ -n ${PG_WAITS:-} ]]; then
+	{
+		echo "CREATE TEMP TABLE s (ev text);"
+		for _ in $(seq $((PROF * 100))); do
+			echo "INSERT INTO s SELECT state || ' ' || coalesce(wait_event_type || ':' || wait_event, 'on CPU')
+				FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()
+				AND datname = current_database() AND query NOT LIKE '%pg_stat_activity%'; SELECT pg_sleep(0.01);"
+		done
+		echo "SELECT round(count(*) / $((PROF * 100)).0, 2) AS backends, ev FROM s GROUP BY ev ORDER BY 1 DESC;"
+	} | psql -qAt -F ' ' "$base" | grep -v '^$' >"$work/waits.txt" &
+	waits=$!
+fi
 curl -fsS -o "$work/cpu.pprof" "http://127.0.0.1:18089/debug/pprof/profile?seconds=$PROF"
 curl -fsS -o "$work/allocs.pprof" "http://127.0.0.1:18089/debug/pprof/allocs"
 if [[ -n ${TRACE:-} ]]; then
@@ -65,6 +80,11 @@ if [[ -n ${PERF:-} ]]; then
 	echo "== PostgreSQL's backends: share of the machine's CPU, including callees"
 	perf report -i "$work/perf.data" --stdio --comm postgres --children --sort sym -g none 2>/dev/null |
 		grep -E '\] (PostgresMain|PortalRun|CommitTransactionCommand|XLogFlush|pq_getbyte|ExecInsertIndexTuples|ExecSetParamPlan|standard_ExecutorStart|AfterTriggerEndQuery|heap_insert|__send)$'
+fi
+if [[ -n ${PG_WAITS:-} ]]; then
+	wait $waits
+	echo "== PostgreSQL's backends (pg_stat_activity, $((PROF * 100)) samples): how many, on average, in each state and wait"
+	cat "$work/waits.txt"
 fi
 if [[ -n ${PG_STATS:-} ]]; then
 	echo "== pg_stat_statements: the top statements by time"
