@@ -3,7 +3,6 @@ package adcamp
 import (
 	"crypto/rand"
 	"io"
-	"strings"
 	"sync"
 	"time"
 
@@ -152,7 +151,7 @@ func NewChangeID(t time.Time) (string, time.Time) {
 		id = ulid.MustNew(ms, changeIDs.entropy)
 	}
 	changeIDs.last = id
-	return PrefixChange + strings.ToLower(id.String()), ulid.Time(ms).UTC()
+	return lowerID(PrefixChange, id), ulid.Time(ms).UTC()
 }
 
 // ChangeIDBound returns the smallest change id of time t's millisecond,
@@ -170,5 +169,5 @@ func ChangeIDBound(t time.Time) string {
 	if err := id.SetTime(ms); err != nil {
 		return PrefixChange + "8" // after every id: ULIDs begin 0 to 7
 	}
-	return PrefixChange + strings.ToLower(id.String())
+	return lowerID(PrefixChange, id)
 }

@@ -21,8 +21,25 @@ const (
 
 // NewID returns a new identifier with the given prefix, created at t.
 func NewID(prefix string, t time.Time) string {
-	id := ulid.MustNew(ulid.Timestamp(t), rand.Reader)
-	return prefix + strings.ToLower(id.String())
+	return lowerID(prefix, ulid.MustNew(ulid.Timestamp(t), rand.Reader))
+}
+
+// lowerID returns prefix and id in lower case, in one allocation
+// (strings.ToLower of id.String() took three, and a create's three ids
+// 3 % of its instructions in the handler).
+func lowerID(prefix string, id ulid.ULID) string {
+	var text [ulid.EncodedSize]byte
+	_ = id.MarshalTextTo(text[:]) // fails only for a short buffer
+	for i, c := range text {
+		if 'A' <= c && c <= 'Z' {
+			text[i] = c + 'a' - 'A'
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(prefix) + len(text))
+	b.WriteString(prefix)
+	b.Write(text[:])
+	return b.String()
 }
 
 // ValidID reports whether s looks like an identifier with the given prefix.

@@ -54,8 +54,8 @@ type object struct {
 
 // decodeBody checks the media type and parses the body as one object.
 func decodeBody(r *http.Request, body []byte) (*object, error) {
-	if len(body) > 0 || r.Header.Get("Content-Type") != "" {
-		if err := checkMediaType(r.Header.Get("Content-Type")); err != nil {
+	if len(body) > 0 || get(r.Header, headerContentType) != "" {
+		if err := checkMediaType(get(r.Header, headerContentType)); err != nil {
 			return nil, err
 		}
 	}
@@ -269,7 +269,7 @@ func (q *query) str(name string) string {
 // version; otherwise a list of entity tags such as "3". If-Match uses the
 // strong comparison (RFC 9110, 13.1.1): a weak tag (W/"3") never matches.
 func parseIfMatch(r *http.Request) service.IfMatch {
-	h := strings.TrimSpace(r.Header.Get("If-Match"))
+	h := strings.TrimSpace(get(r.Header, headerIfMatch))
 	if h == "" || h == "*" {
 		return service.IfMatch{}
 	}

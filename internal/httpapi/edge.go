@@ -144,7 +144,7 @@ func (b *trackedBody) drain(w http.ResponseWriter, r *http.Request) {
 	if b == nil || b.eof || r.ContentLength > maxDrain {
 		return
 	}
-	if b.n == 0 && strings.EqualFold(r.Header.Get("Expect"), "100-continue") {
+	if b.n == 0 && strings.EqualFold(get(r.Header, headerExpect), "100-continue") {
 		return
 	}
 	http.NewResponseController(w).SetReadDeadline(time.Now().Add(drainTime))
@@ -180,7 +180,7 @@ func MetricsHandler(m *metrics.Metrics) http.Handler {
 		}{false, errorBody{Code: code, Message: status, RequestID: requestID(w)}})
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header()["X-Request-Id"] = []string{newRequestID()}
+		w.Header()[headerRequestID] = []string{newRequestID()}
 		mux.ServeHTTP(w, r)
 	})
 }

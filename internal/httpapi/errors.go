@@ -69,7 +69,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}{false, errorBody{e.Code, e.Message, e.Details, requestID(w)}})
 }
 
-func requestID(w http.ResponseWriter) string { return w.Header().Get("X-Request-Id") }
+func requestID(w http.ResponseWriter) string { return get(w.Header(), headerRequestID) }
 
 // errorf is shorthand for returning a coded error from a handler.
 func errorf(code adcamp.Code, format string, args ...any) error {

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"encoding/json"
 	"maps"
+	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -24,5 +26,30 @@ func TestHeaderJSON(t *testing.T) {
 		if err := json.Unmarshal(b, &got); err != nil || !maps.Equal(got, h) {
 			t.Errorf("headerJSON(%q) = %s, which decodes to %q, %v", h, b, got, err)
 		}
+	}
+}
+
+// TestHeaderKeysCanonical: the keys get indexes http.Header with are in
+// the canonical form the request's headers are stored under, so that get
+// finds what Header.Get would.
+func TestHeaderKeysCanonical(t *testing.T) {
+	for _, key := range []string{headerAPIKey, headerTimestamp, headerSignature,
+		headerContentType, headerIfMatch, headerIdempotencyKey, headerExpect, headerRequestID} {
+		if c := http.CanonicalHeaderKey(key); c != key {
+			t.Errorf("header key %q: canonical form is %q", key, c)
+		}
+		h := http.Header{}
+		h.Set(strings.ToLower(key), "v")
+		if got := get(h, key); got != "v" {
+			t.Errorf("get(h, %q) = %q after h.Set(%q, \"v\")", key, got, strings.ToLower(key))
+		}
+	}
+	for _, h := range replayedHeaders {
+		if c := http.CanonicalHeaderKey(h.name); c != h.key || replayedKey(h.name) != c {
+			t.Errorf("kept header %q: key %q, canonical form %q", h.name, h.key, c)
+		}
+	}
+	if got := replayedKey("x-other"); got != "X-Other" {
+		t.Errorf(`replayedKey("x-other") = %q, want "X-Other"`, got)
 	}
 }

@@ -141,7 +141,7 @@ func (s *Server) handleFunc(pattern string, h http.HandlerFunc) { s.handle(patte
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	id := newRequestID()
-	w.Header()["X-Request-Id"] = []string{id}
+	w.Header()[headerRequestID] = []string{id}
 	rec := &recorder{ResponseWriter: w}
 	defer func() {
 		if p := recover(); p != nil {
@@ -242,9 +242,9 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 	var body []byte
 	key, err := s.svc.Authenticate(r.Context(), service.AuthRequest{
 		Environment: s.env,
-		APIKey:      r.Header.Get(signing.HeaderAPIKey),
-		Timestamp:   r.Header.Get(signing.HeaderTimestamp),
-		Signature:   r.Header.Get(signing.HeaderSignature),
+		APIKey:      get(r.Header, headerAPIKey),
+		Timestamp:   get(r.Header, headerTimestamp),
+		Signature:   get(r.Header, headerSignature),
 		Method:      r.Method,
 		Path:        signing.RequestPath(r),
 		ReadBody: func() ([]byte, error) {
@@ -287,9 +287,9 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 // repeatedAuthHeader names an authentication header sent more than once,
 // or returns "".
 func repeatedAuthHeader(h http.Header) string {
-	for _, name := range [...]string{signing.HeaderAPIKey, signing.HeaderTimestamp, signing.HeaderSignature} {
-		if len(h.Values(name)) > 1 {
-			return name
+	for i, key := range [...]string{headerAPIKey, headerTimestamp, headerSignature} {
+		if len(h[key]) > 1 {
+			return [...]string{signing.HeaderAPIKey, signing.HeaderTimestamp, signing.HeaderSignature}[i]
 		}
 	}
 	return ""
