@@ -163,8 +163,9 @@ func (e *benchEnv) request(br benchRequest) *http.Request {
 }
 
 // BenchmarkRequest serves signed requests through the real handler over
-// SQLite (or PostgreSQL: ADCAMP_TEST_STORE=postgres): authentication, replay protection for changes, the service, the
-// store, response encoding and the access log.
+// SQLite, or PostgreSQL with ADCAMP_TEST_STORE=postgres: authentication,
+// replay protection for changes, the service, the store, response
+// encoding and the access log.
 func BenchmarkRequest(b *testing.B) {
 	b.Run("CreateCampaign", func(b *testing.B) {
 		e := newBenchEnv(b)
