@@ -287,9 +287,11 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 // repeatedAuthHeader names an authentication header sent more than once,
 // or returns "".
 func repeatedAuthHeader(h http.Header) string {
-	for i, key := range [...]string{headerAPIKey, headerTimestamp, headerSignature} {
-		if len(h[key]) > 1 {
-			return [...]string{signing.HeaderAPIKey, signing.HeaderTimestamp, signing.HeaderSignature}[i]
+	for _, a := range [...]struct{ key, name string }{
+		{headerAPIKey, signing.HeaderAPIKey}, {headerTimestamp, signing.HeaderTimestamp}, {headerSignature, signing.HeaderSignature},
+	} {
+		if len(h[a.key]) > 1 {
+			return a.name
 		}
 	}
 	return ""
