@@ -73,7 +73,7 @@ func (s *Service) CreateAdGroup(ctx context.Context, t adcamp.Tenant, campaignID
 		g.Status = st
 	}
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
-		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("campaign", campaignID)); err != nil {
+		if err := s.mayChangeAds(ctx, tx, t, "campaign", campaignID); err != nil {
 			return err
 		}
 		if _, err := s.openCampaign(ctx, tx, t, campaignID); err != nil {
@@ -133,7 +133,7 @@ func (s *Service) ListAdGroups(ctx context.Context, t adcamp.Tenant, campaignID 
 func (s *Service) UpdateAdGroup(ctx context.Context, t adcamp.Tenant, id string, in adcamp.AdGroupInput, ifMatch IfMatch, dryRun bool) (*adcamp.AdGroup, error) {
 	var g *adcamp.AdGroup
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
-		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("ad group", id)); err != nil {
+		if err := s.mayChangeAds(ctx, tx, t, "ad group", id); err != nil {
 			return err
 		}
 		var err error
@@ -201,7 +201,7 @@ type Deleted struct {
 func (s *Service) DeleteAdGroup(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) (*Deleted, error) {
 	var d Deleted
 	err := s.writeAds(ctx, func(tx store.Tx) error {
-		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("ad group", id)); err != nil {
+		if err := s.mayChangeAds(ctx, tx, t, "ad group", id); err != nil {
 			return err
 		}
 		g, err := s.lookupAdGroup(ctx, tx, t, id)

@@ -62,7 +62,7 @@ func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp
 	}
 
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
-		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("account", t.AccountID)); err != nil {
+		if err := s.mayChangeAds(ctx, tx, t, "account", t.AccountID); err != nil {
 			return err
 		}
 		if in.ChannelAccountID.Has() {
@@ -184,7 +184,7 @@ func (s *Service) UpdateCampaign(ctx context.Context, t adcamp.Tenant, id string
 	}
 	var c *adcamp.Campaign
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
-		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("campaign", id)); err != nil {
+		if err := s.mayChangeAds(ctx, tx, t, "campaign", id); err != nil {
 			return err
 		}
 		var err error
@@ -283,7 +283,7 @@ func (s *Service) DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string
 	}
 	var d Deleted
 	err := s.writeAds(ctx, func(tx store.Tx) error {
-		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("campaign", id)); err != nil {
+		if err := s.mayChangeAds(ctx, tx, t, "campaign", id); err != nil {
 			return err
 		}
 		c, err := tx.GetCampaign(ctx, t, id)

@@ -71,7 +71,7 @@ func (s *Service) CreateKeywords(ctx context.Context, t adcamp.Tenant, adGroupID
 	var results []adcamp.BatchResult
 	err := s.transact(ctx, opts.DryRun, func(tx store.Tx) error {
 		results = make([]adcamp.BatchResult, len(items)) // afresh if the store retries fn
-		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("ad group", adGroupID)); err != nil {
+		if err := s.mayChangeAds(ctx, tx, t, "ad group", adGroupID); err != nil {
 			return err
 		}
 		g, err := s.openAdGroup(ctx, tx, t, adGroupID)
@@ -230,7 +230,7 @@ func (s *Service) ListKeywords(ctx context.Context, t adcamp.Tenant, adGroupID s
 func (s *Service) UpdateKeyword(ctx context.Context, t adcamp.Tenant, id string, in adcamp.KeywordInput, ifMatch IfMatch, dryRun bool) (*adcamp.Keyword, error) {
 	var k *adcamp.Keyword
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
-		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("keyword", id)); err != nil {
+		if err := s.mayChangeAds(ctx, tx, t, "keyword", id); err != nil {
 			return err
 		}
 		var err error
@@ -301,7 +301,7 @@ func (s *Service) keywordForChange(ctx context.Context, tx store.Tx, t adcamp.Te
 // DeleteKeyword removes a keyword.
 func (s *Service) DeleteKeyword(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) error {
 	return s.writeAds(ctx, func(tx store.Tx) error {
-		if err := s.mayChangeAds(ctx, tx, t, adcamp.NotFound("keyword", id)); err != nil {
+		if err := s.mayChangeAds(ctx, tx, t, "keyword", id); err != nil {
 			return err
 		}
 		k, campaignID, err := s.keywordForChange(ctx, tx, t, id, ifMatch, adcamp.Optional[int64]{})

@@ -82,12 +82,14 @@ func campaignAction(env adcamp.Environment) action {
 // and environment, in which it may do everything (the API checked that
 // much when it authenticated the key), and the admin command line and the
 // system itself may change anything. A console user who is not a member
-// gets missing; a member whose role does not allow it FORBIDDEN.
-func (s *Service) mayChangeAds(ctx context.Context, tx store.Tx, t adcamp.Tenant, missing error) error {
+// gets NOT_FOUND for the kind and id the request named (built only then:
+// this runs on every change); a member whose role does not allow it
+// FORBIDDEN.
+func (s *Service) mayChangeAds(ctx context.Context, tx store.Tx, t adcamp.Tenant, kind, id string) error {
 	if OriginOf(ctx).Actor.Type != adcamp.ActorUser {
 		return nil
 	}
-	_, err := s.authorize(ctx, tx, t.AccountID, campaignAction(t.Environment), missing)
+	_, err := s.authorize(ctx, tx, t.AccountID, campaignAction(t.Environment), adcamp.NotFound(kind, id))
 	return err
 }
 
