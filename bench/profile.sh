@@ -12,6 +12,9 @@
 # and where PostgreSQL's backends spent theirs; PG_STATS=1 resets
 # pg_stat_statements before the load and prints its top statements after
 # (the extension must be in shared_preload_libraries: see bench/README.md).
+# SYSCALLS=1 counts the server's system calls (perf stat on its syscall
+# tracepoints while the Go profile runs) and prints them per request, by the
+# load's requests a second.
 # PG_WAITS=1 samples what PostgreSQL's backends of this database are doing
 # (pg_stat_activity: state and wait event, 100 times a second while the Go
 # profile runs) and prints how many backends, on average, were in each.
@@ -36,13 +39,18 @@ for _ in $(seq 100); do curl -fsS -o /dev/null http://127.0.0.1:18081/healthz 2>
 "$root/bench/setup-key.sh" "$work/adcamp" "$work/data"
 key=$(sed -n 's/^KEY=//p' "$work/data/key.env") secret=$(sed -n 's/^SECRET=//p' "$work/data/key.env")
 taskset -c 1 "$work/load" -url http://127.0.0.1:18081 -key "$key" -secret "$secret" \
-	-sign-query=false -bodies contract -c "$C" -d "$DUR" -warmup 2s -mix "$MIX" -pid $srv &
+	-sign-query=false -bodies contract -c "$C" -d "$DUR" -warmup 2s -mix "$MIX" -pid $srv | tee "$work/load.out" &
 ld=$!
 base=${ADCAMP_BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test?sslmode=disable}
 if [[ -n ${PG_STATS:-} ]]; then
 	psql -qAt "$base" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" -c "SELECT pg_stat_statements_reset()" >/dev/null
 fi
 sleep 3
+if [[ -n ${SYSCALLS:-} ]]; then
+	perf stat -x, -e 'syscalls:sys_enter_write,syscalls:sys_enter_read,syscalls:sys_enter_epoll_pwait,syscalls:sys_enter_futex,raw_syscalls:sys_enter,context-switches' \
+		-p $srv -- sleep "$PROF" 2>"$work/syscalls.txt" &
+	sysc=$!
+fi
 if [[ -n ${PERF:-} ]]; then
 	perf record -q -F 999 -a -g -o "$work/perf.data" -- sleep "$PROF" 2>/dev/null &
 	perf=$!
@@ -80,6 +88,12 @@ if [[ -n ${PERF:-} ]]; then
 	echo "== PostgreSQL's backends: share of the machine's CPU, including callees"
 	perf report -i "$work/perf.data" --stdio --comm postgres --children --sort sym -g none 2>/dev/null |
 		grep -E '\] (PostgresMain|PortalRun|CommitTransactionCommand|XLogFlush|pq_getbyte|ExecInsertIndexTuples|ExecSetParamPlan|standard_ExecutorStart|AfterTriggerEndQuery|heap_insert|__send)$'
+fi
+if [[ -n ${SYSCALLS:-} ]]; then
+	wait $sysc
+	rps=$(sed -n 's/.*: \([0-9]*\) req\/s total.*/\1/p' "$work/load.out")
+	echo "== the server's system calls a request (perf stat, $PROF s at $rps requests a second)"
+	awk -F, -v n=$((rps * PROF)) '{ printf "%8.2f  %s\n", $1 / n, $3 }' "$work/syscalls.txt"
 fi
 if [[ -n ${PG_WAITS:-} ]]; then
 	wait $waits
