@@ -12,9 +12,10 @@
 # and where PostgreSQL's backends spent theirs; PG_STATS=1 resets
 # pg_stat_statements before the load and prints its top statements after
 # (the extension must be in shared_preload_libraries: see bench/README.md).
-# SYSCALLS=1 counts the server's system calls (perf stat on its syscall
-# tracepoints while the Go profile runs) and prints them per request, by the
-# load's requests a second.
+# SYSCALLS=1 counts the server's read and write system calls while the Go
+# profile runs (syscr and syscw of /proc/PID/io, which count every thread's,
+# where perf stat -p misses the threads the Go runtime starts after it
+# attaches) and prints them per request, by the load's requests a second.
 # PG_WAITS=1 samples what PostgreSQL's backends of this database are doing
 # (pg_stat_activity: state and wait event, 100 times a second while the Go
 # profile runs) and prints how many backends, on average, were in each.
@@ -47,8 +48,9 @@ if [[ -n ${PG_STATS:-} ]]; then
 fi
 sleep 3
 if [[ -n ${SYSCALLS:-} ]]; then
-	perf stat -x, -e 'syscalls:sys_enter_write,syscalls:sys_enter_read,syscalls:sys_enter_epoll_pwait,syscalls:sys_enter_futex,raw_syscalls:sys_enter,context-switches' \
-		-p $srv -- sleep "$PROF" 2>"$work/syscalls.txt" &
+	# io: the server's read and write system calls so far, "reads writes".
+	io() { awk '$1 == "syscr:" { r = $2 } $1 == "syscw:" { w = $2 } END { print r, w }' "/proc/$srv/io"; }
+	{ io; sleep "$PROF"; io; } >"$work/syscalls.txt" &
 	sysc=$!
 fi
 if [[ -n ${PERF:-} ]]; then
@@ -92,8 +94,12 @@ fi
 if [[ -n ${SYSCALLS:-} ]]; then
 	wait $sysc
 	rps=$(sed -n 's/.*: \([0-9]*\) req\/s total.*/\1/p' "$work/load.out")
-	echo "== the server's system calls a request (perf stat, $PROF s at $rps requests a second)"
-	awk -F, -v n=$((rps * PROF)) '{ printf "%8.2f  %s\n", $1 / n, $3 }' "$work/syscalls.txt"
+	if [[ ${rps:-0} -gt 0 ]]; then
+		echo "== the server's system calls a request ($PROF s at $rps requests a second)"
+		awk -v n=$((rps * PROF)) 'NR == 1 { r = $1; w = $2 } NR == 2 { printf "%8.2f  read\n%8.2f  write\n", ($1 - r) / n, ($2 - w) / n }' "$work/syscalls.txt"
+	else
+		echo "== no requests a second in the load's output: the counts are in $work/syscalls.txt"
+	fi
 fi
 if [[ -n ${PG_WAITS:-} ]]; then
 	wait $waits
