@@ -44,8 +44,16 @@ func (s *Service) NewSetupLink(ctx context.Context) (string, error) {
 	return token, err
 }
 
-var errSetupLink = adcamp.Errorf(adcamp.CodeNotFound,
-	"This setup link is not valid: it was used already, or it has expired. Restart adcamp serve for a new one, or sign in.")
+// The answers to a setup link that no longer works. Once someone can sign
+// in, serve prints no new link (see NewSetupLink), so advising a restart
+// would not help: signing in, or being added by an owner, does.
+var (
+	errSetupLink = adcamp.Errorf(adcamp.CodeNotFound,
+		"This setup link is not valid: it was used already, or it has expired. Restart adcamp serve: while no one can sign in, it prints a new one.")
+	errSetUpAlready = adcamp.Errorf(adcamp.CodeNotFound,
+		"adcamp is set up already, so this one-time setup link no longer works. Sign in with your email and password; "+
+			"if you have no account here yet, ask an owner of one to add you as a member.")
+)
 
 // CheckSetupLink answers NOT_FOUND unless token is a setup link that can
 // still be used.
@@ -61,7 +69,7 @@ func checkSetupLink(ctx context.Context, tx store.Tx, token string, now time.Tim
 		return err
 	}
 	if has {
-		return errSetupLink
+		return errSetUpAlready
 	}
 	if take {
 		_, err = tx.TakeToken(ctx, hashToken(token), store.TokenSetup, now)
