@@ -138,10 +138,10 @@ func (f *form) adopt(fields []string) {
 	}
 }
 
-// conflict is what an edit form shows when its entity was changed by
-// someone else after the form was opened: nothing was saved, the form now
-// holds the current values, and what the user typed that differs is
-// listed so that nothing of theirs is lost.
+// conflict is what an edit form shows when its entity was changed after
+// the form was opened (by someone else, or in another tab): nothing was
+// saved, the form now holds the current values, and what the user typed
+// that differs is listed so that nothing of theirs is lost.
 type conflict struct {
 	Kind    string // "campaign", "ad group", "keyword"
 	Version int64  // the entity's version now

@@ -147,7 +147,7 @@ func TestStaleEdits(t *testing.T) {
 			first, second := c.get(edit).form(edit), c.get(edit).form(edit) // two tabs
 			c.post(edit, with(first, "budget_daily", "30")).wantStatus(200).wantText(".notice", "saved")
 			p := c.post(edit, with(second, "budget_daily", "99", "name", "Summer!")).wantStatus(http.StatusConflict)
-			p.wantText(".conflict h2", "Someone else changed this campaign").wantText(".conflict", "Nothing was saved").wantText(".conflict", "version 2")
+			p.wantText(".conflict h2", "This campaign was changed since you opened it").wantText(".conflict", "Nothing was saved").wantText(".conflict", "version 2")
 			p.wantText(".compare", "Daily budget").wantText(".compare", "30.00").wantText(".compare", "99").wantText(".compare", "Summer!")
 			if got := p.form(edit); got.Get("budget_daily") != "30.00" || got.Get("version") != "2" || got.Get("name") != "Summer" {
 				t.Errorf("after a conflict the form holds %v, want the current values at version 2", got)
@@ -165,7 +165,7 @@ func TestStaleEdits(t *testing.T) {
 			page := at(acc, env, "/campaigns/"+id)
 			old := c.get(page).form("/pause")
 			c.post(edit, c.get(edit).form(edit)).wantStatus(200)
-			p = c.post(page+"/pause", old).wantStatus(http.StatusConflict).wantText(".alert", "changed by someone else")
+			p = c.post(page+"/pause", old).wantStatus(http.StatusConflict).wantText(".alert", "was changed since you opened this page")
 			if api.campaign(id).Status != "active" {
 				t.Error("a stale pause paused the campaign")
 			}
@@ -186,14 +186,14 @@ func TestStaleEdits(t *testing.T) {
 			gForm := c.get(gEdit).form(gEdit)
 			c.post(gEdit, with(gForm, "default_bid", "0.55")).wantStatus(200)
 			c.post(gEdit, with(gForm, "name", "Boots")).wantStatus(http.StatusConflict).
-				wantText(".conflict", "this ad group").wantText(".compare", "Boots").wantText(".compare", "0.55")
+				wantText(".conflict", "This ad group was changed since you opened it").wantText(".compare", "Boots").wantText(".compare", "0.55")
 			c.post(at(acc, env, "/ad-groups/"+g+"/keywords/new"), url.Values{"items": {"red shoes"}, "match_type": {"exact"}}).wantStatus(200)
 			kw := e.keywordID(api, g, "red shoes")
 			kEdit := at(acc, env, "/keywords/"+kw+"/edit")
 			kForm := c.get(kEdit).form(kEdit)
 			c.post(kEdit, with(kForm, "bid", "1.25")).wantStatus(200)
 			c.post(kEdit, with(kForm, "text", "blue shoes")).wantStatus(http.StatusConflict).
-				wantText(".conflict", "this keyword").wantText(".compare", "blue shoes").wantText(".compare", "1.25")
+				wantText(".conflict", "This keyword was changed since you opened it").wantText(".compare", "blue shoes").wantText(".compare", "1.25")
 		})
 	}
 }

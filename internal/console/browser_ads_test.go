@@ -169,7 +169,7 @@ func TestBrowserCampaignJourney(t *testing.T) {
 			submit(t, ctx, "main form", ".notice")
 			do(t, tab2, chromedp.SetValue(chromedp.CSS("#f-budget_daily"), "99"), chromedp.SetValue(chromedp.CSS("#f-name"), "Spring sale!"))
 			submit(t, tab2, "main form", ".conflict")
-			if got := textOf(t, tab2, ".conflict"); !strings.Contains(got, "Someone else changed this campaign") || !strings.Contains(got, "99") {
+			if got := textOf(t, tab2, ".conflict"); !strings.Contains(got, "This campaign was changed since you opened it") || !strings.Contains(got, "99") {
 				t.Errorf("the second tab's save says %q", got)
 			}
 			if v, _ := chromedp.Run(tab2, chromedp.Value(chromedp.CSS("#f-budget_daily"))); v != "30.00" {
