@@ -388,14 +388,22 @@ func (p *page) CampaignsHome() string {
 	return p.CampaignsOf(p.Env)
 }
 
-// ReadOnly says why the page shows no buttons that change campaigns, if
-// it does not.
+// ReadOnly says why the page shows no way to change some of what it
+// shows, if it does not: the campaigns of an environment the member may
+// not change, the API keys of one, the members. Every page says it in the
+// same words (the "read-only" part).
 func (p *page) ReadOnly() string {
-	if p.Env == "" || p.Can.Campaigns(p.Env) {
+	var limited bool
+	switch {
+	case p.Env != "":
+		limited = !p.Can.Campaigns(p.Env)
+	case p.Section == "keys":
+		limited = !p.Can.Keys(adcamp.Production) || !p.Can.Keys(adcamp.Sandbox)
+	case p.Section == "members":
+		limited = !p.Can.Members
+	}
+	if !limited || p.Role == "" {
 		return ""
 	}
-	if p.Role == adcamp.RoleDeveloper {
-		return "As a developer you change the sandbox's campaigns; production's are changed by the account's owners. You can see everything here."
-	}
-	return "As a " + string(p.Role) + " of this account you can see everything here, and change nothing."
+	return readOnlyNote(p.Role)
 }

@@ -534,7 +534,7 @@ func TestCampaignRolesInPages(t *testing.T) {
 	if !dev.get(at(acc, adcamp.Sandbox, "/campaigns/"+camp)).has(`a[href$="/edit"]`) {
 		t.Error("a developer is shown no way to change a sandbox campaign")
 	}
-	dev.get(at(acc, adcamp.Production, "/campaigns")).wantText(".read-only", "As a developer you change the sandbox's campaigns")
+	dev.get(at(acc, adcamp.Production, "/campaigns")).wantText(".read-only", "change only campaigns and API keys in the sandbox")
 }
 
 // TestAnotherAccountsCampaigns: another account's ids, another

@@ -3,6 +3,8 @@ package console_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/adcamp/adcamp"
 )
 
 // Tests of what a first-time user meets: messages in plain words, the
@@ -22,4 +24,72 @@ func TestUsedSetupLink(t *testing.T) {
 	if got := p.text("main"); strings.Contains(got, "Restart") || strings.Contains(got, "restart") {
 		t.Errorf("once a user exists the setup link's page still advises a restart: %q", got)
 	}
+}
+
+// roleSummaries are what each role may do, as the service's table of
+// roles has it: a developer changes the sandbox's campaigns as well as
+// its keys.
+var roleSummaries = map[adcamp.Role]string{
+	adcamp.RoleOwner:     "Changes everything: campaigns and API keys in production and the sandbox, and the members.",
+	adcamp.RoleDeveloper: "Changes campaigns and API keys in the sandbox; sees everything else.",
+	adcamp.RoleViewer:    "Sees everything, changes nothing.",
+}
+
+// TestRolesDescribedOnce: the members page and the form that adds one
+// describe each role in the same words, the words of what the service
+// lets it do.
+func TestRolesDescribedOnce(t *testing.T) {
+	e := newEnv(t)
+	owner, acc := e.owner()
+	members := "/accounts/" + acc + "/members"
+	p := owner.get(members).wantStatus(200)
+	form := owner.get(members + "/new").wantStatus(200)
+	for _, role := range adcamp.Roles {
+		want := roleSummaries[role]
+		if got := p.text(`.roles [data-role="` + string(role) + `"] dd`); got != want {
+			t.Errorf("the members page describes a %s as %q, want %q", role, got, want)
+		}
+		if got := form.text(`input[name=role][value="` + string(role) + `"] + span`); !strings.Contains(got, want) {
+			t.Errorf("the add-member form describes a %s as %q, want %q", role, got, want)
+		}
+	}
+}
+
+// TestReadOnlySaidEverywhere: a member who may not change what a page
+// shows is told so, in the same words, on the campaign pages, the API
+// keys page and the members page alike; an owner is told nothing.
+func TestReadOnlySaidEverywhere(t *testing.T) {
+	e := newEnv(t)
+	owner, acc := e.owner()
+	viewer, _ := e.member(acc, "viewer@example.com", adcamp.RoleViewer)
+	dev, _ := e.member(acc, "dev@example.com", adcamp.RoleDeveloper)
+	pages := []string{at(acc, adcamp.Production, "/campaigns"), "/accounts/" + acc + "/api-keys", "/accounts/" + acc + "/members"}
+	for who, want := range map[*client]string{
+		viewer: "You are a viewer of this account: you can see everything here, and change nothing.",
+		dev:    "You are a developer of this account: you can see everything here, and change only campaigns and API keys in the sandbox.",
+	} {
+		for _, path := range pages {
+			if got := who.get(path).wantStatus(200).text(".read-only"); got != want {
+				t.Errorf("%s tells a member %q, want %q", path, got, want)
+			}
+		}
+	}
+	for _, path := range pages {
+		if owner.get(path).has(".read-only") {
+			t.Errorf("%s tells an owner they may not change things", path)
+		}
+	}
+	if dev.get(at(acc, adcamp.Sandbox, "/campaigns")).has(".read-only") {
+		t.Error("the sandbox's campaigns tell a developer they may not change them")
+	}
+}
+
+// TestKeyManagersNamed: each column of the API keys page says who
+// manages its keys, as the table of roles has it.
+func TestKeyManagersNamed(t *testing.T) {
+	e := newEnv(t)
+	owner, acc := e.owner()
+	p := owner.get("/accounts/" + acc + "/api-keys").wantStatus(200)
+	p.wantText(`section[aria-labelledby="h-production"] > p`, "Owners manage these keys.").
+		wantText(`section[aria-labelledby="h-sandbox"] > p`, "Owners and developers manage these keys.")
 }

@@ -353,6 +353,9 @@ var funcs = template.FuncMap{
 		return strings.ToUpper(string(r[:1])) + string(r[1:])
 	},
 	"roles": func() []adcamp.Role { return adcamp.Roles },
+	// roleSummary says what a role may do (see roles.go).
+	"roleSummary": roleSummary,
+	"keyManagers": keyManagers,
 	// creator names who created a credential: a member's email, or an
 	// operator at the command line.
 	"creator": func(k keyCard) string {
