@@ -93,3 +93,22 @@ func TestKeyManagersNamed(t *testing.T) {
 	p.wantText(`section[aria-labelledby="h-production"] > p`, "Owners manage these keys.").
 		wantText(`section[aria-labelledby="h-sandbox"] > p`, "Owners and developers manage these keys.")
 }
+
+// TestChannelAccountHint: the marketplace's hint mentions a channel
+// account only when the form offers one to choose.
+func TestChannelAccountHint(t *testing.T) {
+	e := newEnv(t)
+	c, acc := e.owner()
+	create := at(acc, adcamp.Sandbox, "/campaigns/new")
+	p := c.get(create).wantStatus(200)
+	if p.has("#f-channel_account_id") || strings.Contains(p.text("#f-marketplace-hint"), "channel account") {
+		t.Errorf("without channel accounts the form says %q, with %d channel account fields", p.text("#f-marketplace-hint"), p.doc.Find("#f-channel_account_id").Length())
+	}
+	if _, err := e.svc.CreateChannelAccount(admin, acc, "UK", "Acme UK"); err != nil {
+		t.Fatal(err)
+	}
+	p = c.get(create).wantStatus(200).wantText("#f-marketplace-hint", "channel account")
+	if !p.has("#f-channel_account_id") {
+		t.Error("the form offers no channel account to choose")
+	}
+}
