@@ -130,7 +130,7 @@ func (f *form) adopt(fields []string) {
 			shown++
 			continue
 		}
-		f.Others = append(f.Others, f.errors[name])
+		f.Others = append(f.Others, shortLabel(name)+": "+f.errors[name])
 		delete(f.errors, name)
 	}
 	if len(f.Others) > 0 && shown == 0 {

@@ -98,9 +98,11 @@ func TestBrowserCampaignJourney(t *testing.T) {
 			if len(ans.Error.Details) != 4 {
 				t.Fatalf("the API answers %+v", ans.Error)
 			}
+			own := map[string]string{"name": "Enter a name.", "budget_daily": "The daily budget must be more than $0.00.",
+				"marketplace": "Choose a marketplace.", "end_date": "The end date is before the start date (2099-05-02): choose that day or a later one."}
 			for _, d := range ans.Error.Details {
-				if got := textOf(t, ctx, "#f-"+d.Field+"-error"); !strings.Contains(got, d.Issue) {
-					t.Errorf("next to %s the page says %q, the API %q", d.Field, got, d.Issue)
+				if got := textOf(t, ctx, "#f-"+d.Field+"-error"); got != own[d.Field] {
+					t.Errorf("next to %s the page says %q, want %q (the API says %q)", d.Field, got, own[d.Field], d.Issue)
 				}
 			}
 			checkPage(t, ctx, env, name("02-campaign-form-errors"))
@@ -131,7 +133,7 @@ func TestBrowserCampaignJourney(t *testing.T) {
 			do(t, ctx, chromedp.Click(chromedp.CSS(`input[name=match_type][value="broad"]`)))
 			checkPage(t, ctx, env, name("05-keywords-paste"))
 			submit(t, ctx, "main form", "#line-issues")
-			if got := textOf(t, ctx, "#line-issues"); !strings.Contains(got, "line 7: "+bad[7]) || !strings.Contains(got, "line 31: "+bad[31]) {
+			if got := textOf(t, ctx, "#line-issues"); !strings.Contains(got, "Line 7: "+bad[7]) || !strings.Contains(got, "Line 31: "+bad[31]) {
 				t.Errorf("the refused paste names %q", got)
 			}
 			if got := textOf(t, ctx, ".alert"); !strings.Contains(got, "Nothing was stored: 2 of 50 lines") {

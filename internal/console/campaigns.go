@@ -181,7 +181,7 @@ func (s *Server) newCampaign(w http.ResponseWriter, r *http.Request, c *call) er
 	if id := strings.TrimSpace(r.PostFormValue("channel_account_id")); id != "" {
 		n, err := strconv.ParseInt(id, 10, 64)
 		if err != nil {
-			in.Invalid.Add("channel_account_id", "must be an integer")
+			in.Invalid.AddKind("channel_account_id", adcamp.IssueNoSuchChannel, "", "must be an integer")
 		}
 		in.ChannelAccountID = adcamp.Some(n)
 	}
@@ -216,7 +216,7 @@ func required(o *adcamp.Optional[string], invalid *adcamp.Issues, r *http.Reques
 	if v := r.PostFormValue(name); strings.TrimSpace(v) != "" {
 		*o = adcamp.Some(v)
 	} else {
-		invalid.Add(name, "is required")
+		invalid.AddKind(name, adcamp.IssueRequired, "", "is required")
 	}
 }
 

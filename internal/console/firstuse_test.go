@@ -1,6 +1,8 @@
 package console_test
 
 import (
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -111,4 +113,20 @@ func TestChannelAccountHint(t *testing.T) {
 	if !p.has("#f-channel_account_id") {
 		t.Error("the form offers no channel account to choose")
 	}
+}
+
+// TestMessagesWrittenWhole: the messages of the settings' forms are
+// sentences of their own, not a field's label before the API's words
+// ("Your password is not your password.").
+func TestMessagesWrittenWhole(t *testing.T) {
+	e := newEnv(t)
+	c, acc := e.owner()
+	p := c.post("/settings/two-step", nil).wantStatus(200)
+	token, _ := p.doc.Find(`input[name="token"]`).Attr("value")
+	c.post("/settings/two-step/enable", url.Values{"token": {token}, "code": {"000000"}}).wantStatus(http.StatusUnprocessableEntity).
+		wantFieldError("code", "That is not the code your app shows now. Check that your phone's clock is right, then try again.")
+	c.post("/settings/password", url.Values{"current_password": {ownerPassword}, "new_password": {ownerPassword}, "new_password_again": {ownerPassword}}).
+		wantStatus(http.StatusUnprocessableEntity).wantFieldError("new_password", "Choose a new password, not your current one.")
+	c.post("/accounts/"+acc+"/members/new", url.Values{"email": {""}, "role": {"viewer"}}).
+		wantStatus(http.StatusUnprocessableEntity).wantFieldError("email", "Enter an email address.")
 }

@@ -226,7 +226,7 @@ func (f *form) take(err error) int {
 	}
 	if issues, ok := e.Details.([]adcamp.FieldIssue); ok && e.Code == adcamp.CodeValidation {
 		for _, is := range issues {
-			f.errors[is.Field] = sentence(fieldLabels[is.Field], is.Issue)
+			f.errors[is.Field] = issueText(is)
 		}
 		if len(issues) > 1 {
 			f.Error = "Some fields need another look: see the messages below them."
@@ -270,7 +270,8 @@ var fieldLabels = map[string]string{
 	"page_size":          "The page size",
 }
 
-// sentence writes an issue as a sentence about its field.
+// sentence writes an issue of a kind the console has no words of its own
+// for as a sentence about its field, in the API's words.
 func sentence(label, issue string) string {
 	if label == "" {
 		label = "This field"

@@ -168,7 +168,7 @@ func (s *Service) AddMember(ctx context.Context, accountID, email string, role a
 	email = normalizeEmail(email)
 	checkEmail(&issues, "email", email)
 	if _, ok := adcamp.ParseRole(string(role)); !ok {
-		issues.Add("role", "must be owner, developer or viewer")
+		issues.AddKind("role", adcamp.IssueNotOneOf, joinValues(adcamp.Roles), "must be owner, developer or viewer")
 	}
 	if err := issues.Err(); err != nil {
 		return nil, err
@@ -318,7 +318,7 @@ func (s *Service) ChangePassword(ctx context.Context, token, current, next strin
 	var issues adcamp.Issues
 	checkNewPassword(&issues, "new_password", next, ss.User.Email)
 	if next == current && len(issues) == 0 {
-		issues.Add("new_password", "must differ from the current one")
+		issues.AddKind("new_password", adcamp.IssueSamePassword, "", "must differ from the current one")
 	}
 	if err := s.confirmPassword(ctx, ss.User.ID, "current_password", current); err != nil {
 		return err
@@ -377,7 +377,7 @@ func (s *Service) confirm(ctx context.Context, userID, field, secret string, cod
 		if s.checkCode(ctx, userID, secret) == nil {
 			return nil
 		}
-		issues.Add(field, "is not your password, nor a current code of your authenticator app")
+		issues.AddKind(field, adcamp.IssueWrongSecret, "", "is not your password, nor a current code of your authenticator app")
 		return s.failed(ctx, keys, issues.Err())
 	}
 	hash := u.PasswordHash
@@ -389,7 +389,7 @@ func (s *Service) confirm(ctx context.Context, userID, field, secret string, cod
 		return err
 	}
 	if !ok || u.PasswordHash == "" {
-		issues.Add(field, "is not your password")
+		issues.AddKind(field, adcamp.IssueWrongPassword, "", "is not your password")
 		return s.failed(ctx, keys, issues.Err())
 	}
 	return nil
