@@ -130,3 +130,21 @@ func TestMessagesWrittenWhole(t *testing.T) {
 	c.post("/accounts/"+acc+"/members/new", url.Values{"email": {""}, "role": {"viewer"}}).
 		wantStatus(http.StatusUnprocessableEntity).wantFieldError("email", "Enter an email address.")
 }
+
+// TestKeptPasteKeepsEveryLine: with "keep the valid ones", a paste of
+// which nothing could be stored (its shared bid is wrong) is put back in
+// the box whole, not only its lines that had problems of their own.
+func TestKeptPasteKeepsEveryLine(t *testing.T) {
+	e := newEnv(t)
+	c, acc := e.owner()
+	env := adcamp.Sandbox
+	g := newAdGroup(t, c, acc, env, newCampaign(t, c, acc, env, "Kept"), "G")
+	add := at(acc, env, "/ad-groups/"+g+"/keywords/new")
+	long := strings.Repeat("x", 81)
+	p := c.post(add, url.Values{"items": {"red\n" + long + "\nblue"}, "match_type": {"exact"}, "bid": {"-1"}, "keep": {"on"}}).
+		wantStatus(http.StatusUnprocessableEntity).wantFieldError("bid", "The bid must be more than $0.00")
+	if got := p.form(add).Get("items"); got != "red\n"+long+"\nblue" {
+		t.Errorf("the box holds %q, want the three lines, none stored", got)
+	}
+	p.wantText("#line-issues", "Line 2: use at most 80 characters.")
+}
