@@ -215,7 +215,7 @@ func TestBrowserCampaignJourney(t *testing.T) {
 			submit(t, ctx, "form.history-filters", "table.history")
 			got := textOf(t, ctx, "table.history")
 			for _, want := range []string{"owner@example.com (console) deleted campaign", "owner@example.com (console) changed status active → paused",
-				"owner@example.com (console) changed budget 25.50 → 30.00", "owner@example.com (console) created campaign"} {
+				"owner@example.com (console) changed budget $25.50 → $30.00", "owner@example.com (console) created campaign"} {
 				if !strings.Contains(got, want) {
 					t.Errorf("the history does not say %q", want)
 				}

@@ -98,6 +98,21 @@ func (s *Server) campaignFacts(c *call, camp *adcamp.Campaign) ([]fact, error) {
 	return facts, nil
 }
 
+// campaignDates writes a campaign's dates for a list: "2026-12-01 to
+// 2026-12-31", "From 2026-12-01", "Until 2026-12-31", or "No start or end
+// date".
+func campaignDates(start, end adcamp.Date) string {
+	switch {
+	case start.IsZero() && end.IsZero():
+		return "No start or end date"
+	case end.IsZero():
+		return "From " + start.String()
+	case start.IsZero():
+		return "Until " + end.String()
+	}
+	return start.String() + " to " + end.String()
+}
+
 func orText(s, otherwise string) string {
 	if s == "" {
 		return otherwise

@@ -3,6 +3,7 @@ package console_test
 import (
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -148,3 +149,50 @@ func TestKeptPasteKeepsEveryLine(t *testing.T) {
 	}
 	p.wantText("#line-issues", "Line 2: use at most 80 characters.")
 }
+
+// TestHistoryInPlainWords: the history names an API key by its name, with
+// its id; gives money its currency sign as every other page does; and
+// the pages write every date one way, YYYY-MM-DD, their date fields too,
+// with a plain phrase for a campaign without dates.
+func TestHistoryInPlainWords(t *testing.T) {
+	e := newEnv(t)
+	c, acc := e.owner()
+	env := adcamp.Sandbox
+	p := c.post("/accounts/"+acc+"/api-keys/new", url.Values{"environment": {"sandbox"}, "name": {"Reporting job"}}).wantStatus(200)
+	api := &apiClient{t: t, e: e, env: env, key: p.text("#v-key"), secret: p.text("#v-secret")}
+	ans := api.do("POST", "/campaigns", map[string]any{"name": "Spring", "budget_daily": 25, "marketplace": "US"})
+	if ans.Status != 201 {
+		t.Fatalf("create: %d %s", ans.Status, ans.Error.Message)
+	}
+	var camp struct{ ID string }
+	mustJSON(t, ans.Data, &camp)
+	edit := at(acc, env, "/campaigns/"+camp.ID+"/edit")
+	c.post(edit, with(c.get(edit).form(edit), "budget_daily", "40")).wantStatus(200)
+
+	p = c.get(at(acc, env, "/history")).wantStatus(200)
+	lines := historyLines(p, "#main")
+	named := "API key “Reporting job” (" + api.key + ", API)"
+	wantLine(t, "history", lines, named+" created campaign: name Spring · budget $25.00")
+	wantLine(t, "history", lines, "owner@example.com (console) changed budget $25.00 → $40.00")
+	if got := p.text(`table.history td[data-label="What"]`); !strings.Contains(got, "API key “Reporting job” ("+api.key+")") {
+		t.Errorf("the history names the key it created as %q", got)
+	}
+
+	list := c.get(at(acc, env, "/campaigns")).wantStatus(200).wantText(`td[data-label="Dates"]`, "No start or end date")
+	form := c.get(at(acc, env, "/campaigns/new")).wantStatus(200)
+	for path, pg := range map[string]*page{"campaigns": list, "history": p, "new campaign": form} {
+		if m := monthName.FindString(pg.text("main")); m != "" {
+			t.Errorf("the %s page writes a date %q: want YYYY-MM-DD", path, m)
+		}
+		if pg.has(`input[type=date]`) {
+			t.Errorf("the %s page has a date picker, which writes dates as the browser's language does", path)
+		}
+	}
+	if !form.has(`#f-end_date[placeholder="YYYY-MM-DD"]`) || !p.has(`#q-since[placeholder="YYYY-MM-DD"]`) {
+		t.Error("a date field does not say how to write a date")
+	}
+	c.get(at(acc, env, "/history?since=yesterday")).wantStatus(http.StatusBadRequest).wantText("main", "Write the “From” date as YYYY-MM-DD")
+}
+
+// monthName finds a date written with a month's name.
+var monthName = regexp.MustCompile(`\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b`)

@@ -295,7 +295,7 @@ func (s *Server) showForm(w http.ResponseWriter, name string, p *page, err error
 // fieldView is what the "field" part renders: a labelled input with its
 // hint and its problem, tied to it for assistive technology.
 type fieldView struct {
-	Name, Label, Type, Value, Error, Hint, Autocomplete, InputMode string
+	Name, Label, Type, Value, Error, Hint, Autocomplete, InputMode, Placeholder string
 	Required, Autofocus                                            bool
 	MaxLength                                                      int
 	Rows                                                           int      // of a textarea
@@ -330,7 +330,7 @@ var funcs = template.FuncMap{
 	// .Data.Channels
 	"options": func(first string, opts []option) []option { return append([]option{{"", first}}, opts...) },
 	"money":   money,
-	"date":    func(d adcamp.Date) string { return orText(dateText(d), "—") },
+	"dates":   campaignDates,
 	"button":  newButton,
 	"filter":  newFilter,
 	"when":    formatTime,
@@ -386,6 +386,8 @@ func fieldFunc(f *form, name, label, typ string, opts ...string) fieldView {
 			v.Hint = val
 		case "inputmode":
 			v.InputMode = val
+		case "placeholder":
+			v.Placeholder = val
 		case "required":
 			v.Required = true
 		case "autofocus":
@@ -403,8 +405,10 @@ func fieldFunc(f *form, name, label, typ string, opts ...string) fieldView {
 	return v
 }
 
-// formatTime writes a time for people: "22 Nov 2026, 09:30 UTC".
-func formatTime(t time.Time) string { return t.UTC().Format("2 Jan 2006, 15:04 UTC") }
+// formatTime writes a time for people: "2026-11-22 09:30 UTC". Its date
+// is written as every date of the console is, and as its date fields
+// take them: YYYY-MM-DD, the API's way, the same in every language.
+func formatTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
 // ago writes a duration in the past for people: "just now", "5 minutes
 // ago", "3 days ago".
