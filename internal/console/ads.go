@@ -59,6 +59,10 @@ func (s *Server) adsRoutes(mux *http.ServeMux) {
 func (s *Server) inEnv(env adcamp.Environment, h signedHandler) http.Handler {
 	return s.inAccount(func(w http.ResponseWriter, r *http.Request, c *call) error {
 		c.env = env
+		if c.current != env {
+			s.rememberEnv(w, env)
+			c.current = env
+		}
 		return h(w, r, c)
 	})
 }
@@ -373,19 +377,10 @@ func (p *page) Path(rest string) string {
 	return "/accounts/" + url.PathEscape(p.Account.ID) + "/" + string(p.Env) + rest
 }
 
-// CampaignsOf is the path of the campaigns of env, for the environment
-// switch.
-func (p *page) CampaignsOf(env adcamp.Environment) string {
-	return "/accounts/" + url.PathEscape(p.Account.ID) + "/" + string(env) + "/campaigns"
-}
-
 // CampaignsHome is where the navigation's Campaigns leads: the campaigns
-// of the page's environment, or production's.
+// of the environment the user is in.
 func (p *page) CampaignsHome() string {
-	if p.Env == "" {
-		return p.CampaignsOf(adcamp.Production)
-	}
-	return p.CampaignsOf(p.Env)
+	return "/accounts/" + url.PathEscape(p.Account.ID) + "/" + string(p.Current) + "/campaigns"
 }
 
 // ReadOnly says why the page shows no way to change some of what it

@@ -600,7 +600,7 @@ func TestEnvironmentMarked(t *testing.T) {
 	}
 	for _, path := range []string{"/accounts/" + acc + "/api-keys", "/accounts/" + acc + "/members", "/settings"} {
 		p := c.get(path).wantStatus(200)
-		if !p.has(`.env-switch a[href="`+at(acc, adcamp.Sandbox, "/campaigns")+`"]`) || !p.has(`.env-switch a[href="`+at(acc, adcamp.Production, "/campaigns")+`"]`) {
+		if !p.has(`.env-switch a[href="`+path+`?env=sandbox"]`) || !p.has(`.env-switch a[href="`+path+`?env=production"]`) {
 			t.Errorf("%s has no environment switch", path)
 		}
 	}

@@ -82,10 +82,15 @@ func TestBrowserCampaignJourney(t *testing.T) {
 			name := func(s string) string { return fmt.Sprintf("%d-%s-%s", 20+i, env, s) }
 			signInBrowser(t, ctx, e, ownerEmail, ownerPassword)
 
-			// The switch leads to the environment's campaigns.
+			// The switch keeps the API keys page; the navigation's
+			// Campaigns then leads to the environment chosen.
 			click(t, ctx, `.env-switch a.env-`+string(env))
+			if got := textOf(t, ctx, "main h1"); got != "API keys" {
+				t.Fatalf("the switch of the API keys page leads to %q", got)
+			}
+			click(t, ctx, `nav[aria-label="Main"] a[href$="/campaigns"]`)
 			if got := textOf(t, ctx, "main h1"); got != "Campaigns "+strings.ToUpper(string(env)) {
-				t.Fatalf("the switch leads to %q", got)
+				t.Fatalf("after the switch, Campaigns leads to %q", got)
 			}
 			checkPage(t, ctx, env, name("01-campaigns-empty"))
 

@@ -196,3 +196,56 @@ func TestHistoryInPlainWords(t *testing.T) {
 
 // monthName finds a date written with a month's name.
 var monthName = regexp.MustCompile(`\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b`)
+
+// TestEnvironmentKept: the console remembers the environment last
+// chosen: after the sandbox's campaigns, the API keys, members and
+// settings pages lead back to the sandbox's campaigns and history, and
+// mark it; their switch keeps the user on the same page; the switch of a
+// page of campaigns leads to the same page of the other environment
+// where there is one.
+func TestEnvironmentKept(t *testing.T) {
+	e := newEnv(t)
+	c, acc := e.owner()
+	sandbox, production := at(acc, adcamp.Sandbox, ""), at(acc, adcamp.Production, "")
+	pages := []string{"/accounts/" + acc + "/api-keys", "/accounts/" + acc + "/members", "/settings"}
+	navigation := func(p *page, env adcamp.Environment) {
+		t.Helper()
+		base := at(acc, env, "")
+		if !p.has(`nav[aria-label="Main"] a[href="`+base+`/campaigns"]`) || !p.has(`nav[aria-label="Main"] a[href="`+base+`/history"]`) {
+			t.Errorf("%s: the navigation does not lead to the %s's campaigns and history", p.url, env)
+		}
+		if got := p.text(".env-switch [aria-current]"); !strings.HasPrefix(got, map[adcamp.Environment]string{adcamp.Production: "Production", adcamp.Sandbox: "Sandbox"}[env]) {
+			t.Errorf("%s: the switch marks %q, want the %s", p.url, got, env)
+		}
+	}
+	for _, path := range pages {
+		navigation(c.get(path).wantStatus(200), adcamp.Production)
+	}
+	c.get(sandbox + "/campaigns").wantStatus(200)
+	for _, path := range pages {
+		p := c.get(path).wantStatus(200)
+		navigation(p, adcamp.Sandbox)
+		if !p.has(`.env-switch a[href="` + path + `?env=production"]`) {
+			t.Errorf("%s: the switch does not keep the user on the page", path)
+		}
+		if p.has(".env-banner") {
+			t.Errorf("%s, a page of both environments, has the banner of one", path)
+		}
+	}
+	navigation(c.get(pages[0]+"?env=production").wantStatus(200), adcamp.Production)
+	navigation(c.get(pages[1]).wantStatus(200), adcamp.Production)
+
+	camp := newCampaign(t, c, acc, adcamp.Sandbox, "Spring")
+	for from, to := range map[string]string{
+		sandbox + "/campaigns":           production + "/campaigns",
+		sandbox + "/campaigns/new":       production + "/campaigns/new",
+		sandbox + "/history":             production + "/history",
+		sandbox + "/campaigns/" + camp:   production + "/campaigns",
+		production + "/campaigns/new":    sandbox + "/campaigns/new",
+		sandbox + "/campaigns/new?x=bad": production + "/campaigns/new",
+	} {
+		if p := c.get(from).wantStatus(200); !p.has(`.env-switch a[href="` + to + `"]`) {
+			t.Errorf("the switch of %s does not lead to %s", from, to)
+		}
+	}
+}

@@ -525,17 +525,8 @@ func withQuery(path string, q url.Values) string {
 	return path + "?" + q.Encode()
 }
 
-// HistoryOf is the path of the history of env, for the environment
-// switch of the history page.
-func (p *page) HistoryOf(env adcamp.Environment) string {
-	return "/accounts/" + url.PathEscape(p.Account.ID) + "/" + string(env) + "/history"
-}
-
-// HistoryHome is where the navigation's History leads: the history of the
-// page's environment, or production's.
+// HistoryHome is where the navigation's History leads: the history of
+// the environment the user is in.
 func (p *page) HistoryHome() string {
-	if p.Env == "" {
-		return p.HistoryOf(adcamp.Production)
-	}
-	return p.HistoryOf(p.Env)
+	return "/accounts/" + url.PathEscape(p.Account.ID) + "/" + string(p.Current) + "/history"
 }

@@ -54,7 +54,12 @@ type page struct {
 	Role     adcamp.Role
 	// Env is the environment of a page of campaigns, ad groups or
 	// keywords ("" elsewhere): the layout marks the sandbox on each.
-	Env    adcamp.Environment
+	Env adcamp.Environment
+	// Current is the environment the user is in, Env or the one chosen
+	// last, which the navigation leads to and the switch marks; Envs is
+	// the switch.
+	Current adcamp.Environment
+	Envs    []envLink
 	Can    service.Allowed
 	Notice string // a confirmation of what was just done
 	Form   *form
@@ -443,6 +448,8 @@ type call struct {
 	role    adcamp.Role
 	// For a page of campaigns, ad groups or keywords: its environment.
 	env adcamp.Environment
+	// The environment the user is in (see chooseEnv).
+	current adcamp.Environment
 }
 
 // page returns the page of c with its title and section. A page of no
@@ -453,8 +460,12 @@ func (c *call) page(r *http.Request, title, section string) *page {
 	if account == nil && len(c.accounts) == 1 {
 		account, role = &c.accounts[0].Account, c.accounts[0].Role
 	}
-	return &page{Title: title, Section: section, User: &c.session.User, Accounts: c.accounts,
-		Account: account, Role: role, Env: c.env, Can: service.AllowedFor(role), Notice: notice(r)}
+	p := &page{Title: title, Section: section, User: &c.session.User, Accounts: c.accounts,
+		Account: account, Role: role, Env: c.env, Current: c.current, Can: service.AllowedFor(role), Notice: notice(r)}
+	if account != nil {
+		p.Envs = envLinks(r, account.ID, section, c.env, c.current)
+	}
+	return p
 }
 
 // accountPath is the path of a page of the call's account.
