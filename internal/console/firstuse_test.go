@@ -249,3 +249,24 @@ func TestEnvironmentKept(t *testing.T) {
 		}
 	}
 }
+
+// TestInvitationSaysWhich: the page of an invitation link says which
+// account, which role and who invited; the page of a reset link, none.
+func TestInvitationSaysWhich(t *testing.T) {
+	e := newEnv(t)
+	c, acc := e.owner()
+	p := c.post("/accounts/"+acc+"/members/new", url.Values{"email": {"dev@example.com"}, "role": {"developer"}}).wantStatus(200)
+	u, _ := url.Parse(p.text("#v-link"))
+	p = e.client().get(u.RequestURI()).wantStatus(200)
+	p.wantText(".invites", ownerEmail+" invited you to the account Acme as a developer.").
+		wantText(".invites", roleSummaries[adcamp.RoleDeveloper]).wantText(".lead", "dev@example.com")
+
+	reset, err := e.svc.PasswordLink(admin, ownerEmail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = e.client().get("/set-password?token=" + url.QueryEscape(reset.Token)).wantStatus(200).wantText("h1", "Choose a new password")
+	if p.has(".invites") {
+		t.Errorf("a reset link's page reads as an invitation: %q", p.text(".invites"))
+	}
+}
