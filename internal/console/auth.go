@@ -91,6 +91,7 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) error {
 	in, err := s.svc.SignIn(r.Context(), service.SignInRequest{
 		Email: r.PostFormValue("email"), Password: r.PostFormValue("password"), ClientAddr: clientAddr(r)})
 	if err != nil {
+		p.Form.refocus = "password" // the email is kept; the password is typed again
 		return s.showForm(w, "sign-in.html", p, err)
 	}
 	return s.signedInAs(w, r, in, next)

@@ -110,6 +110,9 @@ func TestBrowserCampaignJourney(t *testing.T) {
 					t.Errorf("next to %s the page says %q, want %q (the API says %q)", d.Field, got, own[d.Field], d.Issue)
 				}
 			}
+			if id, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.id`)); err != nil || id != "f-name" {
+				t.Errorf("after the errors the focus is on %q (%v), want the first field with one, f-name", id, err)
+			}
 			checkPage(t, ctx, env, name("02-campaign-form-errors"))
 			do(t, ctx, chromedp.SendKeys(chromedp.CSS("#f-name"), "Spring sale"), chromedp.SetValue(chromedp.CSS("#f-budget_daily"), "25.50"),
 				chromedp.SetValue(chromedp.CSS("#f-end_date"), "2099-12-31"), chromedp.SetValue(chromedp.CSS("#f-marketplace"), "DE"),

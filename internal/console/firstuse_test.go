@@ -270,3 +270,46 @@ func TestInvitationSaysWhich(t *testing.T) {
 		t.Errorf("a reset link's page reads as an invitation: %q", p.text(".invites"))
 	}
 }
+
+// TestFocusOnError: a form shown again with problems puts the focus on
+// its first field with one, in the page's order, and on no other.
+func TestFocusOnError(t *testing.T) {
+	e := newEnv(t)
+	c, acc := e.owner()
+	focused := func(p *page) string {
+		t.Helper()
+		f := p.doc.Find("[autofocus]")
+		if f.Length() != 1 {
+			t.Errorf("%s: %d fields have the focus, want 1", p.url, f.Length())
+		}
+		id, _ := f.First().Attr("id")
+		name, _ := f.First().Attr("name")
+		return id + " " + name
+	}
+	create := at(acc, adcamp.Sandbox, "/campaigns/new")
+	ok := url.Values{"name": {"Spring"}, "budget_daily": {"25"}, "marketplace": {"US"}}
+	for _, c2 := range []struct {
+		form url.Values
+		want string
+	}{
+		{with(ok, "end_date", "2000-01-01"), "f-end_date end_date"},
+		{with(ok, "budget_daily", "abc", "end_date", "soon"), "f-budget_daily budget_daily"},
+		{with(ok, "marketplace", ""), "f-marketplace marketplace"},
+	} {
+		if got := focused(c.post(create, c2.form).wantStatus(http.StatusUnprocessableEntity)); got != c2.want {
+			t.Errorf("%v: the focus is on %q, want %q", c2.form, got, c2.want)
+		}
+	}
+	if got := focused(c.get("/accounts/" + acc + "/members/new")); got != "f-email email" {
+		t.Errorf("a new form puts the focus on %q, want its first field", got)
+	}
+	p := c.post("/accounts/"+acc+"/members/new", url.Values{"email": {"dev@example.com"}, "role": {"emperor"}}).wantStatus(http.StatusUnprocessableEntity)
+	if got := focused(p); got != " role" {
+		t.Errorf("a wrong role puts the focus on %q, want the role's first choice", got)
+	}
+	// A sign-in refused: the email is kept, the password is typed again.
+	p = e.client().post("/sign-in", url.Values{"email": {ownerEmail}, "password": {"not it"}}).wantStatus(http.StatusUnauthorized)
+	if got := focused(p); got != "f-password password" {
+		t.Errorf("a sign-in refused puts the focus on %q, want the password", got)
+	}
+}

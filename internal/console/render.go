@@ -173,6 +173,11 @@ type form struct {
 	// Others are problems of fields the form does not show, listed
 	// under Error.
 	Others []string
+	// focused says the page has given the focus to a field already;
+	// refocus names the field to focus after a problem of the whole form
+	// (the password, after a sign-in refused).
+	focused bool
+	refocus string
 }
 
 // newForm keeps the values of the named fields of r's form, to show them
@@ -200,6 +205,29 @@ func (f *form) Err(name string) string {
 	}
 	return f.errors[name]
 }
+
+// focusOn says whether the field name has the focus when the page loads:
+// the first field with a problem, in the page's order, when any has one;
+// else the field the form puts first (declared). Fields are rendered in
+// the page's order, so the first asked with a problem is the first shown.
+func (f *form) focusOn(name string, declared bool) bool {
+	switch {
+	case f == nil:
+		return declared
+	case len(f.errors) == 0 && f.Error != "" && f.refocus != "":
+		return name == f.refocus
+	case len(f.errors) == 0:
+		return declared
+	}
+	if f.errors[name] == "" || f.focused {
+		return false
+	}
+	f.focused = true
+	return true
+}
+
+// Focus is focusOn for a field the page writes itself (radios).
+func (f *form) Focus(name string) bool { return f.focusOn(name, false) }
 
 // HasErrors reports whether anything is wrong with the form.
 func (f *form) HasErrors() bool { return f != nil && (f.Error != "" || len(f.errors) > 0) }
@@ -407,6 +435,7 @@ func fieldFunc(f *form, name, label, typ string, opts ...string) fieldView {
 			}
 		}
 	}
+	v.Autofocus = f.focusOn(name, v.Autofocus)
 	return v
 }
 
