@@ -265,7 +265,7 @@ func TestInvitationSaysWhich(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p = e.client().get("/set-password?token=" + url.QueryEscape(reset.Token)).wantStatus(200).wantText("h1", "Choose a new password")
+	p = e.client().get("/set-password?token="+url.QueryEscape(reset.Token)).wantStatus(200).wantText("h1", "Choose a new password")
 	if p.has(".invites") {
 		t.Errorf("a reset link's page reads as an invitation: %q", p.text(".invites"))
 	}

@@ -60,10 +60,10 @@ type page struct {
 	// the switch.
 	Current adcamp.Environment
 	Envs    []envLink
-	Can    service.Allowed
-	Notice string // a confirmation of what was just done
-	Form   *form
-	Data   any
+	Can     service.Allowed
+	Notice  string // a confirmation of what was just done
+	Form    *form
+	Data    any
 }
 
 // render writes page p with template name, rendered completely first, so
@@ -329,10 +329,10 @@ func (s *Server) showForm(w http.ResponseWriter, name string, p *page, err error
 // hint and its problem, tied to it for assistive technology.
 type fieldView struct {
 	Name, Label, Type, Value, Error, Hint, Autocomplete, InputMode, Placeholder string
-	Required, Autofocus                                            bool
-	MaxLength                                                      int
-	Rows                                                           int      // of a textarea
-	Options                                                        []option // of a select or radios
+	Required, Autofocus                                                         bool
+	MaxLength                                                                   int
+	Rows                                                                        int      // of a textarea
+	Options                                                                     []option // of a select or radios
 }
 
 // DescribedBy lists the ids of the field's hint and problem.
