@@ -59,10 +59,7 @@ func (s *Server) adsRoutes(mux *http.ServeMux) {
 func (s *Server) inEnv(env adcamp.Environment, h signedHandler) http.Handler {
 	return s.inAccount(func(w http.ResponseWriter, r *http.Request, c *call) error {
 		c.env = env
-		if c.current != env {
-			s.rememberEnv(w, env)
-			c.current = env
-		}
+		s.enter(w, c, env)
 		return h(w, r, c)
 	})
 }

@@ -49,6 +49,16 @@ func (s *Server) chooseEnv(w http.ResponseWriter, r *http.Request) adcamp.Enviro
 	return chosen
 }
 
+// enter puts the page of c in env: a page of one environment (its
+// campaigns, or one of its API keys) is a choice of it, which the
+// navigation and the switch follow and the console remembers.
+func (s *Server) enter(w http.ResponseWriter, c *call, env adcamp.Environment) {
+	if c.current != env {
+		s.rememberEnv(w, env)
+		c.current = env
+	}
+}
+
 // rememberEnv keeps env as the environment chosen last.
 func (s *Server) rememberEnv(w http.ResponseWriter, env adcamp.Environment) {
 	http.SetCookie(w, &http.Cookie{Name: s.envCookieName(), Value: string(env), Path: "/", MaxAge: 365 * 24 * 60 * 60,
@@ -65,7 +75,8 @@ type envLink struct {
 // bothEnvs are the pages of an environment that every environment has,
 // after /accounts/{account}/{env}: the switch leads to the same page in
 // the other. From any other (a campaign, which is one environment's
-// only) it leads to the other's campaigns.
+// only) it leads to the other's campaigns; likewise from a new key's
+// form to the other's, and from a key's page to the API keys.
 var bothEnvs = []string{"/campaigns", "/campaigns/new", "/history"}
 
 // envLinks are the switch of the page of r, in section, whose account is
@@ -82,6 +93,8 @@ func envLinks(r *http.Request, accountID, section string, env, current adcamp.En
 				rest = path
 			}
 			l.URL = account + "/" + string(to) + rest
+		case section == "keys" && strings.HasSuffix(r.Pattern, "/api-keys/new"):
+			l.URL = account + "/api-keys/new?environment=" + string(to)
 		case section == "keys":
 			l.URL = account + "/api-keys?env=" + string(to)
 		case section == "members":

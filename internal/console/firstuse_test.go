@@ -250,6 +250,46 @@ func TestEnvironmentKept(t *testing.T) {
 	}
 }
 
+// TestKeyPagesInTheirEnvironment: a page of one environment's API key (a
+// new key's form, its secret, a change of it) is in that environment: the
+// switch and the page's colour mark it, and Campaigns leads there after;
+// the switch of a new key's form leads to the other's new key form.
+func TestKeyPagesInTheirEnvironment(t *testing.T) {
+	e := newEnv(t)
+	c, acc := e.owner()
+	keys := "/accounts/" + acc + "/api-keys"
+	inEnv := func(p *page, env adcamp.Environment) {
+		t.Helper()
+		if got := p.text(".env-switch [aria-current]"); !strings.HasPrefix(got, envNames[env]) {
+			t.Errorf("%s: the switch marks %q, want %s", p.url, got, envNames[env])
+		}
+		if class, _ := p.doc.Find("body").Attr("class"); class != "in-"+string(env) {
+			t.Errorf("%s: the page is coloured %q, want in-%s", p.url, class, env)
+		}
+	}
+	p := c.get(keys + "/new?environment=sandbox").wantStatus(200)
+	inEnv(p, adcamp.Sandbox)
+	if !p.has(`.env-switch a[href="` + keys + `/new?environment=production"]`) {
+		t.Error("the switch of the new sandbox key form does not lead to the new production key form")
+	}
+	p = c.post(keys+"/new", url.Values{"environment": {"sandbox"}, "name": {"Job"}}).wantStatus(200)
+	inEnv(p, adcamp.Sandbox)
+	if !p.has(`nav[aria-label="Main"] a[href="` + at(acc, adcamp.Sandbox, "/campaigns") + `"]`) {
+		t.Error("after a new sandbox key, Campaigns does not lead to the sandbox's")
+	}
+	key := e.keys(acc)[0].ID
+	c.get(keys + "?env=production").wantStatus(200)
+	p = c.get(keys + "/" + key + "/roll").wantStatus(200)
+	inEnv(p, adcamp.Sandbox)
+	if !p.has(`.env-switch a[href="` + keys + `?env=production"]`) {
+		t.Error("the switch of a sandbox key's page does not lead to the API keys")
+	}
+	inEnv(c.get(keys+"/new?environment=production").wantStatus(200), adcamp.Production)
+}
+
+// envNames are the environments as the switch names them.
+var envNames = map[adcamp.Environment]string{adcamp.Production: "Production", adcamp.Sandbox: "Sandbox"}
+
 // TestInvitationSaysWhich: the page of an invitation link says which
 // account, which role and who invited; the page of a reset link, none.
 func TestInvitationSaysWhich(t *testing.T) {
