@@ -300,6 +300,9 @@ func TestInvitationSaysWhich(t *testing.T) {
 	p = e.client().get(u.RequestURI()).wantStatus(200)
 	p.wantText(".invites", ownerEmail+" invited you to the account Acme as a developer.").
 		wantText(".invites", roleSummaries[adcamp.RoleDeveloper]).wantText(".lead", "dev@example.com")
+	p = c.post("/accounts/"+acc+"/members/new", url.Values{"email": {"cfo@example.com"}, "role": {"owner"}}).wantStatus(200)
+	u, _ = url.Parse(p.text("#v-link"))
+	e.client().get(u.RequestURI()).wantStatus(200).wantText(".invites", "to the account Acme as an owner.")
 
 	reset, err := e.svc.PasswordLink(admin, ownerEmail)
 	if err != nil {

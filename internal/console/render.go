@@ -389,6 +389,7 @@ var funcs = template.FuncMap{
 	"roles": func() []adcamp.Role { return adcamp.Roles },
 	// roleSummary says what a role may do (see roles.go).
 	"roleSummary": roleSummary,
+	"aRole":       aRole,
 	"keyManagers": keyManagers,
 	// creator names who created a credential: a member's email, or an
 	// operator at the command line.

@@ -36,7 +36,15 @@ func readOnlyNote(r adcamp.Role) string {
 	if len(changes) > 0 {
 		what = "only " + joinAnd(changes)
 	}
-	return "You are a " + string(r) + " of this account: you can see everything here, and change " + what + "."
+	return "You are " + aRole(r) + " of this account: you can see everything here, and change " + what + "."
+}
+
+// aRole names role r after "as" or "is": "a developer", "an owner".
+func aRole(r adcamp.Role) string {
+	if strings.IndexAny(string(r), "aeiou") == 0 {
+		return "an " + string(r)
+	}
+	return "a " + string(r)
 }
 
 // changesOf lists what a lets a member change: "campaigns and API keys in
