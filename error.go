@@ -41,6 +41,13 @@ const (
 type FieldIssue struct {
 	Field string `json:"field"`
 	Issue string `json:"issue"`
+	// Kind says what is wrong in a word a program can test, and Param is
+	// the one value the problem turns on (a limit, a date), so that a door
+	// that words its own messages (the console, in its forms' words) need
+	// not read the API's. Neither is part of the API's answer; either may
+	// be empty.
+	Kind  IssueKind `json:"-"`
+	Param string    `json:"-"`
 }
 
 // Error is an error the API reports to its caller: a code from the list
@@ -138,7 +145,7 @@ func (is Issues) ErrUpTo(max int) error {
 func Capped(issues []FieldIssue, max int) ([]FieldIssue, int) {
 	out := make([]FieldIssue, 0, min(len(issues), max))
 	for _, i := range issues[:min(len(issues), max)] {
-		out = append(out, FieldIssue{Field: shorten(i.Field, maxFieldLen), Issue: shorten(i.Issue, maxIssueLen)})
+		out = append(out, FieldIssue{Field: shorten(i.Field, maxFieldLen), Issue: shorten(i.Issue, maxIssueLen), Kind: i.Kind, Param: i.Param})
 	}
 	return out, len(issues)
 }

@@ -59,6 +59,7 @@ func (s *Server) adsRoutes(mux *http.ServeMux) {
 func (s *Server) inEnv(env adcamp.Environment, h signedHandler) http.Handler {
 	return s.inAccount(func(w http.ResponseWriter, r *http.Request, c *call) error {
 		c.env = env
+		s.enter(w, c, env)
 		return h(w, r, c)
 	})
 }
@@ -130,7 +131,7 @@ func (f *form) adopt(fields []string) {
 			shown++
 			continue
 		}
-		f.Others = append(f.Others, f.errors[name])
+		f.Others = append(f.Others, shortLabel(name)+": "+f.errors[name])
 		delete(f.errors, name)
 	}
 	if len(f.Others) > 0 && shown == 0 {
@@ -138,10 +139,10 @@ func (f *form) adopt(fields []string) {
 	}
 }
 
-// conflict is what an edit form shows when its entity was changed by
-// someone else after the form was opened: nothing was saved, the form now
-// holds the current values, and what the user typed that differs is
-// listed so that nothing of theirs is lost.
+// conflict is what an edit form shows when its entity was changed after
+// the form was opened (by someone else, or in another tab): nothing was
+// saved, the form now holds the current values, and what the user typed
+// that differs is listed so that nothing of theirs is lost.
 type conflict struct {
 	Kind    string // "campaign", "ad group", "keyword"
 	Version int64  // the entity's version now
@@ -373,29 +374,28 @@ func (p *page) Path(rest string) string {
 	return "/accounts/" + url.PathEscape(p.Account.ID) + "/" + string(p.Env) + rest
 }
 
-// CampaignsOf is the path of the campaigns of env, for the environment
-// switch.
-func (p *page) CampaignsOf(env adcamp.Environment) string {
-	return "/accounts/" + url.PathEscape(p.Account.ID) + "/" + string(env) + "/campaigns"
-}
-
 // CampaignsHome is where the navigation's Campaigns leads: the campaigns
-// of the page's environment, or production's.
+// of the environment the user is in.
 func (p *page) CampaignsHome() string {
-	if p.Env == "" {
-		return p.CampaignsOf(adcamp.Production)
-	}
-	return p.CampaignsOf(p.Env)
+	return "/accounts/" + url.PathEscape(p.Account.ID) + "/" + string(p.Current) + "/campaigns"
 }
 
-// ReadOnly says why the page shows no buttons that change campaigns, if
-// it does not.
+// ReadOnly says why the page shows no way to change some of what it
+// shows, if it does not: the campaigns of an environment the member may
+// not change, the API keys of one, the members. Every page says it in the
+// same words (the "read-only" part).
 func (p *page) ReadOnly() string {
-	if p.Env == "" || p.Can.Campaigns(p.Env) {
+	var limited bool
+	switch {
+	case p.Env != "":
+		limited = !p.Can.Campaigns(p.Env)
+	case p.Section == "keys":
+		limited = !p.Can.Keys(adcamp.Production) || !p.Can.Keys(adcamp.Sandbox)
+	case p.Section == "members":
+		limited = !p.Can.Members
+	}
+	if !limited || p.Role == "" {
 		return ""
 	}
-	if p.Role == adcamp.RoleDeveloper {
-		return "As a developer you change the sandbox's campaigns; production's are changed by the account's owners. You can see everything here."
-	}
-	return "As a " + string(p.Role) + " of this account you can see everything here, and change nothing."
+	return readOnlyNote(p.Role)
 }

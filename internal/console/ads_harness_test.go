@@ -190,3 +190,25 @@ func with(v url.Values, more ...string) url.Values {
 	}
 	return out
 }
+
+// wantOwnWords checks that the page shows a message next to each field
+// the API's answer names, and no other: the console's own words (want,
+// by field), not the API's.
+func (p *page) wantOwnWords(ans *answer, want map[string]string) *page {
+	p.t.Helper()
+	if len(ans.Error.Details) != len(want) {
+		p.t.Errorf("the API names %d fields (%+v), the test expects %d", len(ans.Error.Details), ans.Error.Details, len(want))
+	}
+	for _, d := range ans.Error.Details {
+		w, ok := want[d.Field]
+		if !ok {
+			p.t.Errorf("the API names the field %s, which the test expects no message of", d.Field)
+			continue
+		}
+		p.wantFieldError(d.Field, w)
+		if got := p.text("#f-" + d.Field + "-error"); strings.Contains(got, d.Issue) {
+			p.t.Errorf("next to %s the page says %q, in the API's words", d.Field, got)
+		}
+	}
+	return p
+}

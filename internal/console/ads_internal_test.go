@@ -13,13 +13,13 @@ func TestAdopt(t *testing.T) {
 	f.errors = map[string]string{"name": "N", "zeta": "Z", "alpha": "A"}
 	f.Error = "Some fields need another look: see the messages below them."
 	f.adopt([]string{"name", "budget_daily"})
-	if !cmp.Equal(f.Others, []string{"A", "Z"}) || !cmp.Equal(f.errors, map[string]string{"name": "N"}) || f.Error == "This was not saved:" {
+	if !cmp.Equal(f.Others, []string{"alpha: A", "zeta: Z"}) || !cmp.Equal(f.errors, map[string]string{"name": "N"}) || f.Error == "This was not saved:" {
 		t.Errorf("adopt = others %q, errors %v, %q", f.Others, f.errors, f.Error)
 	}
 	g := formOf(map[string]string{})
-	g.errors = map[string]string{"body": "B"}
+	g.errors = map[string]string{"status": "B"}
 	g.adopt([]string{"name"})
-	if !cmp.Equal(g.Others, []string{"B"}) || g.Error != "This was not saved:" {
+	if !cmp.Equal(g.Others, []string{"Status: B"}) || g.Error != "This was not saved:" {
 		t.Errorf("adopt of a form with no problem of its own = %q, %q", g.Others, g.Error)
 	}
 }

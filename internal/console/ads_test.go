@@ -36,7 +36,8 @@ func TestCampaignForms(t *testing.T) {
 				}
 			}
 
-			// Invalid: every problem next to its field, in the API's words.
+			// Invalid: every problem the API names next to its field, in
+			// the console's words.
 			bad := url.Values{"name": {"  "}, "budget_daily": {"0"}, "marketplace": {"XX"},
 				"start_date": {"2099-05-02"}, "end_date": {"2099-05-01"}, "notes": {"fine"}}
 			p = c.post(list+"/new", bad).wantStatus(http.StatusUnprocessableEntity).wantText(".alert", "Some fields need another look")
@@ -45,9 +46,9 @@ func TestCampaignForms(t *testing.T) {
 			if ans.Status != 400 || len(ans.Error.Details) != 4 {
 				t.Fatalf("the API answers the same campaign with %d %+v, want 400 and 4 details", ans.Status, ans.Error.Details)
 			}
-			for _, d := range ans.Error.Details {
-				p.wantFieldError(d.Field, d.Issue)
-			}
+			p.wantOwnWords(ans, map[string]string{"name": "Enter a name.", "budget_daily": "The daily budget must be more than $0.00.",
+				"marketplace": "Choose a marketplace from the list.",
+				"end_date":    "The end date is before the start date (2099-05-02): choose that day or a later one."})
 			if v, _ := p.doc.Find("#f-notes").Html(); v != "fine" {
 				t.Errorf("the notes typed are not shown again: %q", v)
 			}
@@ -77,13 +78,12 @@ func TestCampaignForms(t *testing.T) {
 			}
 			p = c.post(edit, with(form, "budget_daily", "-3", "end_date", "1999-01-01")).wantStatus(http.StatusUnprocessableEntity)
 			ans = api.do("PUT", "/campaigns/"+id, map[string]any{"budget_daily": -3, "end_date": "1999-01-01"})
-			for _, d := range ans.Error.Details {
-				p.wantFieldError(d.Field, d.Issue)
-			}
+			p.wantOwnWords(ans, map[string]string{"budget_daily": "The daily budget must be more than $0.00.",
+				"end_date": "Enter a date from 2000-01-01 to 2100-12-31."})
 			if p.value("/edit", "version") != "1" {
 				t.Error("an edit form shown again with its problems does not keep the version it was opened at")
 			}
-			c.post(edit, with(form, "budget_daily", "")).wantStatus(http.StatusUnprocessableEntity).wantFieldError("budget_daily", "is required")
+			c.post(edit, with(form, "budget_daily", "")).wantStatus(http.StatusUnprocessableEntity).wantFieldError("budget_daily", "Enter a daily budget, such as 25.50.")
 			c.post(edit, with(form, "budget_daily", "40", "end_date", "", "notes", "")).wantStatus(200).wantText(".notice", "campaign was saved")
 			if got := api.campaign(id); got.BudgetDaily != 40 || got.EndDate != nil || got.Notes != nil || got.Version != 2 || got.Name != "Spring sale" {
 				t.Errorf("after the edit the API shows %+v; want budget 40, no end date, no notes, version 2", got)
@@ -147,7 +147,7 @@ func TestStaleEdits(t *testing.T) {
 			first, second := c.get(edit).form(edit), c.get(edit).form(edit) // two tabs
 			c.post(edit, with(first, "budget_daily", "30")).wantStatus(200).wantText(".notice", "saved")
 			p := c.post(edit, with(second, "budget_daily", "99", "name", "Summer!")).wantStatus(http.StatusConflict)
-			p.wantText(".conflict h2", "Someone else changed this campaign").wantText(".conflict", "Nothing was saved").wantText(".conflict", "version 2")
+			p.wantText(".conflict h2", "This campaign was changed since you opened it").wantText(".conflict", "Nothing was saved").wantText(".conflict", "version 2")
 			p.wantText(".compare", "Daily budget").wantText(".compare", "30.00").wantText(".compare", "99").wantText(".compare", "Summer!")
 			if got := p.form(edit); got.Get("budget_daily") != "30.00" || got.Get("version") != "2" || got.Get("name") != "Summer" {
 				t.Errorf("after a conflict the form holds %v, want the current values at version 2", got)
@@ -165,7 +165,7 @@ func TestStaleEdits(t *testing.T) {
 			page := at(acc, env, "/campaigns/"+id)
 			old := c.get(page).form("/pause")
 			c.post(edit, c.get(edit).form(edit)).wantStatus(200)
-			p = c.post(page+"/pause", old).wantStatus(http.StatusConflict).wantText(".alert", "changed by someone else")
+			p = c.post(page+"/pause", old).wantStatus(http.StatusConflict).wantText(".alert", "was changed since you opened this page")
 			if api.campaign(id).Status != "active" {
 				t.Error("a stale pause paused the campaign")
 			}
@@ -186,14 +186,14 @@ func TestStaleEdits(t *testing.T) {
 			gForm := c.get(gEdit).form(gEdit)
 			c.post(gEdit, with(gForm, "default_bid", "0.55")).wantStatus(200)
 			c.post(gEdit, with(gForm, "name", "Boots")).wantStatus(http.StatusConflict).
-				wantText(".conflict", "this ad group").wantText(".compare", "Boots").wantText(".compare", "0.55")
+				wantText(".conflict", "This ad group was changed since you opened it").wantText(".compare", "Boots").wantText(".compare", "0.55")
 			c.post(at(acc, env, "/ad-groups/"+g+"/keywords/new"), url.Values{"items": {"red shoes"}, "match_type": {"exact"}}).wantStatus(200)
 			kw := e.keywordID(api, g, "red shoes")
 			kEdit := at(acc, env, "/keywords/"+kw+"/edit")
 			kForm := c.get(kEdit).form(kEdit)
 			c.post(kEdit, with(kForm, "bid", "1.25")).wantStatus(200)
 			c.post(kEdit, with(kForm, "text", "blue shoes")).wantStatus(http.StatusConflict).
-				wantText(".conflict", "this keyword").wantText(".compare", "blue shoes").wantText(".compare", "1.25")
+				wantText(".conflict", "This keyword was changed since you opened it").wantText(".compare", "blue shoes").wantText(".compare", "1.25")
 		})
 	}
 }
@@ -233,13 +233,9 @@ func TestAdGroupForms(t *testing.T) {
 			}
 			p = c.post(create, url.Values{"name": {strings.Repeat("n", 201)}, "default_bid": {"0.123"}}).wantStatus(http.StatusUnprocessableEntity)
 			ans := api.do("POST", "/campaigns/"+camp+"/ad-groups", map[string]any{"name": strings.Repeat("n", 201), "default_bid": 0.123})
-			if len(ans.Error.Details) != 2 {
-				t.Fatalf("the API answers %+v", ans.Error)
-			}
-			for _, d := range ans.Error.Details {
-				p.wantFieldError(d.Field, d.Issue)
-			}
-			c.post(create, url.Values{"name": {"Boots"}}).wantStatus(http.StatusUnprocessableEntity).wantFieldError("default_bid", "is required")
+			p.wantOwnWords(ans, map[string]string{"name": "Use at most 200 characters.",
+				"default_bid": "Use at most two decimals, such as 25.50: amounts are in whole cents."})
+			c.post(create, url.Values{"name": {"Boots"}}).wantStatus(http.StatusUnprocessableEntity).wantFieldError("default_bid", "Enter a default bid, such as 0.45.")
 			p = c.post(create, url.Values{"name": {"Boots"}, "default_bid": {"0.45"}}).wantStatus(200).
 				wantText(".notice", "ad group was created").wantText("h1", "Boots").wantText(".facts", "$0.45")
 			g := lastSegment(strings.Split(p.url, "?")[0])
@@ -247,7 +243,7 @@ func TestAdGroupForms(t *testing.T) {
 
 			edit := at(acc, env, "/ad-groups/"+g+"/edit")
 			form := c.get(edit).form(edit)
-			c.post(edit, with(form, "default_bid", "")).wantStatus(http.StatusUnprocessableEntity).wantFieldError("default_bid", "is required")
+			c.post(edit, with(form, "default_bid", "")).wantStatus(http.StatusUnprocessableEntity).wantFieldError("default_bid", "Enter a default bid, such as 0.45.")
 			c.post(edit, with(form, "name", "Winter boots", "default_bid", "0.6")).wantStatus(200).wantText(".notice", "saved").wantText("h1", "Winter boots")
 			var got struct {
 				Name       string  `json:"name"`
@@ -299,8 +295,8 @@ func TestKeywordForms(t *testing.T) {
 	if ans.Status != 400 {
 		t.Fatalf("the API answers %d", ans.Status)
 	}
-	p.wantFieldError("text", "must not be empty").wantFieldError("bid", "must be a JSON number")
-	p.wantText("fieldset.invalid .error", "must be exact, phrase or broad")
+	p.wantFieldError("text", "Enter the keyword.").wantFieldError("bid", "Enter an amount in US dollars, such as 25 or 25.50.")
+	p.wantText("fieldset.invalid .error", "Choose exact, phrase or broad.")
 	c.post(edit, with(form, "text", "BLUE SHOES")).wantStatus(http.StatusConflict).wantText(".alert", "already exists in this ad group")
 	c.post(edit, with(form, "text", "green shoes", "bid", "")).wantStatus(200).wantText(".notice", "keyword was saved").
 		wantText(".facts", "$0.40 (the ad group's default)")
@@ -342,7 +338,7 @@ func fiftyLines() (text string, bad map[int]string) {
 			lines = append(lines, fmt.Sprintf("keyword number %d", i))
 		}
 	}
-	return strings.Join(lines, "\r\n") + "\r\n", map[int]string{7: "text must be at most 80 characters (got 84)", 31: "text must not contain control characters"}
+	return strings.Join(lines, "\r\n") + "\r\n", map[int]string{7: "use at most 80 characters.", 31: "remove the control characters, such as tabs or line breaks."}
 }
 
 // TestKeywordPaste: keywords pasted in bulk are stored all or none, each
@@ -370,7 +366,7 @@ func TestKeywordPaste(t *testing.T) {
 			p = c.post(add, url.Values{"items": {text}, "match_type": {"broad"}}).wantStatus(http.StatusUnprocessableEntity)
 			p.wantText(".alert", "Nothing was stored: 2 of 50 lines need another look").wantText(".line-issues", "2 blank lines skipped").wantText(".line-issues", "store the other 48")
 			issues := p.doc.Find("#line-issues li .line-issue")
-			if issues.Length() != 2 || issues.Eq(0).Text() != "line 7: "+bad[7] || issues.Eq(1).Text() != "line 31: "+bad[31] {
+			if issues.Length() != 2 || issues.Eq(0).Text() != "Line 7: "+bad[7] || issues.Eq(1).Text() != "Line 31: "+bad[31] {
 				t.Errorf("the lines named are %q", issues.Text())
 			}
 			if got := p.form(add).Get("items"); got != strings.ReplaceAll(text, "\r\n", "\n") {
@@ -387,14 +383,15 @@ func TestKeywordPaste(t *testing.T) {
 				}
 			}
 			ans := api.do("POST", "/ad-groups/"+g+"/keywords", map[string]any{"items": items})
-			if ans.Status != 400 || len(ans.Error.Details) != 2 || ans.Error.Details[0].Issue != strings.TrimPrefix(bad[7], "text ") {
+			if ans.Status != 400 || len(ans.Error.Details) != 2 || ans.Error.Details[0].Field != "items[5].text" || ans.Error.Details[1].Field != "items[28].text" {
 				t.Errorf("the API answers %d %+v", ans.Status, ans.Error.Details)
 			}
 
 			// Keep the valid ones.
 			p = c.post(add, url.Values{"items": {text}, "match_type": {"broad"}, "keep": {"on"}}).wantStatus(200)
 			p.wantText(".notice", "48 of 50 keywords stored").wantText(".notice", "2 lines were not").wantText(".notice", "2 blank lines skipped")
-			p.wantText("#line-issues", "line 7: "+bad[7]).wantText("#line-issues", "line 31: "+bad[31])
+			// Put back on their own, they are lines 1 and 2 of the box.
+			p.wantText("#line-issues", "Line 1: "+bad[7]).wantText("#line-issues", "Line 2: "+bad[31])
 			if got := p.form(add).Get("items"); got != strings.Repeat("long ", 17)+"\nhiking boots\t0.80" {
 				t.Errorf("the box holds %q, want the two lines not stored", got)
 			}
@@ -408,9 +405,9 @@ func TestKeywordPaste(t *testing.T) {
 			p = c.post(add, url.Values{"items": {dups}, "match_type": {"broad"}}).wantStatus(http.StatusUnprocessableEntity)
 			p.wantText(".alert", "Nothing was stored: 3 of 4 lines")
 			got := p.doc.Find("#line-issues li.duplicate .line-issue")
-			want := []string{`line 1 (duplicate): "keyword number 1" (broad) already exists in this ad group`,
-				`line 4 (duplicate): "KEYWORD NUMBER 2" (broad) already exists in this ad group`,
-				`line 5 (duplicate): "fresh one" (broad) repeats line 2`}
+			want := []string{`Line 1 (duplicate): this keyword is in the ad group already, with this match type.`,
+				`Line 4 (duplicate): this keyword is in the ad group already, with this match type.`,
+				`Line 5 (duplicate): it repeats line 2.`}
 			if got.Length() != 3 {
 				t.Fatalf("duplicates named: %q", got.Text())
 			}
@@ -421,7 +418,7 @@ func TestKeywordPaste(t *testing.T) {
 			}
 			// The same words as exact (another match type): no duplicates.
 			c.post(add, url.Values{"items": {dups}, "match_type": {"exact"}}).wantStatus(http.StatusUnprocessableEntity).
-				wantText("#line-issues", `line 5 (duplicate): "fresh one" (exact) repeats line 2`)
+				wantText("#line-issues", `Line 5 (duplicate): it repeats line 2.`)
 			c.post(add, url.Values{"items": {"keyword number 1\nfresh one"}, "match_type": {"exact"}}).wantStatus(200).wantText(".notice", "2 keywords added")
 			if n := count(); n != 50 {
 				t.Fatalf("%d keywords, want 50", n)
@@ -429,14 +426,14 @@ func TestKeywordPaste(t *testing.T) {
 
 			// Problems of the whole form, said once.
 			p = c.post(add, url.Values{"items": {"a\nb\nc"}, "match_type": {""}, "bid": {"-1"}}).wantStatus(http.StatusUnprocessableEntity)
-			p.wantFieldError("bid", "must be greater than 0").wantText("#f-match_type-error", "The match type is required.")
+			p.wantFieldError("bid", "The bid must be more than $0.00").wantText("#f-match_type-error", "Choose a match type.")
 			if p.has("#line-issues") {
 				t.Error("a problem of the shared bid is listed line by line")
 			}
 			c.post(add, url.Values{"items": {"\n  \n"}, "match_type": {"exact"}}).wantStatus(http.StatusUnprocessableEntity).
-				wantFieldError("items", "must hold 1 to 1000 keywords (got 0)")
+				wantFieldError("items", "Paste at least one keyword, one a line.")
 			c.post(add, url.Values{"items": {strings.Repeat("x\n", 1001)}, "match_type": {"exact"}}).wantStatus(http.StatusUnprocessableEntity).
-				wantFieldError("items", "(got 1001)")
+				wantFieldError("items", "Paste at most 1,000 keywords at once.")
 			if n := count(); n != 50 {
 				t.Errorf("%d keywords after refused pastes, want 50", n)
 			}
@@ -534,7 +531,7 @@ func TestCampaignRolesInPages(t *testing.T) {
 	if !dev.get(at(acc, adcamp.Sandbox, "/campaigns/"+camp)).has(`a[href$="/edit"]`) {
 		t.Error("a developer is shown no way to change a sandbox campaign")
 	}
-	dev.get(at(acc, adcamp.Production, "/campaigns")).wantText(".read-only", "As a developer you change the sandbox's campaigns")
+	dev.get(at(acc, adcamp.Production, "/campaigns")).wantText(".read-only", "change only campaigns and API keys in the sandbox")
 }
 
 // TestAnotherAccountsCampaigns: another account's ids, another
@@ -603,7 +600,7 @@ func TestEnvironmentMarked(t *testing.T) {
 	}
 	for _, path := range []string{"/accounts/" + acc + "/api-keys", "/accounts/" + acc + "/members", "/settings"} {
 		p := c.get(path).wantStatus(200)
-		if !p.has(`.env-switch a[href="`+at(acc, adcamp.Sandbox, "/campaigns")+`"]`) || !p.has(`.env-switch a[href="`+at(acc, adcamp.Production, "/campaigns")+`"]`) {
+		if !p.has(`.env-switch a[href="`+path+`?env=sandbox"]`) || !p.has(`.env-switch a[href="`+path+`?env=production"]`) {
 			t.Errorf("%s has no environment switch", path)
 		}
 	}
@@ -672,11 +669,11 @@ func TestCampaignChannelAccount(t *testing.T) {
 		t.Fatal("the form offers no choice of the account's channel account")
 	}
 	c.post(create, url.Values{"name": {"X"}, "budget_daily": {"5"}, "marketplace": {"DE"}, "channel_account_id": {id}}).
-		wantStatus(http.StatusUnprocessableEntity).wantFieldError("marketplace", "is DE but channel account "+id+" is on UK")
+		wantStatus(http.StatusUnprocessableEntity).wantFieldError("marketplace", "The channel account you chose sells on UK: choose UK here, or leave the marketplace empty.")
 	c.post(create, url.Values{"name": {"X"}, "budget_daily": {"5"}, "channel_account_id": {"999999"}}).
-		wantStatus(http.StatusUnprocessableEntity).wantFieldError("channel_account_id", "no such channel account")
+		wantStatus(http.StatusUnprocessableEntity).wantFieldError("channel_account_id", "Choose one of your channel accounts.")
 	c.post(create, url.Values{"name": {"X"}, "budget_daily": {"5"}, "channel_account_id": {"x"}}).
-		wantStatus(http.StatusUnprocessableEntity).wantFieldError("channel_account_id", "must be an integer")
+		wantStatus(http.StatusUnprocessableEntity).wantFieldError("channel_account_id", "Choose one of your channel accounts.")
 	p := c.post(create, url.Values{"name": {"Via UK"}, "budget_daily": {"5"}, "channel_account_id": {id}}).wantStatus(200)
 	p.wantText(".facts", "Acme UK").wantText(".facts", "UK")
 	got := e.apiFor(acc, env).campaign(lastSegment(strings.Split(p.url, "?")[0]))
@@ -701,5 +698,5 @@ func TestCampaignFormsGuarded(t *testing.T) {
 	}
 	huge := strings.Repeat(strings.Repeat("x", 80)+"\n", 14000)
 	c.post(at(acc, env, "/ad-groups/"+g+"/keywords/new"), url.Values{"items": {huge}, "match_type": {"exact"}}).
-		wantStatus(http.StatusUnprocessableEntity).wantFieldError("items", "is too long: paste at most 1,000 lines")
+		wantStatus(http.StatusUnprocessableEntity).wantFieldError("items", "This is too long: paste at most 1,000 lines")
 }

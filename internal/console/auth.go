@@ -91,6 +91,7 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) error {
 	in, err := s.svc.SignIn(r.Context(), service.SignInRequest{
 		Email: r.PostFormValue("email"), Password: r.PostFormValue("password"), ClientAddr: clientAddr(r)})
 	if err != nil {
+		p.Form.refocus = "password" // the email is kept; the password is typed again
 		return s.showForm(w, "sign-in.html", p, err)
 	}
 	return s.signedInAs(w, r, in, next)
@@ -188,17 +189,22 @@ func (s *Server) setup(w http.ResponseWriter, r *http.Request) error {
 type passwordView struct {
 	Token string
 	Email string
+	// Invites are the accounts of an invitation: which, with which role,
+	// from whom. A reset link (the user had a password) shows none.
+	Invites []service.Invite
+	Reset   bool
 }
 
 // setPassword is the page of an invitation (or reset) link: the user
 // chooses a password and is signed in.
 func (s *Server) setPassword(w http.ResponseWriter, r *http.Request) error {
 	token := r.FormValue("token")
-	u, err := s.svc.PasswordLinkUser(r.Context(), token)
+	u, invites, err := s.svc.PasswordLinkInvites(r.Context(), token)
 	if err != nil {
 		return err
 	}
-	p := &page{Title: "Choose your password", Form: newForm(r), Data: passwordView{Token: token, Email: u.Email}}
+	v := passwordView{Token: token, Email: u.Email, Invites: invites, Reset: u.PasswordSet}
+	p := &page{Title: "Choose your password", Form: newForm(r), Data: v}
 	if r.Method == http.MethodGet {
 		return s.render(w, http.StatusOK, "set-password.html", p)
 	}

@@ -82,10 +82,15 @@ func TestBrowserCampaignJourney(t *testing.T) {
 			name := func(s string) string { return fmt.Sprintf("%d-%s-%s", 20+i, env, s) }
 			signInBrowser(t, ctx, e, ownerEmail, ownerPassword)
 
-			// The switch leads to the environment's campaigns.
+			// The switch keeps the API keys page; the navigation's
+			// Campaigns then leads to the environment chosen.
 			click(t, ctx, `.env-switch a.env-`+string(env))
+			if got := textOf(t, ctx, "main h1"); got != "API keys" {
+				t.Fatalf("the switch of the API keys page leads to %q", got)
+			}
+			click(t, ctx, `nav[aria-label="Main"] a[href$="/campaigns"]`)
 			if got := textOf(t, ctx, "main h1"); got != "Campaigns "+strings.ToUpper(string(env)) {
-				t.Fatalf("the switch leads to %q", got)
+				t.Fatalf("after the switch, Campaigns leads to %q", got)
 			}
 			checkPage(t, ctx, env, name("01-campaigns-empty"))
 
@@ -98,10 +103,15 @@ func TestBrowserCampaignJourney(t *testing.T) {
 			if len(ans.Error.Details) != 4 {
 				t.Fatalf("the API answers %+v", ans.Error)
 			}
+			own := map[string]string{"name": "Enter a name.", "budget_daily": "The daily budget must be more than $0.00.",
+				"marketplace": "Choose a marketplace.", "end_date": "The end date is before the start date (2099-05-02): choose that day or a later one."}
 			for _, d := range ans.Error.Details {
-				if got := textOf(t, ctx, "#f-"+d.Field+"-error"); !strings.Contains(got, d.Issue) {
-					t.Errorf("next to %s the page says %q, the API %q", d.Field, got, d.Issue)
+				if got := textOf(t, ctx, "#f-"+d.Field+"-error"); got != own[d.Field] {
+					t.Errorf("next to %s the page says %q, want %q (the API says %q)", d.Field, got, own[d.Field], d.Issue)
 				}
+			}
+			if id, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.id`)); err != nil || id != "f-name" {
+				t.Errorf("after the errors the focus is on %q (%v), want the first field with one, f-name", id, err)
 			}
 			checkPage(t, ctx, env, name("02-campaign-form-errors"))
 			do(t, ctx, chromedp.SendKeys(chromedp.CSS("#f-name"), "Spring sale"), chromedp.SetValue(chromedp.CSS("#f-budget_daily"), "25.50"),
@@ -131,7 +141,7 @@ func TestBrowserCampaignJourney(t *testing.T) {
 			do(t, ctx, chromedp.Click(chromedp.CSS(`input[name=match_type][value="broad"]`)))
 			checkPage(t, ctx, env, name("05-keywords-paste"))
 			submit(t, ctx, "main form", "#line-issues")
-			if got := textOf(t, ctx, "#line-issues"); !strings.Contains(got, "line 7: "+bad[7]) || !strings.Contains(got, "line 31: "+bad[31]) {
+			if got := textOf(t, ctx, "#line-issues"); !strings.Contains(got, "Line 7: "+bad[7]) || !strings.Contains(got, "Line 31: "+bad[31]) {
 				t.Errorf("the refused paste names %q", got)
 			}
 			if got := textOf(t, ctx, ".alert"); !strings.Contains(got, "Nothing was stored: 2 of 50 lines") {
@@ -169,7 +179,7 @@ func TestBrowserCampaignJourney(t *testing.T) {
 			submit(t, ctx, "main form", ".notice")
 			do(t, tab2, chromedp.SetValue(chromedp.CSS("#f-budget_daily"), "99"), chromedp.SetValue(chromedp.CSS("#f-name"), "Spring sale!"))
 			submit(t, tab2, "main form", ".conflict")
-			if got := textOf(t, tab2, ".conflict"); !strings.Contains(got, "Someone else changed this campaign") || !strings.Contains(got, "99") {
+			if got := textOf(t, tab2, ".conflict"); !strings.Contains(got, "This campaign was changed since you opened it") || !strings.Contains(got, "99") {
 				t.Errorf("the second tab's save says %q", got)
 			}
 			if v, _ := chromedp.Run(tab2, chromedp.Value(chromedp.CSS("#f-budget_daily"))); v != "30.00" {
@@ -213,7 +223,7 @@ func TestBrowserCampaignJourney(t *testing.T) {
 			submit(t, ctx, "form.history-filters", "table.history")
 			got := textOf(t, ctx, "table.history")
 			for _, want := range []string{"owner@example.com (console) deleted campaign", "owner@example.com (console) changed status active → paused",
-				"owner@example.com (console) changed budget 25.50 → 30.00", "owner@example.com (console) created campaign"} {
+				"owner@example.com (console) changed budget $25.50 → $30.00", "owner@example.com (console) created campaign"} {
 				if !strings.Contains(got, want) {
 					t.Errorf("the history does not say %q", want)
 				}

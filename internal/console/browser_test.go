@@ -301,6 +301,38 @@ func TestBrowserThrottle(t *testing.T) {
 	shot(t, ctx, "15-sign-in-throttled")
 }
 
+// TestBrowserFocusOnProblem: a form refused puts the focus on the field
+// to correct, not on the form's first: the password of a refused
+// sign-in, the end date of a campaign that would end before it starts,
+// the password that confirms a new production key.
+func TestBrowserFocusOnProblem(t *testing.T) {
+	ctx := newBrowser(t)
+	e := newEnv(t)
+	_, acc := e.owner()
+	focus := func(want string) {
+		t.Helper()
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.id`))
+		if err != nil || got != want {
+			t.Errorf("%s refused: the focus is on %q (%v), want %s", mustLocation(t, ctx), got, err, want)
+		}
+	}
+	signInBrowser(t, ctx, e, ownerEmail, "not the password")
+	focus("f-password")
+
+	signInBrowser(t, ctx, e, ownerEmail, ownerPassword)
+	do(t, ctx, chromedp.Navigate(e.console.URL+at(acc, adcamp.Sandbox, "/campaigns/new")), chromedp.WaitVisible(chromedp.CSS("#f-name")),
+		chromedp.SendKeys(chromedp.CSS("#f-name"), "Spring sale"), chromedp.SendKeys(chromedp.CSS("#f-budget_daily"), "25"),
+		chromedp.SetValue(chromedp.CSS("#f-marketplace"), "US"),
+		chromedp.SendKeys(chromedp.CSS("#f-start_date"), "2099-05-02"), chromedp.SendKeys(chromedp.CSS("#f-end_date"), "2099-05-01"))
+	submit(t, ctx, "main form", "#f-end_date-error")
+	focus("f-end_date")
+
+	do(t, ctx, chromedp.Navigate(e.console.URL+"/accounts/"+acc+"/api-keys/new?environment=production"), chromedp.WaitVisible(chromedp.CSS("#f-name")),
+		chromedp.SendKeys(chromedp.CSS("#f-name"), "Live"), chromedp.SendKeys(chromedp.CSS("#f-confirm"), "not the password"))
+	submit(t, ctx, "main form", "#f-confirm-error")
+	focus("f-confirm")
+}
+
 // TestBrowserCrossOrigin: a page of another origin that posts a form to
 // the console, in a browser signed in to it, is refused.
 func TestBrowserCrossOrigin(t *testing.T) {

@@ -98,6 +98,21 @@ func (s *Server) campaignFacts(c *call, camp *adcamp.Campaign) ([]fact, error) {
 	return facts, nil
 }
 
+// campaignDates writes a campaign's dates for a list: "2026-12-01 to
+// 2026-12-31", "From 2026-12-01", "Until 2026-12-31", or "No start or end
+// date".
+func campaignDates(start, end adcamp.Date) string {
+	switch {
+	case start.IsZero() && end.IsZero():
+		return "No start or end date"
+	case end.IsZero():
+		return "From " + start.String()
+	case start.IsZero():
+		return "Until " + end.String()
+	}
+	return start.String() + " to " + end.String()
+}
+
 func orText(s, otherwise string) string {
 	if s == "" {
 		return otherwise
@@ -181,7 +196,7 @@ func (s *Server) newCampaign(w http.ResponseWriter, r *http.Request, c *call) er
 	if id := strings.TrimSpace(r.PostFormValue("channel_account_id")); id != "" {
 		n, err := strconv.ParseInt(id, 10, 64)
 		if err != nil {
-			in.Invalid.Add("channel_account_id", "must be an integer")
+			in.Invalid.AddKind("channel_account_id", adcamp.IssueNoSuchChannel, "", "must be an integer")
 		}
 		in.ChannelAccountID = adcamp.Some(n)
 	}
@@ -216,7 +231,7 @@ func required(o *adcamp.Optional[string], invalid *adcamp.Issues, r *http.Reques
 	if v := r.PostFormValue(name); strings.TrimSpace(v) != "" {
 		*o = adcamp.Some(v)
 	} else {
-		invalid.Add(name, "is required")
+		invalid.AddKind(name, adcamp.IssueRequired, "", "is required")
 	}
 }
 

@@ -60,9 +60,7 @@ func newChart(uses []service.DayUses) chart {
 	return c
 }
 
-func dayName(u service.DayUses) string {
-	return fmt.Sprintf("%d %s", u.Day.Day, u.Day.Month.String()[:3])
-}
+func dayName(u service.DayUses) string { return u.Day.String() }
 
 func requests(n int64) string {
 	if n == 1 {

@@ -101,6 +101,7 @@ func (s *Server) signedIn(h signedHandler) http.Handler {
 			return
 		}
 		if err == nil {
+			c.current = s.chooseEnv(w, r)
 			err = h(w, r, c)
 		}
 		if err != nil {

@@ -28,7 +28,8 @@ func TestSetupPage(t *testing.T) {
 	}
 	p = c.post(link, url.Values{"account_name": {""}, "email": {"not an email"}, "password": {"short"}, "password_again": {"short"}})
 	p.wantStatus(http.StatusUnprocessableEntity).wantText(".alert", "Some fields")
-	p.wantFieldError("account_name", "must not be empty").wantFieldError("email", "email address").wantFieldError("password", "at least 12")
+	p.wantFieldError("account_name", "Enter a name for the account.").wantFieldError("email", "Enter an email address, such as ann@example.com.").
+		wantFieldError("password", "Use at least 12 characters.")
 	if v, _ := p.doc.Find("#f-email").Attr("value"); v != "not an email" {
 		t.Errorf("the email typed is not shown again: %q", v)
 	}
@@ -141,7 +142,7 @@ func TestChangePasswordPage(t *testing.T) {
 	other.post("/sign-in", url.Values{"email": {ownerEmail}, "password": {ownerPassword}}).wantStatus(200)
 	const next = "another calm passphrase"
 	c.post("/settings/password", url.Values{"current_password": {"wrong one here"}, "new_password": {next}, "new_password_again": {next}}).
-		wantStatus(http.StatusUnprocessableEntity).wantFieldError("current_password", "not your password")
+		wantStatus(http.StatusUnprocessableEntity).wantFieldError("current_password", "That is not your current password.")
 	c.post("/settings/password", url.Values{"current_password": {ownerPassword}, "new_password": {next}, "new_password_again": {"typo"}}).
 		wantStatus(http.StatusUnprocessableEntity).wantFieldError("new_password_again", "differ")
 	c.post("/settings/password", url.Values{"current_password": {ownerPassword}, "new_password": {"qwerty123456"}, "new_password_again": {"qwerty123456"}}).
@@ -213,9 +214,10 @@ func TestProductionKeyNeedsPassword(t *testing.T) {
 		t.Error("the production key form has no password field")
 	}
 	c.post(keys+"/new", url.Values{"environment": {"production"}, "name": {"Live"}}).
-		wantStatus(http.StatusUnprocessableEntity).wantFieldError("confirm", "enter your password")
+		wantStatus(http.StatusUnprocessableEntity).wantFieldError("confirm", "Enter your password (or a current code of your authenticator app): a production key needs it.")
+	// The message is written whole, not made of the field's label.
 	c.post(keys+"/new", url.Values{"environment": {"production"}, "name": {"Live"}, "confirm": {"a wrong password"}}).
-		wantStatus(http.StatusUnprocessableEntity).wantFieldError("confirm", "not your password")
+		wantStatus(http.StatusUnprocessableEntity).wantFieldError("confirm", "That is not your password.")
 	if n := len(e.keys(acc)); n != 0 {
 		t.Fatalf("%d keys after refused creations, want 0", n)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,24 +61,31 @@ func historyFilter(q url.Values) (adcamp.ChangeFilter, error) {
 		ActorID:    strings.TrimSpace(q.Get("actor_id")),
 		Cursor:     q.Get("cursor"),
 	}
-	var issues adcamp.Issues
-	day := func(name string) time.Time {
+	var bad []string
+	day := func(name, label string) time.Time {
 		v := strings.TrimSpace(q.Get(name))
 		if v == "" {
 			return time.Time{}
 		}
 		if _, err := adcamp.ParseDate(v); err != nil {
-			issues.Add(name, "must be a date such as 2026-01-31")
+			bad = append(bad, label)
 			return time.Time{}
 		}
 		d, _ := time.Parse(adcamp.DateLayout, v)
 		return d
 	}
-	f.Since = day("since")
-	if until := day("until"); !until.IsZero() {
+	f.Since = day("since", "“From”")
+	if until := day("until", "“To”"); !until.IsZero() {
 		f.Until = until.AddDate(0, 0, 1)
 	}
-	return f, issues.Err()
+	if len(bad) > 0 {
+		what := "the " + bad[0] + " date"
+		if len(bad) > 1 {
+			what = "the " + strings.Join(bad, " and ") + " dates"
+		}
+		return f, adcamp.Errorf(adcamp.CodeValidation, "Write %s as YYYY-MM-DD, such as 2026-01-31, or leave it empty.", what)
+	}
+	return f, nil
 }
 
 // history is the environment's history page, filtered.
@@ -254,12 +262,19 @@ func (s *Server) changeLines(c *call, records []*adcamp.Change) ([]changeLine, e
 	if err != nil {
 		return nil, err
 	}
+	keys, err := s.keyNames(c, records)
+	if err != nil {
+		return nil, err
+	}
 	names := s.entityNames(c, records)
 	lines := make([]changeLine, 0, len(records))
 	for _, ch := range records {
-		l := changeLine{When: ch.OccurredAt, Who: actorName(ch.Actor, emails), Record: ch}
+		l := changeLine{When: ch.OccurredAt, Who: actorName(ch.Actor, emails, keys), Record: ch}
 		l.Entity = entityTypeName(ch.EntityType)
-		if n := names[ch.EntityID]; n != "" {
+		switch n := names[ch.EntityID]; {
+		case ch.EntityType == adcamp.EntityAPIKey:
+			l.Entity += " " + keyName(ch.EntityID, orText(keys[ch.EntityID], n))
+		case n != "":
 			l.Entity += " " + n
 		}
 		l.Link = s.entityLink(c, ch)
@@ -267,6 +282,37 @@ func (s *Server) changeLines(c *call, records []*adcamp.Change) ([]changeLine, e
 		lines = append(lines, l)
 	}
 	return lines, nil
+}
+
+// keyNames finds the names of the account's API keys among the records'
+// actors and entities, by id: a key deleted since, or never named, has
+// none.
+func (s *Server) keyNames(c *call, records []*adcamp.Change) (map[string]string, error) {
+	if !slices.ContainsFunc(records, func(ch *adcamp.Change) bool {
+		return ch.Actor.Type == adcamp.ActorAPIKey || ch.EntityType == adcamp.EntityAPIKey
+	}) {
+		return nil, nil
+	}
+	keys, err := s.svc.ListKeys(c.ctx, c.account.ID)
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[string]string, len(keys))
+	for _, k := range keys {
+		if k.Name != "" {
+			names[k.ID] = k.Name
+		}
+	}
+	return names, nil
+}
+
+// keyName names an API key by its name, if it has one, with its id:
+// "“Reporting job” (ak_test_…)".
+func keyName(id, name string) string {
+	if name == "" || name == id {
+		return id
+	}
+	return "“" + name + "” (" + id + ")"
 }
 
 // actorEmails finds the emails of the users among the records' actors
@@ -335,8 +381,9 @@ func (s *Server) entityLink(c *call, ch *adcamp.Change) string {
 	return ""
 }
 
-// actorName names who made a change and through which door.
-func actorName(a adcamp.Actor, emails map[adcamp.Actor]string) string {
+// actorName names who made a change and through which door, an API key
+// by its name (keys) where it has one.
+func actorName(a adcamp.Actor, emails map[adcamp.Actor]string, keys map[string]string) string {
 	switch a.Type {
 	case adcamp.ActorUser:
 		if e := emails[a]; e != "" && e != a.ID {
@@ -344,6 +391,9 @@ func actorName(a adcamp.Actor, emails map[adcamp.Actor]string) string {
 		}
 		return "A former user, " + a.ID + " (console)"
 	case adcamp.ActorAPIKey:
+		if n := keys[a.ID]; n != "" {
+			return "API key “" + n + "” (" + a.ID + ", API)"
+		}
 		return "API key " + a.ID + " (API)"
 	case adcamp.ActorAdmin:
 		return a.ID + " (command line)"
@@ -400,8 +450,12 @@ func fieldName(field string) string {
 	return field
 }
 
-// valueText writes a field's value for people: text as it is, null as
-// "none".
+// moneyFields are the fields whose values are amounts of money.
+var moneyFields = []string{"budget_daily", "default_bid", "bid"}
+
+// valueText writes a field's value for people: an amount with its
+// currency sign, a time as every page writes one, other text as it is,
+// null as "none".
 func valueText(field string, raw *string) string {
 	if raw == nil {
 		if field == "bid" {
@@ -410,6 +464,14 @@ func valueText(field string, raw *string) string {
 		return "none"
 	}
 	v := csvValue(raw)
+	if slices.Contains(moneyFields, field) {
+		if m, err := adcamp.ParseMoney(v); err == nil {
+			return money(m)
+		}
+	}
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil && strings.HasSuffix(field, "_at") {
+		return formatTime(t)
+	}
 	if field == "notes" && len([]rune(v)) > 60 {
 		v = string([]rune(v)[:59]) + "…"
 	}
@@ -463,17 +525,8 @@ func withQuery(path string, q url.Values) string {
 	return path + "?" + q.Encode()
 }
 
-// HistoryOf is the path of the history of env, for the environment
-// switch of the history page.
-func (p *page) HistoryOf(env adcamp.Environment) string {
-	return "/accounts/" + url.PathEscape(p.Account.ID) + "/" + string(env) + "/history"
-}
-
-// HistoryHome is where the navigation's History leads: the history of the
-// page's environment, or production's.
+// HistoryHome is where the navigation's History leads: the history of
+// the environment the user is in.
 func (p *page) HistoryHome() string {
-	if p.Env == "" {
-		return p.HistoryOf(adcamp.Production)
-	}
-	return p.HistoryOf(p.Env)
+	return "/accounts/" + url.PathEscape(p.Account.ID) + "/" + string(p.Current) + "/history"
 }

@@ -68,7 +68,7 @@ func TestHistoryNamesEveryDoor(t *testing.T) {
 	// The campaign's page: its own changes and its ad group's, newest first.
 	p = c.get(list + "/" + id).wantStatus(200)
 	lines := historyLines(p, "#main")
-	wantLine(t, "campaign page", lines, "owner@example.com (console) changed budget 25.00 → 40.00")
+	wantLine(t, "campaign page", lines, "owner@example.com (console) changed budget $25.00 → $40.00")
 	wantLine(t, "campaign page", lines, "owner@example.com (console) created campaign")
 	wantLine(t, "campaign page", lines, "API key "+api.key+" (API) changed status active → paused")
 	wantLine(t, "campaign page", lines, "API key "+api.key+" (API) created ad group")
@@ -84,7 +84,7 @@ func TestHistoryNamesEveryDoor(t *testing.T) {
 	// The history page, filtered by who.
 	hist := at(acc, adcamp.Production, "/history")
 	p = c.get(hist).wantStatus(200).wantText("h1", "History")
-	wantLine(t, "history", historyLines(p, "#main"), "owner@example.com (console) changed budget 25.00 → 40.00")
+	wantLine(t, "history", historyLines(p, "#main"), "owner@example.com (console) changed budget $25.00 → $40.00")
 	p = c.get(hist + "?actor_type=api_key").wantStatus(200)
 	for _, l := range historyLines(p, "#main") {
 		if !strings.Contains(l, "(API)") {
@@ -95,7 +95,7 @@ func TestHistoryNamesEveryDoor(t *testing.T) {
 	if lines := historyLines(p, "#main"); len(lines) != 2 {
 		t.Errorf("history of campaigns: %d lines, want 2:\n%s", len(lines), strings.Join(lines, "\n"))
 	}
-	c.get(hist+"?since=yesterday").wantStatus(http.StatusBadRequest).wantText("main", "since")
+	c.get(hist+"?since=yesterday").wantStatus(http.StatusBadRequest).wantText("main", "“From” date")
 
 	// The sandbox has none of it; another account sees none of it.
 	if lines := historyLines(c.get(at(acc, adcamp.Sandbox, "/history")).wantStatus(200), "#main"); slices.ContainsFunc(lines, func(l string) bool {
@@ -118,7 +118,7 @@ func TestHistoryNamesEveryDoor(t *testing.T) {
 	lines = historyLines(p, "#main")
 	wantLine(t, "deleted campaign's history", lines, "owner@example.com (console) deleted campaign")
 	wantLine(t, "deleted campaign's history", lines, "owner@example.com (console) deleted ad group")
-	wantLine(t, "deleted campaign's history", lines, "changed budget 25.00 → 40.00")
+	wantLine(t, "deleted campaign's history", lines, "changed budget $25.00 → $40.00")
 }
 
 func TestHistoryPagesAndCSV(t *testing.T) {

@@ -81,6 +81,7 @@ func (s *Server) newKey(w http.ResponseWriter, r *http.Request, c *call) error {
 	if err != nil {
 		return err
 	}
+	s.enter(w, c, env)
 	p := c.page(r, "New "+string(env)+" API key", "keys")
 	p.Form, p.Data = newForm(r, "name"), newKeyView{Env: env}
 	if r.Method == http.MethodGet {
@@ -116,10 +117,10 @@ type secretView struct {
 
 // revealKey shows a new secret once; a reload finds it gone.
 func (s *Server) revealKey(w http.ResponseWriter, r *http.Request, c *call) error {
-	p := c.page(r, "Your new secret", "keys")
 	k, rolled, err := s.svc.RevealSecret(c.ctx, r.PathValue("token"))
 	if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
-		p.Title, p.Data = "Secret shown already", secretView{Gone: true}
+		p := c.page(r, "Secret shown already", "keys")
+		p.Data = secretView{Gone: true}
 		return s.render(w, http.StatusGone, "key-secret.html", p)
 	}
 	if err != nil {
@@ -128,6 +129,8 @@ func (s *Server) revealKey(w http.ResponseWriter, r *http.Request, c *call) erro
 	if k.AccountID != c.account.ID {
 		return adcamp.NotFound("API key", k.ID)
 	}
+	s.enter(w, c, k.Environment)
+	p := c.page(r, "Your new secret", "keys")
 	p.Data = secretView{Key: k, Rolled: rolled}
 	return s.render(w, http.StatusOK, "key-secret.html", p)
 }
@@ -179,6 +182,7 @@ func (s *Server) changeKey(op *keyOp) signedHandler {
 		if err != nil {
 			return err
 		}
+		s.enter(w, c, k.Environment)
 		p := c.page(r, op.Title, "keys")
 		grace := r.FormValue("grace")
 		if grace == "" {

@@ -3,7 +3,6 @@ package console
 import (
 	"errors"
 	"net/http"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,23 +58,28 @@ func parsePaste(text, match, bid string) paste {
 type lineIssue struct {
 	Line      int
 	Text      string
-	Issue     string // "text must not be empty"
+	Issue     string // "Use at most 80 characters."
 	Duplicate bool
 }
 
-// String writes the problem as the page shows it: "line 3: text must not
-// be empty", or for a duplicate `line 7 (duplicate): "red shoes" (exact)
-// repeats line 4`.
+// String writes the problem as the page shows it: "Line 3: use at most
+// 80 characters.", or for a duplicate "Line 7 (duplicate): it repeats
+// line 4."
 func (l lineIssue) String() string {
+	head := "Line " + strconv.Itoa(l.Line)
 	if l.Duplicate {
-		return "line " + strconv.Itoa(l.Line) + " (duplicate): " + l.Issue
+		head += " (duplicate)"
 	}
-	return "line " + strconv.Itoa(l.Line) + ": " + l.Issue
+	return head + ": " + lowerFirst(l.Issue)
 }
 
-// itemRef finds the service's names of batch items in its messages
-// ("repeats items[3].text").
-var itemRef = regexp.MustCompile(`items\[(\d+)\]\.text`)
+// lowerFirst is s with its first letter in lower case, to follow a colon.
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
 
 // sharedFields are the fields every pasted line takes from the form: a
 // problem with them is the form's, said once, not the lines'.
@@ -83,52 +87,76 @@ var sharedFields = []string{"match_type", "bid"}
 
 // outcome maps the outcome of each item of the batch back to the lines
 // pasted: the problems of the lines, and those of the form's shared
-// fields.
-func (p paste) outcome(results []adcamp.BatchResult) (lines []lineIssue, fields map[string]string, stored int) {
+// fields. When kept, the valid items were stored and the lines refused
+// are put back in the box on their own, so each is named by its line
+// there.
+func (p paste) outcome(results []adcamp.BatchResult, kept bool) (lines []lineIssue, fields map[string]string, stored int) {
 	fields = map[string]string{}
+	number := p.lines
+	if kept {
+		number = p.keptLines(results)
+	}
 	for i, res := range results {
 		if res.Err == nil {
 			stored++
 			continue
 		}
-		issues := []adcamp.FieldIssue{{Field: "item", Issue: "was refused"}}
-		if e := (*adcamp.Error)(nil); errors.As(res.Err, &e) {
-			if d, ok := e.Details.([]adcamp.FieldIssue); ok && len(d) > 0 {
-				issues = d
-			} else {
-				issues[0].Issue = e.Message
-			}
-		}
-		for _, is := range issues {
+		for _, is := range itemIssues(res.Err) {
 			if slices.Contains(sharedFields, is.Field) {
 				if fields[is.Field] == "" {
-					fields[is.Field] = sentence(fieldLabels[is.Field], is.Issue)
+					fields[is.Field] = issueText(is)
 				}
 				continue
 			}
-			issue := is.Issue
-			if is.Field != "item" {
-				issue = is.Field + " " + issue
-			}
 			dup := adcamp.ErrorCode(res.Err) == adcamp.CodeDuplicateKeyword
-			if dup {
-				issue = p.toLines(is.Issue)
-			}
-			lines = append(lines, lineIssue{Line: p.lines[i], Text: p.texts[i], Issue: issue, Duplicate: dup})
+			lines = append(lines, lineIssue{Line: number[i], Text: p.texts[i], Issue: p.lineText(is, kept), Duplicate: dup})
 		}
 	}
 	return lines, fields, stored
 }
 
-// toLines rewrites the service's names of batch items in msg as lines.
-func (p paste) toLines(msg string) string {
-	return itemRef.ReplaceAllStringFunc(msg, func(ref string) string {
-		i, err := strconv.Atoi(itemRef.FindStringSubmatch(ref)[1])
-		if err != nil || i >= len(p.lines) {
-			return ref
+// keptLines numbers the items refused by a batch that stored the others,
+// as they are put back in the box: 1, 2, ...
+func (p paste) keptLines(results []adcamp.BatchResult) []int {
+	number := make([]int, len(results))
+	n := 0
+	for i, res := range results {
+		if res.Err != nil {
+			n++
+			number[i] = n
 		}
-		return "line " + strconv.Itoa(p.lines[i])
-	})
+	}
+	return number
+}
+
+// itemIssues are the problems of one item of the batch.
+func itemIssues(err error) []adcamp.FieldIssue {
+	if e := (*adcamp.Error)(nil); errors.As(err, &e) {
+		if d, ok := e.Details.([]adcamp.FieldIssue); ok && len(d) > 0 {
+			return d
+		}
+		return []adcamp.FieldIssue{{Field: "item", Issue: e.Message}}
+	}
+	return []adcamp.FieldIssue{{Field: "item", Issue: "This line was refused."}}
+}
+
+// lineText says what is wrong with a line. A line that repeats an earlier
+// one names it; when kept, the earlier one was stored.
+func (p paste) lineText(is adcamp.FieldIssue, kept bool) string {
+	if is.Kind == adcamp.IssueRepeats {
+		j, err := strconv.Atoi(is.Param)
+		switch {
+		case kept:
+			return "It repeats an earlier line, which was stored."
+		case err == nil && j >= 0 && j < len(p.lines):
+			return "It repeats line " + strconv.Itoa(p.lines[j]) + "."
+		}
+		return "It repeats an earlier line."
+	}
+	if is.Field == "item" {
+		return is.Issue
+	}
+	return issueText(is)
 }
 
 // keywordsFormView is the content of the page that adds keywords.
@@ -170,9 +198,9 @@ func (s *Server) newKeywords(w http.ResponseWriter, r *http.Request, c *call) er
 	}
 	if perr != nil {
 		if mbe := (*http.MaxBytesError)(nil); errors.As(perr, &mbe) {
-			var issues adcamp.Issues
-			issues.Add("items", "is too long: paste at most %s lines of up to 80 characters each", grouped(adcamp.MaxKeywordBatch))
-			return s.showChange(w, "keywords-new.html", p, issues.Err(), keywordsFields...)
+			p.Form.errors["items"] = "This is too long: paste at most " + grouped(adcamp.MaxKeywordBatch) + " lines of up to 80 characters each."
+			p.Form.Error = "A field needs another look: see the message below it."
+			return s.render(w, http.StatusUnprocessableEntity, "keywords-new.html", p)
 		}
 		return perr
 	}
@@ -181,11 +209,11 @@ func (s *Server) newKeywords(w http.ResponseWriter, r *http.Request, c *call) er
 	keep := r.PostFormValue("keep") != ""
 	results, err := s.svc.CreateKeywords(c.ctx, c.tenant(), g.ID, pasted.items, service.BatchOptions{Batch: true, Partial: keep})
 	if err == nil {
-		lines, fields, stored := pasted.outcome(results)
+		lines, fields, stored := pasted.outcome(results, true)
 		if len(lines) == 0 && len(fields) == 0 {
 			return redirect(w, r, addedNotice(c.envPath(adGroupPath(g.ID)), stored, pasted.blank))
 		}
-		return s.partlyStored(w, p, v, pasted, lines, fields, stored)
+		return s.partlyStored(w, p, v, pasted, results, lines, fields, stored)
 	}
 	if code := adcamp.ErrorCode(err); code != adcamp.CodeValidation && code != adcamp.CodeDuplicateKeyword {
 		return s.showChange(w, "keywords-new.html", p, err, keywordsFields...)
@@ -196,7 +224,7 @@ func (s *Server) newKeywords(w http.ResponseWriter, r *http.Request, c *call) er
 	if derr != nil {
 		return s.showChange(w, "keywords-new.html", p, derr, keywordsFields...)
 	}
-	lines, fields, good := pasted.outcome(dry)
+	lines, fields, good := pasted.outcome(dry, false)
 	v.Lines, v.Refused, v.Good = lines, true, good
 	for name, msg := range fields {
 		p.Form.errors[name] = msg
@@ -217,22 +245,18 @@ func refusal(bad, sent int, shared bool) string {
 }
 
 // partlyStored shows what "keep the valid ones" stored, and the lines it
-// did not, which it puts back in the box to correct and send again.
-func (s *Server) partlyStored(w http.ResponseWriter, p *page, v *keywordsFormView, pasted paste, lines []lineIssue, fields map[string]string, stored int) error {
+// did not, which it puts back in the box (numbered as there) to correct
+// and send again.
+func (s *Server) partlyStored(w http.ResponseWriter, p *page, v *keywordsFormView, pasted paste, results []adcamp.BatchResult, lines []lineIssue, fields map[string]string, stored int) error {
 	v.Lines, v.Stored = lines, stored
 	for name, msg := range fields {
 		p.Form.errors[name] = msg
 	}
 	var again []string
-	seen := map[int]bool{}
-	for _, l := range lines {
-		if !seen[l.Line] {
-			seen[l.Line] = true
-			again = append(again, l.Text)
+	for i, res := range results {
+		if res.Err != nil {
+			again = append(again, pasted.texts[i])
 		}
-	}
-	if len(fields) > 0 && len(again) == 0 {
-		again = pasted.texts // every line failed on a shared field
 	}
 	p.Form.values["items"] = strings.Join(again, "\n")
 	status := http.StatusOK

@@ -44,19 +44,32 @@ func TestParsePaste(t *testing.T) {
 }
 
 // TestOutcome: the service's outcomes of batch items become the lines
-// they came from, duplicates said as such, and problems of the shared
-// fields the form's, once.
+// they came from, in the console's words, duplicates said as such, and
+// problems of the shared fields the form's, once. When the valid items
+// were kept, the lines refused are numbered as they are put back in the
+// box, and a repeat names no line that is no longer there.
 func TestOutcome(t *testing.T) {
 	p := parsePaste("red\n\nblue\nred\n"+strings.Repeat("x", 81), "exact", "")
-	dup := &adcamp.Error{Code: adcamp.CodeDuplicateKeyword, Details: []adcamp.FieldIssue{{Field: "text", Issue: `"red" (exact) repeats items[0].text`}}}
-	bad := &adcamp.Error{Code: adcamp.CodeValidation, Details: []adcamp.FieldIssue{{Field: "text", Issue: "must be at most 80 characters (got 81)"}, {Field: "bid", Issue: "must be greater than 0"}}}
-	lines, fields, stored := p.outcome([]adcamp.BatchResult{{Keyword: &adcamp.Keyword{}}, {Keyword: &adcamp.Keyword{}}, {Err: dup}, {Err: bad}})
-	want := []string{`line 4 (duplicate): "red" (exact) repeats line 1`, "line 5: text must be at most 80 characters (got 81)"}
-	var got []string
-	for _, l := range lines {
-		got = append(got, l.String())
-	}
-	if !cmp.Equal(got, want) || stored != 2 || fields["bid"] != "The bid must be greater than 0." || len(fields) != 1 {
-		t.Errorf("outcome = %q, %v, %d; want %q, the bid's problem, 2", got, fields, stored, want)
+	dup := &adcamp.Error{Code: adcamp.CodeDuplicateKeyword, Details: []adcamp.FieldIssue{
+		{Field: "text", Issue: `"red" (exact) repeats items[0].text`, Kind: adcamp.IssueRepeats, Param: "0"}}}
+	bad := &adcamp.Error{Code: adcamp.CodeValidation, Details: []adcamp.FieldIssue{
+		{Field: "text", Issue: "must be at most 80 characters (got 81)", Kind: adcamp.IssueTooLong, Param: "80"},
+		{Field: "bid", Issue: "must be greater than 0", Kind: adcamp.IssueNotPositive}}}
+	results := []adcamp.BatchResult{{Keyword: &adcamp.Keyword{}}, {Keyword: &adcamp.Keyword{}}, {Err: dup}, {Err: bad}}
+	for _, c := range []struct {
+		kept bool
+		want []string
+	}{
+		{false, []string{"Line 4 (duplicate): it repeats line 1.", "Line 5: use at most 80 characters."}},
+		{true, []string{"Line 1 (duplicate): it repeats an earlier line, which was stored.", "Line 2: use at most 80 characters."}},
+	} {
+		lines, fields, stored := p.outcome(results, c.kept)
+		var got []string
+		for _, l := range lines {
+			got = append(got, l.String())
+		}
+		if !cmp.Equal(got, c.want) || stored != 2 || fields["bid"] != "The bid must be more than $0.00, or empty for the ad group's default." || len(fields) != 1 {
+			t.Errorf("outcome(kept %v) = %q, %v, %d; want %q, the bid's problem, 2", c.kept, got, fields, stored, c.want)
+		}
 	}
 }

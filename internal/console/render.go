@@ -54,11 +54,16 @@ type page struct {
 	Role     adcamp.Role
 	// Env is the environment of a page of campaigns, ad groups or
 	// keywords ("" elsewhere): the layout marks the sandbox on each.
-	Env    adcamp.Environment
-	Can    service.Allowed
-	Notice string // a confirmation of what was just done
-	Form   *form
-	Data   any
+	Env adcamp.Environment
+	// Current is the environment the user is in, Env or the one chosen
+	// last, which the navigation leads to and the switch marks; Envs is
+	// the switch.
+	Current adcamp.Environment
+	Envs    []envLink
+	Can     service.Allowed
+	Notice  string // a confirmation of what was just done
+	Form    *form
+	Data    any
 }
 
 // render writes page p with template name, rendered completely first, so
@@ -168,6 +173,11 @@ type form struct {
 	// Others are problems of fields the form does not show, listed
 	// under Error.
 	Others []string
+	// focused says the page has given the focus to a field already;
+	// refocus names the field to focus after a problem of the whole form
+	// (the password, after a sign-in refused).
+	focused bool
+	refocus string
 }
 
 // newForm keeps the values of the named fields of r's form, to show them
@@ -195,6 +205,29 @@ func (f *form) Err(name string) string {
 	}
 	return f.errors[name]
 }
+
+// focusOn says whether the field name has the focus when the page loads:
+// the first field with a problem, in the page's order, when any has one;
+// else the field the form puts first (declared). Fields are rendered in
+// the page's order, so the first asked with a problem is the first shown.
+func (f *form) focusOn(name string, declared bool) bool {
+	switch {
+	case f == nil:
+		return declared
+	case len(f.errors) == 0 && f.Error != "" && f.refocus != "":
+		return name == f.refocus
+	case len(f.errors) == 0:
+		return declared
+	}
+	if f.errors[name] == "" || f.focused {
+		return false
+	}
+	f.focused = true
+	return true
+}
+
+// Focus is focusOn for a field the page writes itself (radios).
+func (f *form) Focus(name string) bool { return f.focusOn(name, false) }
 
 // HasErrors reports whether anything is wrong with the form.
 func (f *form) HasErrors() bool { return f != nil && (f.Error != "" || len(f.errors) > 0) }
@@ -226,7 +259,7 @@ func (f *form) take(err error) int {
 	}
 	if issues, ok := e.Details.([]adcamp.FieldIssue); ok && e.Code == adcamp.CodeValidation {
 		for _, is := range issues {
-			f.errors[is.Field] = sentence(fieldLabels[is.Field], is.Issue)
+			f.errors[is.Field] = issueText(is)
 		}
 		if len(issues) > 1 {
 			f.Error = "Some fields need another look: see the messages below them."
@@ -270,7 +303,8 @@ var fieldLabels = map[string]string{
 	"page_size":          "The page size",
 }
 
-// sentence writes an issue as a sentence about its field.
+// sentence writes an issue of a kind the console has no words of its own
+// for as a sentence about its field, in the API's words.
 func sentence(label, issue string) string {
 	if label == "" {
 		label = "This field"
@@ -294,11 +328,11 @@ func (s *Server) showForm(w http.ResponseWriter, name string, p *page, err error
 // fieldView is what the "field" part renders: a labelled input with its
 // hint and its problem, tied to it for assistive technology.
 type fieldView struct {
-	Name, Label, Type, Value, Error, Hint, Autocomplete, InputMode string
-	Required, Autofocus                                            bool
-	MaxLength                                                      int
-	Rows                                                           int      // of a textarea
-	Options                                                        []option // of a select or radios
+	Name, Label, Type, Value, Error, Hint, Autocomplete, InputMode, Placeholder string
+	Required, Autofocus                                                         bool
+	MaxLength                                                                   int
+	Rows                                                                        int      // of a textarea
+	Options                                                                     []option // of a select or radios
 }
 
 // DescribedBy lists the ids of the field's hint and problem.
@@ -329,7 +363,7 @@ var funcs = template.FuncMap{
 	// .Data.Channels
 	"options": func(first string, opts []option) []option { return append([]option{{"", first}}, opts...) },
 	"money":   money,
-	"date":    func(d adcamp.Date) string { return orText(dateText(d), "—") },
+	"dates":   campaignDates,
 	"button":  newButton,
 	"filter":  newFilter,
 	"when":    formatTime,
@@ -353,6 +387,10 @@ var funcs = template.FuncMap{
 		return strings.ToUpper(string(r[:1])) + string(r[1:])
 	},
 	"roles": func() []adcamp.Role { return adcamp.Roles },
+	// roleSummary says what a role may do (see roles.go).
+	"roleSummary": roleSummary,
+	"aRole":       aRole,
+	"keyManagers": keyManagers,
 	// creator names who created a credential: a member's email, or an
 	// operator at the command line.
 	"creator": func(k keyCard) string {
@@ -382,6 +420,8 @@ func fieldFunc(f *form, name, label, typ string, opts ...string) fieldView {
 			v.Hint = val
 		case "inputmode":
 			v.InputMode = val
+		case "placeholder":
+			v.Placeholder = val
 		case "required":
 			v.Required = true
 		case "autofocus":
@@ -396,11 +436,14 @@ func fieldFunc(f *form, name, label, typ string, opts ...string) fieldView {
 			}
 		}
 	}
+	v.Autofocus = f.focusOn(name, v.Autofocus)
 	return v
 }
 
-// formatTime writes a time for people: "22 Nov 2026, 09:30 UTC".
-func formatTime(t time.Time) string { return t.UTC().Format("2 Jan 2006, 15:04 UTC") }
+// formatTime writes a time for people: "2026-11-22 09:30 UTC". Its date
+// is written as every date of the console is, and as its date fields
+// take them: YYYY-MM-DD, the API's way, the same in every language.
+func formatTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
 // ago writes a duration in the past for people: "just now", "5 minutes
 // ago", "3 days ago".
@@ -435,6 +478,8 @@ type call struct {
 	role    adcamp.Role
 	// For a page of campaigns, ad groups or keywords: its environment.
 	env adcamp.Environment
+	// The environment the user is in (see chooseEnv).
+	current adcamp.Environment
 }
 
 // page returns the page of c with its title and section. A page of no
@@ -445,8 +490,12 @@ func (c *call) page(r *http.Request, title, section string) *page {
 	if account == nil && len(c.accounts) == 1 {
 		account, role = &c.accounts[0].Account, c.accounts[0].Role
 	}
-	return &page{Title: title, Section: section, User: &c.session.User, Accounts: c.accounts,
-		Account: account, Role: role, Env: c.env, Can: service.AllowedFor(role), Notice: notice(r)}
+	p := &page{Title: title, Section: section, User: &c.session.User, Accounts: c.accounts,
+		Account: account, Role: role, Env: c.env, Current: c.current, Can: service.AllowedFor(role), Notice: notice(r)}
+	if account != nil {
+		p.Envs = envLinks(r, account.ID, section, c.env, c.current)
+	}
+	return p
 }
 
 // accountPath is the path of a page of the call's account.

@@ -42,7 +42,7 @@ func checkChildStatus(issues *adcamp.Issues, field string, o adcamp.Optional[adc
 		return "", false
 	}
 	if !slices.Contains(adcamp.ChildStatuses, o.Value) {
-		issues.Add(field, "must be active or paused")
+		issues.AddKind(field, adcamp.IssueNotOneOf, joinValues(adcamp.ChildStatuses), "must be active or paused")
 		return "", false
 	}
 	return o.Value, true
@@ -60,7 +60,7 @@ func (s *Service) CreateAdGroup(ctx context.Context, t adcamp.Tenant, campaignID
 	}
 	issues := append(adcamp.Issues{}, in.Invalid...)
 	if in.Version.Set {
-		issues.Add("version", "is read-only")
+		issues.AddKind("version", adcamp.IssueReadOnly, "", "is read-only")
 	}
 	if requireValue(&issues, "name", in.Name) {
 		g.Name = strings.TrimSpace(in.Name.Value)

@@ -27,7 +27,7 @@ func (s *Service) CreateAccount(ctx context.Context, name, email string) (*adcam
 	name = strings.TrimSpace(name)
 	checkText(&issues, "name", name, 200)
 	if email != "" && (!strings.Contains(email, "@") || utf8.RuneCountInString(email) > 254) {
-		issues.Add("email", "must be an email address")
+		issues.AddKind("email", adcamp.IssueNotEmail, "", "must be an email address")
 	}
 	if err := issues.Err(); err != nil {
 		return nil, err

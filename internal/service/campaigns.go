@@ -30,10 +30,10 @@ func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp
 	}
 	issues := append(adcamp.Issues{}, in.Invalid...)
 	if in.Status.Set {
-		issues.Add("status", "is read-only: a new campaign is always active")
+		issues.AddKind("status", adcamp.IssueReadOnly, "", "is read-only: a new campaign is always active")
 	}
 	if in.Version.Set {
-		issues.Add("version", "is read-only")
+		issues.AddKind("version", adcamp.IssueReadOnly, "", "is read-only")
 	}
 	if requireValue(&issues, "name", in.Name) {
 		c.Name = strings.TrimSpace(in.Name.Value)
@@ -45,7 +45,7 @@ func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp
 	if in.Marketplace.Has() {
 		c.Marketplace = s.checkMarketplace(&issues, "marketplace", in.Marketplace.Value)
 	} else if !in.ChannelAccountID.Has() {
-		issues.Add("marketplace", "is required unless channel_account_id is given")
+		issues.AddKind("marketplace", adcamp.IssueRequired, "", "is required unless channel_account_id is given")
 	}
 	if in.StartDate.Has() {
 		c.StartDate = checkDate(&issues, "start_date", in.StartDate.Value)
@@ -53,7 +53,7 @@ func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp
 	if in.EndDate.Has() {
 		c.EndDate = checkDate(&issues, "end_date", in.EndDate.Value)
 		if !c.EndDate.IsZero() && c.EndDate.Before(s.today()) {
-			issues.Add("end_date", "must not be before today (%s, UTC)", s.today())
+			issues.AddKind("end_date", adcamp.IssuePast, s.today().String(), "must not be before today (%s, UTC)", s.today())
 		}
 	}
 	checkDateOrder(&issues, c)
@@ -94,7 +94,7 @@ func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp
 func (s *Service) resolveChannelAccount(ctx context.Context, tx store.Tx, issues *adcamp.Issues, c *adcamp.Campaign, id int64) error {
 	ca, err := tx.GetChannelAccount(ctx, c.AccountID, id)
 	if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
-		issues.Add("channel_account_id", "no such channel account")
+		issues.AddKind("channel_account_id", adcamp.IssueNoSuchChannel, "", "no such channel account")
 		return nil
 	}
 	if err != nil {
@@ -106,14 +106,14 @@ func (s *Service) resolveChannelAccount(ctx context.Context, tx store.Tx, issues
 		c.Marketplace = ca.Marketplace
 	case ca.Marketplace:
 	default:
-		issues.Add("marketplace", "is %s but channel account %d is on %s", c.Marketplace, id, ca.Marketplace)
+		issues.AddKind("marketplace", adcamp.IssueOtherMarket, ca.Marketplace, "is %s but channel account %d is on %s", c.Marketplace, id, ca.Marketplace)
 	}
 	return nil
 }
 
 func checkDateOrder(issues *adcamp.Issues, c *adcamp.Campaign) {
 	if !c.StartDate.IsZero() && !c.EndDate.IsZero() && c.EndDate.Before(c.StartDate) {
-		issues.Add("end_date", "must not be before start_date (%s)", c.StartDate)
+		issues.AddKind("end_date", adcamp.IssueBeforeStart, c.StartDate.String(), "must not be before start_date (%s)", c.StartDate)
 	}
 }
 
@@ -228,10 +228,10 @@ func (s *Service) mergeCampaign(c *adcamp.Campaign, in adcamp.CampaignInput) err
 		issues.Add("body", "must contain at least one of name, budget_daily, start_date, end_date, status, notes")
 	}
 	if in.Marketplace.Set {
-		issues.Add("marketplace", "is read-only after create")
+		issues.AddKind("marketplace", adcamp.IssueReadOnly, "", "is read-only after create")
 	}
 	if in.ChannelAccountID.Set {
-		issues.Add("channel_account_id", "is read-only after create")
+		issues.AddKind("channel_account_id", adcamp.IssueReadOnly, "", "is read-only after create")
 	}
 	if notNull(&issues, "name", in.Name) {
 		c.Name = strings.TrimSpace(in.Name.Value)
@@ -251,7 +251,7 @@ func (s *Service) mergeCampaign(c *adcamp.Campaign, in adcamp.CampaignInput) err
 		if !in.EndDate.Null {
 			c.EndDate = checkDate(&issues, "end_date", in.EndDate.Value)
 			if !c.EndDate.IsZero() && c.EndDate.Before(s.today()) {
-				issues.Add("end_date", "must not be before today (%s, UTC); to end a campaign now, set status to ended", s.today())
+				issues.AddKind("end_date", adcamp.IssuePast, s.today().String(), "must not be before today (%s, UTC); to end a campaign now, set status to ended", s.today())
 			}
 		}
 	}

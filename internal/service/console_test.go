@@ -180,7 +180,7 @@ func TestSetup(t *testing.T) {
 		t.Errorf("Session after setup = %+v, %v", ss, err)
 	}
 	_, err = f.svc.Setup(ctx, service.SetupRequest{Token: token, AccountName: "Again", Email: "x@example.com", Password: ownerPassword})
-	wantCode(t, "Setup(the link again)", err, adcamp.CodeNotFound, "not valid")
+	wantCode(t, "Setup(the link again)", err, adcamp.CodeNotFound, "set up already")
 	if token, err := f.svc.NewSetupLink(ctx); token != "" || err != nil {
 		t.Errorf("NewSetupLink once a user exists = %q, %v; want none", token, err)
 	}

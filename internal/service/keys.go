@@ -48,7 +48,7 @@ func (s *Service) CreateKeyWith(ctx context.Context, r KeyRequest) (*NewCredenti
 		checkText(&issues, "name", name, maxKeyName)
 	}
 	if _, ok := adcamp.ParseEnvironment(string(r.Environment)); !ok {
-		issues.Add("environment", "must be production or sandbox")
+		issues.AddKind("environment", adcamp.IssueNotOneOf, "production, sandbox", "must be production or sandbox")
 	}
 	if err := issues.Err(); err != nil {
 		return nil, err
@@ -102,7 +102,7 @@ func (s *Service) confirmKeyChange(ctx context.Context, accountID string, env ad
 	}
 	if confirm == "" {
 		var issues adcamp.Issues
-		issues.Add("confirm", "is needed: enter your password to change a production credential")
+		issues.AddKind("confirm", adcamp.IssueRequired, "", "is needed: enter your password to change a production credential")
 		return issues.Err()
 	}
 	return s.confirmIdentity(ctx, userID, "confirm", confirm)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,7 +25,7 @@ type BatchOptions struct {
 // checkKeyword validates one keyword's fields into k.
 func checkKeyword(issues *adcamp.Issues, k *adcamp.Keyword, in adcamp.KeywordInput, create bool) {
 	if in.Version.Set && create {
-		issues.Add("version", "is read-only")
+		issues.AddKind("version", adcamp.IssueReadOnly, "", "is read-only")
 	}
 	if (create && requireValue(issues, "text", in.Text)) || (!create && notNull(issues, "text", in.Text)) {
 		k.Text = strings.TrimSpace(in.Text.Value)
@@ -34,7 +35,7 @@ func checkKeyword(issues *adcamp.Issues, k *adcamp.Keyword, in adcamp.KeywordInp
 		if slices.Contains(adcamp.MatchTypes, in.MatchType.Value) {
 			k.MatchType = in.MatchType.Value
 		} else {
-			issues.Add("match_type", "must be exact, phrase or broad")
+			issues.AddKind("match_type", adcamp.IssueNotOneOf, joinValues(adcamp.MatchTypes), "must be exact, phrase or broad")
 		}
 	}
 	if in.Bid.Set {
@@ -64,7 +65,11 @@ const maxItemIssues = 10
 func (s *Service) CreateKeywords(ctx context.Context, t adcamp.Tenant, adGroupID string, items []adcamp.KeywordInput, opts BatchOptions) ([]adcamp.BatchResult, error) {
 	if len(items) == 0 || len(items) > adcamp.MaxKeywordBatch {
 		var issues adcamp.Issues
-		issues.Add("items", "must hold 1 to %d keywords (got %d)", adcamp.MaxKeywordBatch, len(items))
+		kind := adcamp.IssueTooMany
+		if len(items) == 0 {
+			kind = adcamp.IssueRequired
+		}
+		issues.AddKind("items", kind, strconv.Itoa(adcamp.MaxKeywordBatch), "must hold 1 to %d keywords (got %d)", adcamp.MaxKeywordBatch, len(items))
 		return nil, issues.Err()
 	}
 	now := s.Now()
@@ -148,18 +153,20 @@ func markDuplicates(results []adcamp.BatchResult, taken map[store.KeywordKey]boo
 		}
 		key := store.KeywordKey{MatchType: k.MatchType, TextKey: k.TextKey()}
 		field := prefixField("text", opts.Batch, i)
-		var issue string
+		var issue, param string
+		kind := adcamp.IssueDuplicate
 		if taken[key] {
 			issue = fmt.Sprintf("%q (%s) already exists in this ad group", k.Text, k.MatchType)
 		} else if j, seen := first[key]; seen {
 			issue = fmt.Sprintf("%q (%s) repeats %s", k.Text, k.MatchType, prefixField("text", true, j))
+			kind, param = adcamp.IssueRepeats, strconv.Itoa(j)
 		} else {
 			first[key] = i
 			continue
 		}
-		dups = append(dups, adcamp.FieldIssue{Field: field, Issue: issue})
+		dups = append(dups, adcamp.FieldIssue{Field: field, Issue: issue, Kind: kind, Param: param})
 		results[i] = adcamp.BatchResult{Err: &adcamp.Error{Code: adcamp.CodeDuplicateKeyword, Message: "keyword " + issue,
-			Details: []adcamp.FieldIssue{{Field: "text", Issue: issue}}}}
+			Details: []adcamp.FieldIssue{{Field: "text", Issue: issue, Kind: kind, Param: param}}}}
 	}
 	if len(dups) == 0 || opts.Partial {
 		return nil
@@ -184,7 +191,7 @@ func prefixField(field string, batch bool, i int) string {
 func prefixIssues(issues []adcamp.FieldIssue, batch bool, i int) adcamp.Issues {
 	out := make(adcamp.Issues, len(issues))
 	for j, is := range issues {
-		out[j] = adcamp.FieldIssue{Field: prefixField(is.Field, batch, i), Issue: is.Issue}
+		out[j] = adcamp.FieldIssue{Field: prefixField(is.Field, batch, i), Issue: is.Issue, Kind: is.Kind, Param: is.Param}
 	}
 	return out
 }
@@ -256,7 +263,7 @@ func (s *Service) UpdateKeyword(ctx context.Context, t adcamp.Tenant, id string,
 			if taken[after] {
 				issue := fmt.Sprintf("%q (%s) already exists in this ad group", k.Text, k.MatchType)
 				return &adcamp.Error{Code: adcamp.CodeDuplicateKeyword, Message: "keyword " + issue,
-					Details: []adcamp.FieldIssue{{Field: "text", Issue: issue}}}
+					Details: []adcamp.FieldIssue{{Field: "text", Issue: issue, Kind: adcamp.IssueDuplicate}}}
 			}
 		}
 		k.Version++

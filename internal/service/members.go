@@ -110,7 +110,7 @@ func (s *Service) Member(ctx context.Context, accountID, userID string) (*adcamp
 func (s *Service) SetMemberRole(ctx context.Context, accountID, userID string, role adcamp.Role) (*adcamp.Member, error) {
 	if _, ok := adcamp.ParseRole(string(role)); !ok {
 		var issues adcamp.Issues
-		issues.Add("role", "must be owner, developer or viewer")
+		issues.AddKind("role", adcamp.IssueNotOneOf, joinValues(adcamp.Roles), "must be owner, developer or viewer")
 		return nil, issues.Err()
 	}
 	var out *adcamp.Member

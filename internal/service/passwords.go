@@ -123,16 +123,16 @@ func checkNewPassword(issues *adcamp.Issues, field, password, email string) {
 	local, _, _ := strings.Cut(strings.ToLower(email), "@")
 	switch {
 	case n < MinPasswordLength:
-		issues.Add(field, "must be at least %d characters long", MinPasswordLength)
+		issues.AddKind(field, adcamp.IssueTooShort, fmt.Sprint(MinPasswordLength), "must be at least %d characters long", MinPasswordLength)
 	case n > maxPasswordLength:
-		issues.Add(field, "must be at most %d characters long", maxPasswordLength)
+		issues.AddKind(field, adcamp.IssueTooLong, fmt.Sprint(maxPasswordLength), "must be at most %d characters long", maxPasswordLength)
 	case !utf8.ValidString(password) || strings.IndexFunc(password, unicode.IsControl) >= 0:
-		issues.Add(field, "must not contain control characters")
+		issues.AddKind(field, adcamp.IssueControl, "", "must not contain control characters")
 	case commonPasswords[lower] || commonPasswords[strings.TrimRight(lower, "!.?")]:
-		issues.Add(field, "is one of the most common passwords; choose another")
+		issues.AddKind(field, adcamp.IssueCommonPassword, "", "is one of the most common passwords; choose another")
 	case lower == strings.ToLower(email) || (len(local) >= 4 && lower == local):
-		issues.Add(field, "must not be your email address")
+		issues.AddKind(field, adcamp.IssueEmailPassword, "", "must not be your email address")
 	case strings.Count(password, password[:firstRuneLen(password)])*firstRuneLen(password) == len(password):
-		issues.Add(field, "must not be one character repeated")
+		issues.AddKind(field, adcamp.IssueRepeated, "", "must not be one character repeated")
 	}
 }

@@ -97,11 +97,11 @@ func checkEmail(issues *adcamp.Issues, field, email string) {
 	a, err := mail.ParseAddress(email)
 	switch {
 	case email == "":
-		issues.Add(field, "must not be empty")
+		issues.AddKind(field, adcamp.IssueEmpty, "", "must not be empty")
 	case len(email) > 254:
-		issues.Add(field, "must be at most 254 characters")
+		issues.AddKind(field, adcamp.IssueTooLong, "254", "must be at most 254 characters")
 	case err != nil || a.Address != email || a.Name != "" || strings.IndexFunc(email, unicode.IsSpace) >= 0:
-		issues.Add(field, "must be an email address, such as ann@example.com")
+		issues.AddKind(field, adcamp.IssueNotEmail, "", "must be an email address, such as ann@example.com")
 	}
 }
 

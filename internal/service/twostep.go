@@ -124,7 +124,7 @@ func (s *Service) EnableTwoStep(ctx context.Context, token, code string) ([]stri
 	step, ok := matchTOTP(setup.Secret, code, 0, s.Now())
 	if !ok {
 		var issues adcamp.Issues
-		issues.Add("code", "is not the code the app shows now; check the app's clock and try again")
+		issues.AddKind("code", adcamp.IssueWrongCode, "", "is not the code the app shows now; check the app's clock and try again")
 		return nil, issues.Err()
 	}
 	codes, hashes := newRecoveryCodes()

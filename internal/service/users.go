@@ -44,8 +44,16 @@ func (s *Service) NewSetupLink(ctx context.Context) (string, error) {
 	return token, err
 }
 
-var errSetupLink = adcamp.Errorf(adcamp.CodeNotFound,
-	"This setup link is not valid: it was used already, or it has expired. Restart adcamp serve for a new one, or sign in.")
+// The answers to a setup link that no longer works. Once someone can sign
+// in, serve prints no new link (see NewSetupLink), so advising a restart
+// would not help: signing in, or being added by an owner, does.
+var (
+	errSetupLink = adcamp.Errorf(adcamp.CodeNotFound,
+		"This setup link is not valid: it was used already, or it has expired. Restart adcamp serve: while no one can sign in, it prints a new one.")
+	errSetUpAlready = adcamp.Errorf(adcamp.CodeNotFound,
+		"adcamp is set up already, so this one-time setup link no longer works. Sign in with your email and password; "+
+			"if you have no account here yet, ask an owner of one to add you as a member.")
+)
 
 // CheckSetupLink answers NOT_FOUND unless token is a setup link that can
 // still be used.
@@ -61,7 +69,7 @@ func checkSetupLink(ctx context.Context, tx store.Tx, token string, now time.Tim
 		return err
 	}
 	if has {
-		return errSetupLink
+		return errSetUpAlready
 	}
 	if take {
 		_, err = tx.TakeToken(ctx, hashToken(token), store.TokenSetup, now)
@@ -160,7 +168,7 @@ func (s *Service) AddMember(ctx context.Context, accountID, email string, role a
 	email = normalizeEmail(email)
 	checkEmail(&issues, "email", email)
 	if _, ok := adcamp.ParseRole(string(role)); !ok {
-		issues.Add("role", "must be owner, developer or viewer")
+		issues.AddKind("role", adcamp.IssueNotOneOf, joinValues(adcamp.Roles), "must be owner, developer or viewer")
 	}
 	if err := issues.Err(); err != nil {
 		return nil, err
@@ -310,7 +318,7 @@ func (s *Service) ChangePassword(ctx context.Context, token, current, next strin
 	var issues adcamp.Issues
 	checkNewPassword(&issues, "new_password", next, ss.User.Email)
 	if next == current && len(issues) == 0 {
-		issues.Add("new_password", "must differ from the current one")
+		issues.AddKind("new_password", adcamp.IssueSamePassword, "", "must differ from the current one")
 	}
 	if err := s.confirmPassword(ctx, ss.User.ID, "current_password", current); err != nil {
 		return err
@@ -369,7 +377,7 @@ func (s *Service) confirm(ctx context.Context, userID, field, secret string, cod
 		if s.checkCode(ctx, userID, secret) == nil {
 			return nil
 		}
-		issues.Add(field, "is not your password, nor a current code of your authenticator app")
+		issues.AddKind(field, adcamp.IssueWrongSecret, "", "is not your password, nor a current code of your authenticator app")
 		return s.failed(ctx, keys, issues.Err())
 	}
 	hash := u.PasswordHash
@@ -381,7 +389,7 @@ func (s *Service) confirm(ctx context.Context, userID, field, secret string, cod
 		return err
 	}
 	if !ok || u.PasswordHash == "" {
-		issues.Add(field, "is not your password")
+		issues.AddKind(field, adcamp.IssueWrongPassword, "", "is not your password")
 		return s.failed(ctx, keys, issues.Err())
 	}
 	return nil

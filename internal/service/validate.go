@@ -2,6 +2,7 @@ package service
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -16,17 +17,17 @@ import (
 func checkText(issues *adcamp.Issues, field, s string, maxLen int) {
 	switch n := utf8.RuneCountInString(s); {
 	case n == 0:
-		issues.Add(field, "must not be empty")
+		issues.AddKind(field, adcamp.IssueEmpty, "", "must not be empty")
 	case n > maxLen:
-		issues.Add(field, "must be at most %d characters (got %d)", maxLen, n)
+		issues.AddKind(field, adcamp.IssueTooLong, strconv.Itoa(maxLen), "must be at most %d characters (got %d)", maxLen, n)
 	case strings.IndexFunc(s, unicode.IsControl) >= 0:
-		issues.Add(field, "must not contain control characters")
+		issues.AddKind(field, adcamp.IssueControl, "", "must not contain control characters")
 	case strings.IndexFunc(s, invisible) >= 0:
 		r, _ := utf8.DecodeRuneInString(s[strings.IndexFunc(s, invisible):])
-		issues.Add(field, "must not contain invisible formatting characters (found U+%04X; bidirectional controls, "+
+		issues.AddKind(field, adcamp.IssueInvisible, "", "must not contain invisible formatting characters (found U+%04X; bidirectional controls, "+
 			"zero-width characters, line and paragraph separators and U+FEFF are refused)", r)
 	case strings.IndexFunc(s, visible) < 0:
-		issues.Add(field, "must contain at least one visible character")
+		issues.AddKind(field, adcamp.IssueNotVisible, "", "must contain at least one visible character")
 	}
 }
 
@@ -65,9 +66,9 @@ func checkNotes(issues *adcamp.Issues, s string) string {
 	s = strings.TrimSpace(s)
 	switch n := utf8.RuneCountInString(s); {
 	case n > adcamp.MaxNotes:
-		issues.Add("notes", "must be at most %d characters (got %d)", adcamp.MaxNotes, n)
+		issues.AddKind("notes", adcamp.IssueTooLong, strconv.Itoa(adcamp.MaxNotes), "must be at most %d characters (got %d)", adcamp.MaxNotes, n)
 	case strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' }) >= 0:
-		issues.Add("notes", "must not contain control characters other than line breaks and tabs")
+		issues.AddKind("notes", adcamp.IssueControl, "", "must not contain control characters other than line breaks and tabs")
 	}
 	return s
 }
@@ -77,11 +78,11 @@ func checkMoney(issues *adcamp.Issues, field, text string) adcamp.Money {
 	m, err := adcamp.ParseMoney(text)
 	switch {
 	case err != nil:
-		issues.Add(field, "%v", err)
+		issues.AddKind(field, adcamp.MoneyIssue(err), adcamp.MaxMoney.String(), "%v", err)
 	case m <= 0:
-		issues.Add(field, "must be greater than 0")
+		issues.AddKind(field, adcamp.IssueNotPositive, "", "must be greater than 0")
 	case m > adcamp.MaxMoney:
-		issues.Add(field, "must be at most %s", adcamp.MaxMoney)
+		issues.AddKind(field, adcamp.IssueTooLarge, adcamp.MaxMoney.String(), "must be at most %s", adcamp.MaxMoney)
 	}
 	return m
 }
@@ -98,9 +99,9 @@ func checkDate(issues *adcamp.Issues, field, s string) adcamp.Date {
 	d, err := adcamp.ParseDate(s)
 	switch {
 	case err != nil:
-		issues.Add(field, "%v", err)
+		issues.AddKind(field, adcamp.IssueNotDate, "", "%v", err)
 	case d.Before(minDate) || maxDate.Before(d):
-		issues.Add(field, "must be a date from %s to %s", minDate, maxDate)
+		issues.AddKind(field, adcamp.IssueDateRange, minDate.String()+" to "+maxDate.String(), "must be a date from %s to %s", minDate, maxDate)
 	}
 	return d
 }
@@ -111,7 +112,7 @@ func checkOneOf[T ~string](issues *adcamp.Issues, field string, v T, allowed []T
 	if slices.Contains(allowed, v) {
 		return true
 	}
-	issues.Add(field, "must be one of %s", joinValues(allowed))
+	issues.AddKind(field, adcamp.IssueNotOneOf, joinValues(allowed), "must be one of %s", joinValues(allowed))
 	return false
 }
 
@@ -135,7 +136,7 @@ func joinValues[T ~string](vs []T) string {
 func (s *Service) checkMarketplace(issues *adcamp.Issues, field, code string) string {
 	code = strings.ToUpper(strings.TrimSpace(code))
 	if _, ok := slices.BinarySearch(s.marketplaces, code); !ok {
-		issues.Add(field, "must be one of %s", strings.Join(s.marketplaces, ", "))
+		issues.AddKind(field, adcamp.IssueNotOneOf, strings.Join(s.marketplaces, ", "), "must be one of %s", strings.Join(s.marketplaces, ", "))
 		return ""
 	}
 	return code
@@ -145,9 +146,9 @@ func (s *Service) checkMarketplace(issues *adcamp.Issues, field, code string) st
 func requireValue[T any](issues *adcamp.Issues, field string, o adcamp.Optional[T]) bool {
 	switch {
 	case !o.Set:
-		issues.Add(field, "is required")
+		issues.AddKind(field, adcamp.IssueRequired, "", "is required")
 	case o.Null:
-		issues.Add(field, "must not be null")
+		issues.AddKind(field, adcamp.IssueRequired, "", "must not be null")
 	default:
 		return true
 	}
@@ -157,7 +158,7 @@ func requireValue[T any](issues *adcamp.Issues, field string, o adcamp.Optional[
 // notNull reports a field that may be omitted but not null.
 func notNull[T any](issues *adcamp.Issues, field string, o adcamp.Optional[T]) bool {
 	if o.Set && o.Null {
-		issues.Add(field, "must not be null")
+		issues.AddKind(field, adcamp.IssueRequired, "", "must not be null")
 		return false
 	}
 	return o.Set
