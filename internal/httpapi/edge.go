@@ -12,8 +12,8 @@ import (
 )
 
 // What is checked of a request before any route is chosen, so that every
-// answer a handler can give is in the envelope (see the README for the
-// few that net/http gives before any handler runs).
+// answer a handler can give is in the envelope (see docs/behaviour.md
+// for the few that net/http gives before any handler runs).
 
 // maxHeaderBytes bounds the request line and headers a handler accepts:
 // more is answered 431 in the envelope. The server's own limit
