@@ -31,7 +31,7 @@ func newBufferedLog(w io.Writer, interval time.Duration) *bufferedLog {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				b.Flush()
+				b.flush()
 			}
 		}
 	}()
@@ -44,8 +44,8 @@ func (b *bufferedLog) Write(p []byte) (int, error) {
 	return b.w.Write(p)
 }
 
-// Flush writes out what is buffered.
-func (b *bufferedLog) Flush() error {
+// flush writes out what is buffered.
+func (b *bufferedLog) flush() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.w.Flush()
@@ -55,5 +55,5 @@ func (b *bufferedLog) Flush() error {
 func (b *bufferedLog) Close() error {
 	b.stop()
 	<-b.done
-	return b.Flush()
+	return b.flush()
 }

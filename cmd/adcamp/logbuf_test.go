@@ -34,7 +34,7 @@ func TestBufferedLog(t *testing.T) {
 	if out.String() != "" {
 		t.Fatalf("a line reached the output before any flush: %q", out.String())
 	}
-	b.Flush()
+	b.flush()
 	b.Write([]byte("two\n"))
 	if err := b.Close(); err != nil {
 		t.Fatal(err)

@@ -141,6 +141,7 @@ func TestCommandLineErrors(t *testing.T) {
 		{nil, 2},
 		{[]string{"frobnicate"}, 2},
 		{[]string{"keys"}, 2},
+		{[]string{"campaigns"}, 2},
 		{[]string{"keys", "create", "--env", "sandbox", dd}, 2},
 		{[]string{"keys", "create", "--account", "acc_x", "--env", "staging", dd}, 2},
 		{[]string{"keys", "disable", dd}, 2},

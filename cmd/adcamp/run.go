@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/adcamp/adcamp/cmd/adcamp/internal/apicmd"
+	"github.com/adcamp/adcamp/cmd/adcamp/internal/cmdline"
 )
 
 const usage = `adcamp runs and administers the Campaign Advertising Open API, and calls it.
@@ -121,7 +124,7 @@ func (c *cli) dispatch(ctx context.Context, cmd string, rest []string) error {
 		if isHelp(rest[0]) {
 			return c.groupHelp(cmd)
 		}
-		if cmd == "channel-accounts" && rest[0] == "list" && wantsAPI(rest[1:]) {
+		if cmd == "channel-accounts" && rest[0] == "list" && apicmd.WantsAPI(rest[1:]) {
 			return c.api(ctx, cmd+" "+rest[0], rest[1:])
 		}
 		return c.admin(ctx, cmd+" "+rest[0], rest[1:])
@@ -152,54 +155,23 @@ type cli struct {
 }
 
 // errUsage marks mistakes on the command line (exit status 2).
-var errUsage = errors.New("usage")
+var errUsage = cmdline.ErrUsage
 
 func usageError(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+	return cmdline.Usagef(format, args...)
 }
 
-func exitCode(err error) int {
-	if errors.Is(err, errUsage) {
-		return 2
-	}
-	return 1
-}
+func exitCode(err error) int { return cmdline.ExitCode(err) }
 
 // newFlags returns a flag set that does not exit and prints nothing of
 // its own: parse reports mistakes, and prints the help asked for.
-func (c *cli) newFlags(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
-}
+func (c *cli) newFlags(name string) *flag.FlagSet { return cmdline.NewFlags(name) }
 
 // parse parses args, allowing flags after positional arguments
-// ("keys disable KEY --json"), and returns the positional ones. On -h it
-// prints the command's flags on stdout and returns flag.ErrHelp (exit 0);
-// a mistake is a usage error that says how to get that help.
+// ("keys disable KEY --json"), and returns the positional ones; on -h it
+// prints the command's flags (cmdline.Parse).
 func (c *cli) parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintf(c.stdout, "Usage of adcamp %s:\n", fs.Name())
-				fs.SetOutput(c.stdout)
-				fs.PrintDefaults()
-				fs.SetOutput(io.Discard)
-				return nil, err
-			}
-			return nil, usageError("%v (run \"adcamp %s -h\" for its flags)", err, fs.Name())
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
+	return cmdline.Parse(fs, args, c.stdout)
 }
 
 // envDefault returns the value of an environment variable, or def.

@@ -243,7 +243,7 @@ func newRequestID() string {
 }
 
 // clientAddr is the client's IP address, for throttling sign-ins. Behind
-// a proxy it is the proxy's (see the README).
+// a proxy it is the proxy's (see docs/console.md).
 func clientAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

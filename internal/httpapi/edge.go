@@ -12,25 +12,25 @@ import (
 )
 
 // What is checked of a request before any route is chosen, so that every
-// answer a handler can give is in the envelope (see the README for the
-// few that net/http gives before any handler runs).
+// answer a handler can give is in the envelope (see docs/behaviour.md
+// for the few that net/http gives before any handler runs).
 
-// MaxHeaderBytes bounds the request line and headers a handler accepts:
+// maxHeaderBytes bounds the request line and headers a handler accepts:
 // more is answered 431 in the envelope. The server's own limit
 // (ServerMaxHeaderBytes) must be larger, or net/http answers first, in
 // plain text.
 const (
-	MaxHeaderBytes       = 64 << 10
+	maxHeaderBytes       = 64 << 10
 	ServerMaxHeaderBytes = 256 << 10
 )
 
 // checkRequest refuses what no route may see: headers over
-// MaxHeaderBytes, a request for no path (OPTIONS *, CONNECT), a path that
+// maxHeaderBytes, a request for no path (OPTIONS *, CONNECT), a path that
 // is not in its clean form (which net/http's mux would answer with a
 // redirect of its own), and a body where none belongs.
 func checkRequest(r *http.Request) error {
-	if n := headerBytes(r); n > MaxHeaderBytes {
-		return errorf(adcamp.CodeHeadersTooLarge, "the request line and headers are %d bytes; at most %d are accepted", n, MaxHeaderBytes)
+	if n := headerBytes(r); n > maxHeaderBytes {
+		return errorf(adcamp.CodeHeadersTooLarge, "the request line and headers are %d bytes; at most %d are accepted", n, maxHeaderBytes)
 	}
 	if r.Method == http.MethodConnect || !strings.HasPrefix(r.URL.Path, "/") {
 		return errorf(adcamp.CodeNotFound, "no route for %s %s", r.Method, shortURI(r.RequestURI))

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-json-experiment/json/jsontext"
@@ -37,7 +38,14 @@ type resource struct {
 	// another means than its body types: version as UpdateOptions.IfMatch
 	// (an If-Match header).
 	sdkBodyElsewhere []string
+	// entity is the domain's type, every field of which the answer shows
+	// (named in snake case) but those of its tenant.
+	entity any
 }
+
+// tenantFields are the entities' fields an answer never shows: the
+// tenant is the key's.
+var tenantFields = []string{"account_id", "environment"}
 
 var resources = []resource{
 	{
@@ -46,6 +54,7 @@ var resources = []resource{
 		read:   func(o *object) []adcamp.FieldIssue { return campaignInput(o).Invalid },
 		sdk:    client.Campaign{}, sdkCreate: client.CampaignCreate{}, sdkUpdate: client.CampaignUpdate{},
 		sdkBodyElsewhere: []string{"version"},
+		entity:           adcamp.Campaign{},
 	},
 	{
 		name: "AdGroup", create: "AdGroupCreate", update: "AdGroupUpdate",
@@ -53,6 +62,7 @@ var resources = []resource{
 		read:   func(o *object) []adcamp.FieldIssue { return adGroupInput(o).Invalid },
 		sdk:    client.AdGroup{}, sdkCreate: client.AdGroupCreate{}, sdkUpdate: client.AdGroupUpdate{},
 		sdkBodyElsewhere: []string{"version"},
+		entity:           adcamp.AdGroup{},
 	},
 	{
 		name: "Keyword", create: "KeywordCreate", update: "KeywordUpdate",
@@ -60,6 +70,7 @@ var resources = []resource{
 		read:   func(o *object) []adcamp.FieldIssue { return keywordInput(o).Invalid },
 		sdk:    client.Keyword{}, sdkCreate: client.KeywordCreate{}, sdkUpdate: client.KeywordUpdate{},
 		sdkBodyElsewhere: []string{"version"},
+		entity:           adcamp.Keyword{},
 	},
 }
 
@@ -74,6 +85,39 @@ func TestAnswersMatchTheDocument(t *testing.T) {
 			t.Errorf("SDK %T reads %v; openapi.yaml's %s has %v", r.sdk, got, r.name, want)
 		}
 	}
+}
+
+// TestAnswersShowEveryField: the answer types show every field of the
+// domain's entities but the tenant's, so that a field added to an entity
+// and forgotten in the API fails here (docs/CONTRIBUTING.md, "Adding a
+// field"); TestAnswersMatchTheDocument then holds openapi.yaml to it.
+func TestAnswersShowEveryField(t *testing.T) {
+	for _, r := range resources {
+		var want []string
+		typ := reflect.TypeOf(r.entity)
+		for i := range typ.NumField() {
+			if name := snakeCase(typ.Field(i).Name); !slices.Contains(tenantFields, name) {
+				want = append(want, name)
+			}
+		}
+		slices.Sort(want)
+		if got := jsonFields(r.answer); !slices.Equal(got, want) {
+			t.Errorf("%T writes %v; the fields of %T are %v", r.answer, got, r.entity, want)
+		}
+	}
+}
+
+// snakeCase writes a Go field name as a JSON member: ChannelAccountID is
+// channel_account_id.
+func snakeCase(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		if i > 0 && unicode.IsUpper(r) && unicode.IsLower(rune(name[i-1])) {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
 }
 
 func TestBodyReadersMatchTheDocument(t *testing.T) {

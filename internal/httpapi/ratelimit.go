@@ -15,7 +15,8 @@ import (
 )
 
 // limiter holds one token bucket per credential: perSecond tokens a
-// second, up to a burst of twice that. It is per process (see README).
+// second, up to a burst of twice that. It is per process (see
+// docs/running.md).
 // Buckets exist only for credentials that authenticated, so the map is
 // bounded by the number of keys.
 type limiter struct {

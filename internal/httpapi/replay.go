@@ -145,7 +145,7 @@ func (b *bufferedWriter) answer() (*service.Answer, service.Outcome, map[string]
 }
 
 // placeholder is what replays get of an answer too large to keep (see
-// service.MaxKeptAnswer): 409 CONFLICT, saying that the request was
+// the service's budget.go): 409 CONFLICT, saying that the request was
 // answered, how, and by which request.
 func placeholder(status int, requestID string, size int) (*service.Answer, error) {
 	body, err := json.Marshal(map[string]any{"success": false, "error": errorBody{

@@ -43,9 +43,9 @@ func (p *Problem) Error() string {
 	return p.Field + " " + p.Issue
 }
 
-// ErrZeroBid refuses a bid of 0, which the API would refuse too; left
+// errZeroBid refuses a bid of 0, which the API would refuse too; left
 // out, a bid is the ad group's default.
-const ErrZeroBid = "must be greater than 0; leave it out for the ad group's default bid"
+const errZeroBid = "must be greater than 0; leave it out for the ad group's default bid"
 
 // Parse reads a batch file, CSV or JSON, told apart by its first
 // character ('[' or '{' for JSON), a UTF-8 byte order mark ignored. It
@@ -60,8 +60,8 @@ func Parse(data []byte) ([]Item, error) {
 	return parseCSV(data)
 }
 
-// Columns are the columns a CSV file may have; the first two are required.
-var Columns = []string{"text", "match_type", "bid", "status"}
+// columns are the columns a CSV file may have; the first two are required.
+var columns = []string{"text", "match_type", "bid", "status"}
 
 // parseCSV reads a header row naming the columns (text and match_type,
 // optionally bid and status, in any order) and one keyword per row. An
@@ -112,15 +112,15 @@ func csvHeader(header []string) (map[string]int, error) {
 	cols := map[string]int{}
 	for i, h := range header {
 		h = strings.ToLower(strings.TrimSpace(h))
-		if !slices.Contains(Columns, h) {
-			return nil, fmt.Errorf("line 1: unknown column %q; the header row names columns among %s", h, strings.Join(Columns, ","))
+		if !slices.Contains(columns, h) {
+			return nil, fmt.Errorf("line 1: unknown column %q; the header row names columns among %s", h, strings.Join(columns, ","))
 		}
 		if _, dup := cols[h]; dup {
 			return nil, fmt.Errorf("line 1: column %q appears twice", h)
 		}
 		cols[h] = i
 	}
-	for _, need := range Columns[:2] {
+	for _, need := range columns[:2] {
 		if _, ok := cols[need]; !ok {
 			return nil, fmt.Errorf("line 1: the header row has no %q column (want text,match_type,bid,status; bid and status may be left out)", need)
 		}
@@ -153,7 +153,7 @@ func parseBid(s string) (client.Money, *Problem) {
 		return 0, &Problem{Field: "bid", Issue: fmt.Sprintf("%q is not an amount in USD such as 1.10: %v", s, err)}
 	}
 	if bid == 0 {
-		return 0, &Problem{Field: "bid", Issue: ErrZeroBid}
+		return 0, &Problem{Field: "bid", Issue: errZeroBid}
 	}
 	return bid, nil
 }

@@ -37,7 +37,7 @@ func TestParse(t *testing.T) {
 			"also good,broad,0.5\n",
 			`2:good/exact/1.00/ | 3:!bid "abc" is not an amount in USD such as 1.10: ` + moneyErr("abc") +
 				` | 4:!bid "1.234" is not an amount in USD such as 1.10: ` + moneyErr("1.234") +
-				` | 5:!bid ` + ErrZeroBid +
+				` | 5:!bid ` + errZeroBid +
 				` | 6:!has 4 fields; the header row names 3 | 7:!has 1 fields; the header row names 3 | 8:also good/broad/0.50/`},
 		{"CSV quoted field over two lines", "text,match_type\n\"two\nlines\",exact\nnext,broad\n", "2:two\nlines/exact/0.00/ | 4:next/broad/0.00/"},
 		{"CSV bare quote", "text,match_type\nbad \"quote,exact\nnext,broad\n",
@@ -53,7 +53,7 @@ func TestParse(t *testing.T) {
 			"  7,\n" +
 			"  {\"text\": \"last\", \"match_type\": \"broad\", \"bid\": 2.001}\n" +
 			"]}",
-			`2:good/exact/0.00/ | 3:!bid must be a number, not a string | 4:!bid ` + ErrZeroBid +
+			`2:good/exact/0.00/ | 3:!bid must be a number, not a string | 4:!bid ` + errZeroBid +
 				` | 5:!cpc is not a known field | 6:!text must be a string | 7:!must be a keyword object` +
 				` | 8:!bid "2.001" is not an amount in USD such as 1.10: ` + moneyErr("2.001")},
 		{"empty CSV", "", ""},

@@ -110,8 +110,8 @@ func New(doc []byte) (*Validator, error) {
 	return v, nil
 }
 
-// Schema validates a JSON value against components.schemas[name].
-func (v *Validator) Schema(name string, body []byte) error {
+// schema validates a JSON value against components.schemas[name].
+func (v *Validator) schema(name string, body []byte) error {
 	s := v.schemas[name]
 	if s == nil {
 		return fmt.Errorf("no schema %q", name)
@@ -204,16 +204,6 @@ func (v *Validator) Request(method, path string, body []byte) error {
 func (v *Validator) Paths() []string {
 	paths, _ := v.doc["paths"].(map[string]any)
 	return keys(paths)
-}
-
-// Unsigned reports whether method on path needs no signature (its
-// operation's security is empty).
-func (v *Validator) Unsigned(method, path string) bool {
-	paths, _ := v.doc["paths"].(map[string]any)
-	item, _ := paths[path].(map[string]any)
-	op, _ := item[strings.ToLower(method)].(map[string]any)
-	sec, ok := op["security"].([]any)
-	return ok && len(sec) == 0
 }
 
 // Methods returns the methods the document gives path, upper case and

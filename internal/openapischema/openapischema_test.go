@@ -91,16 +91,16 @@ func TestConvert(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, body := range tc.valid {
-				if err := v.Schema("Thing", []byte(body)); err != nil {
-					t.Errorf("Schema(%s) = %v, want valid", body, err)
+				if err := v.schema("Thing", []byte(body)); err != nil {
+					t.Errorf("schema(%s) = %v, want valid", body, err)
 				}
 				if err := v.Response("GET", "/things", 200, http.Header{}, []byte(body)); err != nil {
 					t.Errorf("Response(%s) = %v, want valid", body, err)
 				}
 			}
 			for _, body := range tc.invalid {
-				if err := v.Schema("Thing", []byte(body)); err == nil {
-					t.Errorf("Schema(%s) = nil, want invalid", body)
+				if err := v.schema("Thing", []byte(body)); err == nil {
+					t.Errorf("schema(%s) = nil, want invalid", body)
 				}
 			}
 		})

@@ -27,10 +27,10 @@ func BenchmarkStore(b *testing.B) {
 	})
 }
 
-// analyzed is the store with storetest.Analyzer: the benchmarks' tables
-// are new, and PostgreSQL plans a query on a table it has no statistics
-// of as if the table were small, which autovacuum corrects within a minute
-// in a database in use.
+// analyzed is the store with an Analyze method, which storetest's
+// benchmarks call after seeding: their tables are new, and PostgreSQL
+// plans a query on a table it has no statistics of as if the table were
+// small, which autovacuum corrects within a minute in a database in use.
 type analyzed struct {
 	*postgres.DB
 	url string

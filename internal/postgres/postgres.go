@@ -7,8 +7,8 @@
 // store.WithRowLocks (the changes of campaigns, ad groups and keywords,
 // with their replay records): those run at READ COMMITTED, and their
 // reads of the rows they change lock them (FOR NO KEY UPDATE), which is
-// all their rules need (the argument is in bench/README.md, "PostgreSQL
-// at the speed of PostgreSQL"). A transaction that PostgreSQL aborts as a
+// all their rules need (the argument is in docs/postgresql.md,
+// "Isolation"). A transaction that PostgreSQL aborts as a
 // serialization failure (40001) or a deadlock (40P01) is run again from
 // the start, fn included, at most five times with a short jittered pause;
 // after the fifth it fails with CONFLICT. So fn must be safe to run again:
@@ -122,7 +122,8 @@ func Open(ctx context.Context, url string) (*DB, error) {
 // the same index pages. In sittings that took turns (one core for
 // adcamp, PostgreSQL on the same two cores, 16 and 64 clients), 8
 // connections served 5-14 % more than 16, as much as 12, and 4 served
-// less (pgxpool's own default; figures in bench/README.md).
+// less (pgxpool's own default; figures in
+// bench/notes/2026-11-26-postgresql-second-pass.md).
 func defaultMaxConns() int32 {
 	return int32(max(8, 4*runtime.GOMAXPROCS(0)))
 }

@@ -48,18 +48,18 @@ func (b *Box) Seal(plaintext, context []byte) []byte {
 	return b.aead.Seal(nonce, nonce, plaintext, context)
 }
 
-// ErrOpen is returned when a ciphertext does not open under this key.
-var ErrOpen = errors.New("secret cannot be decrypted with this master key")
+// errOpen is returned when a ciphertext does not open under this key.
+var errOpen = errors.New("secret cannot be decrypted with this master key")
 
 // Open decrypts what Seal returned for the same context.
 func (b *Box) Open(sealed, context []byte) ([]byte, error) {
 	n := b.aead.NonceSize()
 	if len(sealed) < n {
-		return nil, ErrOpen
+		return nil, errOpen
 	}
 	out, err := b.aead.Open(nil, sealed[:n], sealed[n:], context)
 	if err != nil {
-		return nil, ErrOpen
+		return nil, errOpen
 	}
 	return out, nil
 }

@@ -25,19 +25,19 @@ func TestSealOpen(t *testing.T) {
 	if err != nil || string(got) != "sk_test_secret" {
 		t.Fatalf("Open = %q, %v; want the secret", got, err)
 	}
-	if _, err := box.Open(sealed, []byte("ak_test_2")); err != ErrOpen {
-		t.Errorf("Open under another key id = %v, want ErrOpen", err)
+	if _, err := box.Open(sealed, []byte("ak_test_2")); err != errOpen {
+		t.Errorf("Open under another key id = %v, want errOpen", err)
 	}
 	other, _ := New(bytes.Repeat([]byte{8}, KeySize))
-	if _, err := other.Open(sealed, []byte("ak_test_1")); err != ErrOpen {
-		t.Errorf("Open under another master key = %v, want ErrOpen", err)
+	if _, err := other.Open(sealed, []byte("ak_test_1")); err != errOpen {
+		t.Errorf("Open under another master key = %v, want errOpen", err)
 	}
 	sealed[len(sealed)-1] ^= 1
-	if _, err := box.Open(sealed, []byte("ak_test_1")); err != ErrOpen {
-		t.Errorf("Open of a tampered ciphertext = %v, want ErrOpen", err)
+	if _, err := box.Open(sealed, []byte("ak_test_1")); err != errOpen {
+		t.Errorf("Open of a tampered ciphertext = %v, want errOpen", err)
 	}
-	if _, err := box.Open([]byte{1, 2}, nil); err != ErrOpen {
-		t.Errorf("Open of a short ciphertext = %v, want ErrOpen", err)
+	if _, err := box.Open([]byte{1, 2}, nil); err != errOpen {
+		t.Errorf("Open of a short ciphertext = %v, want errOpen", err)
 	}
 	if _, err := New(key[:16]); err == nil {
 		t.Error("New accepted a 16-byte key")

@@ -9,7 +9,7 @@ import (
 // built to make large answers (a megabyte of unknown fields, say) cannot
 // fill the database:
 //
-//   - an answer over MaxKeptAnswer bytes is never kept whole;
+//   - an answer over maxKeptAnswer bytes is never kept whole;
 //   - an account's kept answers over SmallAnswer bytes each may hold, while
 //     they live, at most Config.AnswerBudget bytes (per process, like the
 //     rate limit: N processes on one database keep up to N times that).
@@ -17,9 +17,9 @@ import (
 // In either case the answer's placeholder is kept in its place (see
 // Answer.Placeholder), so the request still cannot execute twice.
 const (
-	MaxKeptAnswer       = 1 << 20
+	maxKeptAnswer       = 1 << 20
 	SmallAnswer         = 4 << 10
-	DefaultAnswerBudget = 64 << 20
+	defaultAnswerBudget = 64 << 20
 )
 
 // answerBudget counts, per account, the bytes of the large answers this

@@ -12,7 +12,7 @@ import (
 // MaxPageSize bounds page_size on every list.
 const MaxPageSize = 100
 
-// CampaignView is a campaign as a client sees it: the stored record with
+// view is a campaign as a client sees it: the stored record with
 // its effective status.
 func (s *Service) view(c *adcamp.Campaign) *adcamp.Campaign {
 	c.Status = c.EffectiveStatus(s.today())

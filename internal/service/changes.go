@@ -160,14 +160,6 @@ func (s *Service) changeQuery(t adcamp.Tenant, f adcamp.ChangeFilter) (store.Cha
 // record the request writes shares it.
 type txnKey struct{}
 
-// WithTransaction returns ctx carrying a new transaction id, which every
-// change record written by the service calls made with it shares. The API
-// needs none (a request's calls share one database transaction, and its
-// id); a console page that makes several calls for one form may use it.
-func (s *Service) WithTransaction(ctx context.Context) context.Context {
-	return context.WithValue(ctx, txnKey{}, adcamp.NewID(adcamp.PrefixTransaction, s.Now()))
-}
-
 // transactionID returns the id of ctx's request transaction, or a new one
 // for a service call that runs its own.
 func (s *Service) transactionID(ctx context.Context) string {

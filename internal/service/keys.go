@@ -251,8 +251,8 @@ func (s *Service) HoldSecret(ctx context.Context, k *NewCredential, rolled bool)
 	return token, err
 }
 
-// ErrSecretGone answers a second look at a secret.
-var ErrSecretGone = adcamp.Errorf(adcamp.CodeNotFound,
+// errSecretGone answers a second look at a secret.
+var errSecretGone = adcamp.Errorf(adcamp.CodeNotFound,
 	"This secret was shown once already and is not kept: adcamp stores it only encrypted, for checking signatures. If it was not saved, roll the credential for a new one.")
 
 // RevealSecret returns a secret held by HoldSecret, once, to the user who
@@ -268,13 +268,13 @@ func (s *Service) RevealSecret(ctx context.Context, token string) (k *NewCredent
 	err = s.write(ctx, func(tx store.Tx) error {
 		t, err := tx.GetToken(ctx, hash, store.TokenReveal, now)
 		if adcamp.ErrorCode(err) == adcamp.CodeNotFound || (err == nil && t.UserID != userID) {
-			return ErrSecretGone
+			return errSecretGone
 		}
 		if err != nil {
 			return err
 		}
 		held, err = tx.TakeToken(ctx, hash, store.TokenReveal, now)
-		return asGone(err, ErrSecretGone)
+		return asGone(err, errSecretGone)
 	})
 	if err != nil {
 		return nil, false, err

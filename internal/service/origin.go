@@ -31,9 +31,9 @@ func OriginOf(ctx context.Context) Origin {
 	if o, ok := ctx.Value(originKey{}).(Origin); ok {
 		return o
 	}
-	return Origin{Actor: SystemActor}
+	return Origin{Actor: systemActor}
 }
 
-// SystemActor is adcamp acting on its own (ending campaigns past their end
+// systemActor is adcamp acting on its own (ending campaigns past their end
 // date).
-var SystemActor = adcamp.Actor{Type: adcamp.ActorSystem, ID: "adcamp"}
+var systemActor = adcamp.Actor{Type: adcamp.ActorSystem, ID: "adcamp"}

@@ -71,8 +71,8 @@ const (
 	replayMargin   = 2 * time.Minute
 )
 
-// MaxIdempotencyKey bounds the length of an Idempotency-Key.
-const MaxIdempotencyKey = 255
+// maxIdempotencyKey bounds the length of an Idempotency-Key.
+const maxIdempotencyKey = 255
 
 // ReplayKey names a mutating request for replay protection: always by
 // its signature (scoped to the credential), and also by its
@@ -121,9 +121,9 @@ func (s *Service) ReplayKeyFor(r SignedRequest) (ReplayKey, error) {
 	h.Write(r.Body)
 	k := ReplayKey{hash: h.Sum(nil), account: r.Credential.AccountID}
 	if r.IdempotencyKey != "" {
-		if len(r.IdempotencyKey) > MaxIdempotencyKey || !printableASCII(r.IdempotencyKey) {
+		if len(r.IdempotencyKey) > maxIdempotencyKey || !printableASCII(r.IdempotencyKey) {
 			var issues adcamp.Issues
-			issues.Add("Idempotency-Key", "must be 1 to %d printable ASCII characters", MaxIdempotencyKey)
+			issues.Add("Idempotency-Key", "must be 1 to %d printable ASCII characters", maxIdempotencyKey)
 			return k, issues.Err()
 		}
 		k.names = append(k.names, recordName{scope: "idem:" + r.Credential.AccountID + ":" + string(r.Credential.Environment),
@@ -207,7 +207,7 @@ type Answer struct {
 	Body   []byte
 	// Placeholder, if set, is kept instead of this answer when this one is
 	// too large to keep, or the account's budget for kept answers is
-	// spent (see MaxKeptAnswer): a small answer saying that the request
+	// spent (see maxKeptAnswer): a small answer saying that the request
 	// was answered, for its replays.
 	Placeholder *Answer
 }
@@ -388,14 +388,14 @@ func (n recordName) expiry(now time.Time) time.Time {
 }
 
 // keptAnswer is what is kept of ans under k's names: ans itself, or its
-// placeholder if ans is over MaxKeptAnswer, or over SmallAnswer and the
+// placeholder if ans is over maxKeptAnswer, or over SmallAnswer and the
 // account's budget cannot hold it under every name.
 func (s *Service) keptAnswer(k ReplayKey, ans *Answer, now time.Time) *Answer {
 	if ans.Placeholder == nil {
 		return ans
 	}
 	size := int64(len(ans.Header) + len(ans.Body))
-	if size > MaxKeptAnswer {
+	if size > maxKeptAnswer {
 		return ans.Placeholder
 	}
 	if size <= SmallAnswer {

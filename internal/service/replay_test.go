@@ -118,7 +118,7 @@ func TestLegacySignatureRecords(t *testing.T) {
 	}
 }
 
-// TestLargeAnswersNotKept: an answer over MaxKeptAnswer is sent once and
+// TestLargeAnswersNotKept: an answer over maxKeptAnswer is sent once and
 // kept as its placeholder, which its replay gets; the request is not run
 // again. A small answer is kept whatever the budget.
 func TestLargeAnswersNotKept(t *testing.T) {
@@ -132,7 +132,7 @@ func TestLargeAnswersNotKept(t *testing.T) {
 	s := New(Config{Store: db, Now: func() time.Time { return now }, AnswerBudget: 1})
 	key := &adcamp.APIKey{ID: "ak_live_x", AccountID: "acc_1", Environment: adcamp.Production}
 	ts := strconv.FormatInt(now.Unix(), 10)
-	for _, size := range []int{MaxKeptAnswer + 1, 100} {
+	for _, size := range []int{maxKeptAnswer + 1, 100} {
 		k, err := s.ReplayKeyFor(SignedRequest{Credential: key, Timestamp: ts, Signature: fmt.Sprint(size), Method: "POST", Path: "/campaigns"})
 		if err != nil {
 			t.Fatal(err)

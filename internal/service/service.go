@@ -50,7 +50,7 @@ type Config struct {
 	// server's clock (5 minutes if zero).
 	MaxSkew time.Duration
 	// AnswerBudget bounds the bytes of large answers kept for replays per
-	// account and process (DefaultAnswerBudget if zero; see budget.go).
+	// account and process (defaultAnswerBudget if zero; see budget.go).
 	AnswerBudget int64
 	// HistoryRetention is how long change records are kept (Run purges
 	// older ones). Zero keeps them all: a library never deletes history
@@ -103,7 +103,7 @@ func New(cfg Config) *Service {
 	if s.maxSkew == 0 {
 		s.maxSkew = 5 * time.Minute
 	}
-	s.budget.limit = cmp.Or(cfg.AnswerBudget, DefaultAnswerBudget)
+	s.budget.limit = cmp.Or(cfg.AnswerBudget, defaultAnswerBudget)
 	for _, m := range cmpOr(cfg.Marketplaces, DefaultMarketplaces) {
 		s.marketplaces = append(s.marketplaces, strings.ToUpper(strings.TrimSpace(m)))
 	}
@@ -175,7 +175,7 @@ const endBatch = 1000
 // (from its stored status to ended), with one transaction id per batch.
 func (s *Service) EndDueCampaigns(ctx context.Context) (int64, error) {
 	var total int64
-	ctx = WithOrigin(ctx, Origin{Actor: SystemActor})
+	ctx = WithOrigin(ctx, Origin{Actor: systemActor})
 	for {
 		var n int64
 		err := s.store.Write(ctx, func(tx store.Tx) error {

@@ -162,7 +162,8 @@ func (b *batcher) checkpoint() {
 // after theirs: every read that ran first pushed the commit, and so every
 // change of the batch, further back. Reads now wait a little longer and
 // changes less: at 64 connections on one core the p99 of changes went from
-// 27-29 ms to 22-27, reads' from 17-19 to 20-24 (bench/README.md).
+// 27-29 ms to 22-27, reads' from 17-19 to 20-24
+// (bench/notes/2026-11-23-sqlite-sitting.md).
 func (b *batcher) stepAside() {
 	if b.forming.Load() {
 		runtime.Gosched()

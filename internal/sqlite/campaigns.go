@@ -16,9 +16,10 @@ const campaignColumns = `id, account_id, environment, name, budget_daily, market
 const campaignSelect = `id, name, budget_daily, marketplace, channel_account_id,
 	start_date, end_date, status, version, created_at, updated_at, notes`
 
-// campaignScanner reads campaignSelect rows of one tenant. Its
+// campaignScanner reads the campaigns of one tenant (campaignSelect
+// rows) or, made for no tenant, of any (campaignColumns rows). Its
 // destinations are made once, and the campaigns it returns are allocated
-// together, up to the page size it was made for.
+// together, up to the number of rows it was made for.
 type campaignScanner struct {
 	tn      adcamp.Tenant
 	block   []adcamp.Campaign
@@ -33,9 +34,13 @@ type campaignScanner struct {
 
 func newCampaignScanner(tn adcamp.Tenant, rows int) *campaignScanner {
 	s := &campaignScanner{tn: tn, block: make([]adcamp.Campaign, 0, max(rows, 1))}
-	s.dest = []any{&s.c.ID, &s.c.Name, (*intCol)(&s.c.BudgetDaily), &s.c.Marketplace,
+	s.dest = []any{&s.c.ID}
+	if tn == (adcamp.Tenant{}) {
+		s.dest = append(s.dest, &s.c.AccountID, (*string)(&s.c.Environment))
+	}
+	s.dest = append(s.dest, &s.c.Name, (*intCol)(&s.c.BudgetDaily), &s.c.Marketplace,
 		&s.channel, &s.start, &s.end, (*nullText)(&s.c.Status), (*intCol)(&s.c.Version), &s.created, &s.updated,
-		(*nullText)(&s.c.Notes)}
+		(*nullText)(&s.c.Notes))
 	return s
 }
 
@@ -45,7 +50,9 @@ func (s *campaignScanner) scan(row rowScanner) (*adcamp.Campaign, error) {
 		return nil, err
 	}
 	c := s.c
-	c.AccountID, c.Environment = s.tn.AccountID, s.tn.Environment
+	if s.tn != (adcamp.Tenant{}) {
+		c.AccountID, c.Environment = s.tn.AccountID, s.tn.Environment
+	}
 	if s.channel.valid {
 		id := s.channel.n
 		c.ChannelAccountID = &id

@@ -232,33 +232,8 @@ func (t *tx) DueCampaigns(ctx context.Context, today adcamp.Date, limit int) ([]
 	if err != nil {
 		return nil, err
 	}
-	return collect(rows, scanFullCampaign)
-}
-
-// scanFullCampaign reads campaignColumns (tenant included).
-func scanFullCampaign(row rowScanner) (*adcamp.Campaign, error) {
-	var c adcamp.Campaign
-	var channel nullInt
-	var start, end, notes nullText
-	var created, updated intCol
-	err := row.Scan(&c.ID, &c.AccountID, (*string)(&c.Environment), &c.Name, (*intCol)(&c.BudgetDaily), &c.Marketplace,
-		&channel, &start, &end, (*string)(&c.Status), (*intCol)(&c.Version), &created, &updated, &notes)
-	if err != nil {
-		return nil, err
-	}
-	if channel.valid {
-		id := channel.n
-		c.ChannelAccountID = &id
-	}
-	if c.StartDate, err = scanDate(start); err != nil {
-		return nil, err
-	}
-	if c.EndDate, err = scanDate(end); err != nil {
-		return nil, err
-	}
-	c.Notes = string(notes)
-	c.CreatedAt, c.UpdatedAt = fromMicros(int64(created)), fromMicros(int64(updated))
-	return &c, nil
+	// Usually none are due: a block of one, not of limit.
+	return collect(rows, newCampaignScanner(adcamp.Tenant{}, 1).scan)
 }
 
 func (t *tx) SetCampaignsEnded(ctx context.Context, ids []string) error {

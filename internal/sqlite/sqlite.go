@@ -142,8 +142,8 @@ func private(dir, path string) error {
 //   - the writer's own checkpoint at walCheckpointPages stays as the
 //     bound should the loop fall behind.
 //
-// Measured (bench/README.md): at 64 connections this machine appends about
-// 16,000 pages a second to the WAL. With the bound at 20,000 pages the
+// Measured (bench/notes/2026-11-23-sqlite-sitting.md): at 64 connections
+// this machine appends about 16,000 pages a second to the WAL. With the bound at 20,000 pages the
 // writer reached it about once a second, and that commit, checkpointing a
 // second's pages and syncing them, took 25 to 140 ms instead of 1 to 3.
 // Checkpoints every 2 s rather than every second lowered the p99 of

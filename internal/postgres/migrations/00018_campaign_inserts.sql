@@ -8,16 +8,16 @@
 --     the account).
 --
 -- Each cost about a fifth of PostgreSQL's time for a create (pgbench of the
--- create's statement, 8 clients; bench/README.md). The statement that
--- inserts a campaign now writes its count's change itself (insertCampaign
--- in campaigns.go, the only INSERT INTO campaigns), and the account is the
--- one whose API key signed the request, which exists by construction
--- (api_keys keeps its foreign key). Deleting an account still deletes its
--- campaigns, and their ad groups and keywords with them, now by a
--- statement trigger on accounts instead of ON DELETE CASCADE. The service
--- never deletes accounts; an account deleted by hand while one of its
--- campaigns is being created may leave that campaign behind, unreachable
--- (no key can name its account).
+-- create's statement, 8 clients;
+-- bench/notes/2026-11-26-postgresql-third-pass.md). The statement that
+-- inserts a campaign now writes its count's change itself (insertCampaign in
+-- campaigns.go, the only INSERT INTO campaigns), and the account is the one
+-- whose API key signed the request, which exists by construction (api_keys
+-- keeps its foreign key). Deleting an account still deletes its campaigns,
+-- and their ad groups and keywords with them, now by a statement trigger on
+-- accounts instead of ON DELETE CASCADE. The service never deletes accounts;
+-- an account deleted by hand while one of its campaigns is being created may
+-- leave that campaign behind, unreachable (no key can name its account).
 DROP TRIGGER campaigns_counted_insert ON campaigns;
 DROP FUNCTION campaign_counted_insert();
 ALTER TABLE campaigns DROP CONSTRAINT campaigns_account_id_fkey;

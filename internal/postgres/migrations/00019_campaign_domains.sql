@@ -2,7 +2,8 @@
 -- A campaign's status and environment were held to their values by CHECK
 -- constraints, which PostgreSQL parses and plans again for every statement
 -- that writes the table: 7 µs of the 120 a campaign's INSERT or UPDATE
--- costs it (pgbench with one client; bench/README.md, fourth pass), in the
+-- costs it (pgbench with one client;
+-- bench/notes/2026-11-26-postgresql-fourth-pass.md), in the
 -- API's busiest writes. The same checks as domains refuse the same values
 -- at no cost per statement: PostgreSQL plans a domain's check once, in its
 -- type cache. The other tables keep their CHECK constraints; none is

@@ -49,9 +49,9 @@ func Bench(b *testing.B, open func(b *testing.B) store.Store) {
 	}
 }
 
-// Analyzer is a store whose planner statistics a benchmark can bring up to
+// analyzer is a store whose planner statistics a benchmark can bring up to
 // date after seeding, as the database would by itself in time.
-type Analyzer interface {
+type analyzer interface {
 	Analyze(ctx context.Context) error
 }
 
@@ -271,7 +271,7 @@ func benchListKeywords(n int) func(b *testing.B, f *benchFixture) {
 			}
 			return tx.CreateKeywords(ctx, ks)
 		})
-		if a, ok := f.db.(Analyzer); ok {
+		if a, ok := f.db.(analyzer); ok {
 			if err := a.Analyze(ctx); err != nil {
 				b.Fatalf("Analyze: %v", err)
 			}

@@ -1,4 +1,4 @@
-package main
+package apicmd
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/adcamp/adcamp/client"
 )
 
-// Ad groups, keywords (but their create, in api_keywords.go) and the API
+// Ad groups, keywords (but their create, in keywords.go) and the API
 // listing of channel accounts.
 
 var adGroupView = view[client.AdGroup]{

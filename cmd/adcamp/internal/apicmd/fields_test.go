@@ -1,4 +1,4 @@
-package main
+package apicmd
 
 import (
 	"bytes"
@@ -66,7 +66,7 @@ var flagLine = regexp.MustCompile(`(?m)^  -([a-z-]+)`)
 func commandFlags(t *testing.T, args ...string) []string {
 	t.Helper()
 	var stdout bytes.Buffer
-	run(context.Background(), append(args, "-h"), noEnv, strings.NewReader(""), &stdout, &bytes.Buffer{})
+	run(context.Background(), append(args, "-h"), noEnv, strings.NewReader(""), &stdout)
 	var flags []string
 	for _, m := range flagLine.FindAllStringSubmatch(stdout.String(), -1) {
 		flags = append(flags, m[1])

@@ -1,11 +1,14 @@
-package main
+package apicmd
 
 import (
 	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +23,7 @@ import (
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/client"
 	"github.com/adcamp/adcamp/client/signing"
+	"github.com/adcamp/adcamp/cmd/adcamp/internal/cmdline"
 	"github.com/adcamp/adcamp/internal/httpapi"
 	"github.com/adcamp/adcamp/internal/secrets"
 	"github.com/adcamp/adcamp/internal/service"
@@ -81,13 +85,32 @@ func (s *apiSandbox) client() *client.Client {
 	return cl
 }
 
+// run runs the API command args ("campaigns", "list", "--all") as
+// adcamp's dispatch does: help asked for is no error.
+func run(ctx context.Context, args []string, lookup func(string) (string, bool), stdin io.Reader, stdout io.Writer) error {
+	if len(args) < 2 {
+		return fmt.Errorf("run %q: want a command and its subcommand", args)
+	}
+	err := Run(ctx, Env{Lookup: lookup, Stdin: stdin, Stdout: stdout}, args[0]+" "+args[1], args[2:])
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	return err
+}
+
+// exitCode is the exit status of adcamp after err.
+func exitCode(err error) int { return cmdline.ExitCode(err) }
+
+// noEnv is an empty environment.
+func noEnv(string) (string, bool) { return "", false }
+
 // runWith runs adcamp with env as its whole environment and stdin as its
 // input. Whatever happens, the secret must appear in none of its output.
-func runWith(t *testing.T, env map[string]string, stdin string, args ...string) (stdout, stderr string, err error) {
+func runWith(t *testing.T, env map[string]string, stdin string, args ...string) (stdout string, err error) {
 	t.Helper()
-	var out, errOut bytes.Buffer
+	var out bytes.Buffer
 	lookup := func(name string) (string, bool) { v, ok := env[name]; return v, ok }
-	err = run(context.Background(), args, lookup, strings.NewReader(stdin), &out, &errOut)
+	err = run(context.Background(), args, lookup, strings.NewReader(stdin), &out)
 	msg := ""
 	if err != nil {
 		msg = err.Error()
@@ -96,19 +119,19 @@ func runWith(t *testing.T, env map[string]string, stdin string, args ...string) 
 		if secret == "" {
 			continue
 		}
-		for name, text := range map[string]string{"stdout": out.String(), "stderr": errOut.String(), "error": msg} {
+		for name, text := range map[string]string{"stdout": out.String(), "error": msg} {
 			if strings.Contains(text, secret) || strings.Contains(text, strings.TrimPrefix(secret, "sk_test_")) {
 				t.Errorf("adcamp %q printed the API secret on %s:\n%s", args, name, text)
 			}
 		}
 	}
-	return out.String(), errOut.String(), err
+	return out.String(), err
 }
 
 // run runs adcamp against the sandbox.
 func (s *apiSandbox) run(args ...string) (string, error) {
 	s.t.Helper()
-	out, _, err := runWith(s.t, s.env, "", args...)
+	out, err := runWith(s.t, s.env, "", args...)
 	return out, err
 }
 
@@ -413,7 +436,7 @@ func TestAPICredentials(t *testing.T) {
 	}
 	try := func(env map[string]string, args ...string) (string, error) {
 		t.Helper()
-		out, _, err := runWith(t, env, "", append([]string{"campaigns", "list"}, args...)...)
+		out, err := runWith(t, env, "", append([]string{"campaigns", "list"}, args...)...)
 		return out, err
 	}
 
@@ -479,7 +502,6 @@ func TestAPIUsageErrors(t *testing.T) {
 	env := map[string]string{"ADCAMP_API_KEY": "ak_test_x", "ADCAMP_API_SECRET": "sk_test_secretsecretsecret", "ADCAMP_BASE_URL": srv.URL}
 	csv := writeFile(t, "kw.csv", "text,match_type\nred,exact\n", 0o600)
 	tests := [][]string{
-		{"campaigns"},
 		{"campaigns", "frobnicate"},
 		{"campaigns", "get"},
 		{"campaigns", "get", "a", "b"},
@@ -511,7 +533,7 @@ func TestAPIUsageErrors(t *testing.T) {
 		{"keywords", "update", "kw_x"},
 	}
 	for _, args := range tests {
-		_, _, err := runWith(t, env, "", args...)
+		_, err := runWith(t, env, "", args...)
 		if err == nil || exitCode(err) != 2 {
 			t.Errorf("adcamp %q: error %v (exit %d), want exit 2", args, err, exitCode(err))
 		}

@@ -1,4 +1,4 @@
-package main
+package apicmd
 
 import (
 	"encoding/json"
@@ -128,7 +128,7 @@ func TestAPIKeywordBatches(t *testing.T) {
 		t.Errorf("keywords create --file kw.json --json: %d items", len(created.Items))
 	}
 	stdin := `{"items": [{"text": "from stdin", "match_type": "exact"}, {"text": "also stdin", "match_type": "phrase", "bid": 1.25}]}`
-	out, _, err := runWith(t, s.env, stdin, "keywords", "create", "--ad-group", fromJSON, "--file", "-")
+	out, err := runWith(t, s.env, stdin, "keywords", "create", "--ad-group", fromJSON, "--file", "-")
 	if err != nil || !strings.Contains(out, "Created 2 keywords") || !strings.Contains(out, "also stdin") {
 		t.Errorf("keywords create --file - = %q, %v", out, err)
 	}
@@ -165,7 +165,7 @@ func TestAPIKeywordBatchFailures(t *testing.T) {
 		t.Errorf("a failed batch stored keywords: %d, want 1", n)
 	}
 
-	out, _, err := runWith(t, s.env, "", "keywords", "create", "--ad-group", ag, "--file", bad, "--partial")
+	out, err := runWith(t, s.env, "", "keywords", "create", "--ad-group", ag, "--file", bad, "--partial")
 	if exitCode(err) != 1 || !strings.HasSuffix(out, "Created 2 of 4 keywords.\n") || !strings.Contains(out, "new two") {
 		t.Fatalf("keywords create --partial: %q, %v (exit %d); want the 2 created, exit 1", out, err, exitCode(err))
 	}
@@ -179,7 +179,7 @@ func TestAPIKeywordBatchFailures(t *testing.T) {
 	}
 
 	other := s.adGroup("Boots")
-	out, _, err = runWith(t, s.env, "", "keywords", "create", "--ad-group", other, "--file", bad, "--partial", "--json")
+	out, err = runWith(t, s.env, "", "keywords", "create", "--ad-group", other, "--file", bad, "--partial", "--json")
 	var res struct {
 		Items []struct {
 			Index   int             `json:"index"`
@@ -245,7 +245,7 @@ func TestAPIKeywordFileEveryBadLine(t *testing.T) {
 		t.Fatalf("a batch with bad lines stored keywords without --partial: %d, want 1", n)
 	}
 
-	out, _, err := runWith(t, s.env, "", "keywords", "create", "--ad-group", ag, "--file", file, "--partial")
+	out, err := runWith(t, s.env, "", "keywords", "create", "--ad-group", ag, "--file", file, "--partial")
 	if exitCode(err) != 1 || !strings.HasSuffix(out, "Created 2 of 6 keywords.\n") {
 		t.Fatalf("--partial: %q, %v; want 2 of 6 created, exit 1", out, err)
 	}
@@ -259,7 +259,7 @@ func TestAPIKeywordFileEveryBadLine(t *testing.T) {
 	}
 
 	other := s.adGroup("Boots")
-	out, _, _ = runWith(t, s.env, "", "keywords", "create", "--ad-group", other, "--file", file, "--partial", "--json")
+	out, _ = runWith(t, s.env, "", "keywords", "create", "--ad-group", other, "--file", file, "--partial", "--json")
 	var res struct {
 		Items []struct {
 			Index, Line, Status int
