@@ -53,7 +53,7 @@ func TestSystemdUnit(t *testing.T) {
 		t.Errorf("the unit: backups in %q, data in %q, stop timeout %v for a shutdown timeout of %v; "+
 			"want backups, /var/lib/adcamp, and time to drain", cfg.ops.backupDir, cfg.store.dataDir, stop, cfg.ops.shutdownTimeout)
 	}
-	for _, want := range []string{"NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateTmp=yes", "DynamicUser=yes",
+	for _, want := range []string{"NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateTmp=yes", "User=adcamp",
 		"ProtectHome=yes", "CapabilityBoundingSet=", "StateDirectory=adcamp adcamp-backups", "MemoryDenyWriteExecute=yes"} {
 		if !settings[want] {
 			t.Errorf("the unit lacks %s", want)

@@ -115,7 +115,10 @@ func (c *cli) printPlan(s store.Schema, rule string, asJSON bool) error {
 		}
 		fmt.Fprintf(c.stdout, "  %05d  %s\n         locks: %s\n", m.Version, source, wrap(m.Locks, 80, "                "))
 	}
-	fmt.Fprintf(c.stdout, "\n%s\n", rule)
+	fmt.Fprintln(c.stdout)
+	for _, para := range strings.Split(rule, "\n") {
+		fmt.Fprintln(c.stdout, wrap(para, 100, ""))
+	}
 	return nil
 }
 
