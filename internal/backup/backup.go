@@ -27,6 +27,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	sqlitedriver "modernc.org/sqlite"
@@ -50,6 +51,26 @@ type Options struct {
 // directory's shared lock (sqlite.LockShared), so no restore replaces the
 // database while it copies; serve and the other commands go on.
 func Create(ctx context.Context, dataDir, to string, o Options) (*Manifest, error) {
+	// The work runs on a thread of its own at the lowest priority, which
+	// ends with it (a goroutine that exits locked to its thread takes the
+	// thread with it, so no other goroutine ever runs at that priority).
+	type result struct {
+		m   *Manifest
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		runtime.LockOSThread()
+		lowerPriority()
+		m, err := create(ctx, dataDir, to, o)
+		done <- result{m, err}
+	}()
+	r := <-done
+	return r.m, r.err
+}
+
+// create is Create, on its thread.
+func create(ctx context.Context, dataDir, to string, o Options) (*Manifest, error) {
 	src := filepath.Join(dataDir, sqlite.FileName)
 	if _, err := os.Stat(src); err != nil {
 		return nil, fmt.Errorf("no database to back up in %s: %w", dataDir, err)
