@@ -186,3 +186,20 @@ func TestVersion(t *testing.T) {
 		t.Errorf("adcamp version --json = %q (%v)", out, err)
 	}
 }
+
+// TestOperatorCommandsHelp: the operator's commands answer -h with their
+// flags, and a mistake with a usage error.
+func TestOperatorCommandsHelp(t *testing.T) {
+	for _, args := range [][]string{{"backup", "-h"}, {"restore", "-h"}, {"migrate", "-h"}, {"version", "-h"}} {
+		out, err := runCLI(t, args...)
+		if err != nil || !strings.Contains(out, "Usage of adcamp "+args[0]) {
+			t.Errorf("adcamp %v = %q, %v; want its flags", args, out, err)
+		}
+	}
+	for _, args := range [][]string{{"backup"}, {"restore"}, {"backup", "--to", "x", "extra"}, {"version", "extra"},
+		{"serve", "--backup-every", "10s"}, {"serve", "--backup-keep", "0"}, {"serve", "--shutdown-timeout", "-1s"}} {
+		if _, err := runCLI(t, args...); exitCode(err) != 2 {
+			t.Errorf("adcamp %v = %v, want a usage error", args, err)
+		}
+	}
+}
