@@ -1,9 +1,11 @@
 // Command backupwrites measures what writes see while adcamp backup runs:
 // it keeps -c clients creating campaigns on a running adcamp serve, runs
-// the backup command given after the flags half way, and reports the
+// the backup command given after the flags after -window, and reports the
 // latency of the writes before, during and after it (p50, p99, the
-// longest), and the longest time no write completed. bench/backup.sh runs
-// it; bench/notes/backup.md records what it showed.
+// longest), and the longest time no write completed. With -cmd (repeated)
+// it runs each shell command in turn instead, a -window apart, to tell
+// apart what a backup does (hold a snapshot, use a core, write a file).
+// bench/backup.sh runs it; bench/notes/backup.md records what it showed.
 //
 //	backupwrites -url http://127.0.0.1:18081 -key K -secret S -c 16 -seed 100000 -- adcamp backup --to F --data-dir D
 package main
@@ -19,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -46,8 +49,16 @@ func main() {
 	flag.IntVar(&cfg.conc, "c", 16, "concurrent writers")
 	flag.IntVar(&cfg.seed, "seed", 0, "campaigns to create first, unmeasured, so that the database has a size")
 	flag.DurationVar(&cfg.window, "window", 5*time.Second, "measured time before and after the backup")
+	var cmds []*exec.Cmd
+	flag.Func("cmd", "a shell command to run instead of the one after the flags (repeatable)", func(s string) error {
+		cmds = append(cmds, exec.Command("sh", "-c", s))
+		return nil
+	})
 	flag.Parse()
-	if flag.NArg() == 0 || cfg.key == "" {
+	if flag.NArg() > 0 {
+		cmds = append(cmds, exec.Command(flag.Arg(0), flag.Args()[1:]...))
+	}
+	if len(cmds) == 0 || cfg.key == "" {
 		log.Fatal("usage: backupwrites -key K -secret S [flags] -- BACKUP COMMAND...")
 	}
 	if cfg.seed > 0 {
@@ -74,20 +85,33 @@ func main() {
 		})
 	}
 	time.Sleep(cfg.window)
-	backupStart := time.Now()
-	cmd := exec.Command(flag.Arg(0), flag.Args()[1:]...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		log.Fatalf("the backup: %v", err)
+	type phase struct {
+		name       string
+		start, end time.Time
 	}
-	backupEnd := time.Now()
-	time.Sleep(cfg.window)
+	var phases []phase
+	for _, cmd := range cmds {
+		start := time.Now()
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			log.Fatalf("%v: %v", cmd.Args, err)
+		}
+		phases = append(phases, phase{strings.Join(cmd.Args, " "), start, time.Now()})
+		time.Sleep(cfg.window)
+	}
 	stop()
 	wg.Wait()
-	fmt.Printf("backup took %v; %d writers; %d writes failed\n", backupEnd.Sub(backupStart).Round(time.Millisecond), cfg.conc, failed.Load())
-	report("before", writes, time.Time{}, backupStart, backupStart)
-	report("during", writes, backupStart, backupEnd, backupStart)
-	report("after", writes, backupEnd, time.Now(), backupStart)
+	fmt.Printf("%d writers; %d writes failed\n", cfg.conc, failed.Load())
+	report("before", writes, time.Time{}, phases[0].start, phases[0].start)
+	for i, p := range phases {
+		fmt.Printf("%s took %v\n", p.name, p.end.Sub(p.start).Round(time.Millisecond))
+		report("during", writes, p.start, p.end, p.start)
+		next := time.Now()
+		if i+1 < len(phases) {
+			next = phases[i+1].start
+		}
+		report("after", writes, p.end, next, p.start)
+	}
 }
 
 // report prints the writes that began in [from, to); with GAPS set in the

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -254,5 +255,56 @@ func TestScheduleAndPrune(t *testing.T) {
 	}
 	if len(names) != 4 || names[0] != "adcamp-20260102T000000Z.tar" || !slices.Contains(names, "mine.tar") || !slices.Contains(names, "adcamp-x.tar") {
 		t.Errorf("after a scheduled backup with --backup-keep 2: %v; want the newest two scheduled ones, mine.tar and adcamp-x.tar", names)
+	}
+}
+
+// TestBackupNeverBlocksWriters: a backup takes no lock a writer waits
+// for. A writer that may not wait at all (busy_timeout 0, so any lock in
+// its way fails it with SQLITE_BUSY at once) writes all through a backup
+// without one failure.
+func TestBackupNeverBlocksWriters(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := openDir(t, dir)
+	storetest.Fill(t, db)
+	db.Close() // the writer below is the only one
+	w, err := sql.Open("sqlite", dsn(filepath.Join(dir, sqlite.FileName), "_pragma=busy_timeout(0)&_txlock=immediate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.SetMaxOpenConns(1)
+	stop, done := make(chan struct{}), make(chan struct{})
+	var writes, refused int
+	var firstErr error
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_, err := w.Exec(`INSERT INTO instance_settings (name, value) VALUES (?, x'00')`, fmt.Sprint("load-", i))
+			if err != nil {
+				refused++
+				if firstErr == nil {
+					firstErr = err
+				}
+				continue
+			}
+			writes++
+		}
+	}()
+	for range 3 {
+		if _, err := Create(ctx, dir, filepath.Join(t.TempDir(), "b.tar"), Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	<-done
+	if refused > 0 || writes == 0 {
+		t.Errorf("during 3 backups, %d writes went through and %d were refused (the first: %v); want none refused",
+			writes, refused, firstErr)
 	}
 }
