@@ -84,7 +84,7 @@ func (c *cli) openStore(ctx context.Context, sf *storeFlags, warn func(string)) 
 	if err != nil {
 		return nil, nil, err
 	}
-	db, err := sqlite.Open(ctx, sf.dataDir)
+	db, err := sqlite.Open(ctx, sf.dataDir, c.backupBeforeMigrate(sf.dataDir, warn))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -25,9 +25,13 @@ Usage:
   adcamp keys roll KEY [--grace 24h] [--json]   (--grace 0: the old secret stops at once)
   adcamp users create --account ID --email EMAIL --role owner|developer|viewer [--console-url URL] [--json]
   adcamp users reset-password --email EMAIL [--console-url URL] [--json]
+  adcamp backup --to FILE [--json]           online backup of the SQLite database, while serve runs
+  adcamp restore --from FILE [--json]        restore a backup into --data-dir (no process may use it)
+  adcamp migrate [--dry-run] [--json]        apply the pending migrations, or list them and what each locks
+  adcamp version [--json]
 
-Every command above takes --data-dir, --database-url and --master-key-file (or
-ADCAMP_DATA_DIR, ADCAMP_DATABASE_URL, ADCAMP_MASTER_KEY_FILE).
+Every command above but version takes --data-dir, --database-url and
+--master-key-file (or ADCAMP_DATA_DIR, ADCAMP_DATABASE_URL, ADCAMP_MASTER_KEY_FILE).
 
 API commands (signed requests to a running server):
   adcamp campaigns list [--status S] [--page N] [--page-size N | --all]
@@ -136,6 +140,14 @@ func (c *cli) dispatch(ctx context.Context, cmd string, rest []string) error {
 			return c.groupHelp(cmd)
 		}
 		return c.api(ctx, cmd+" "+rest[0], rest[1:])
+	case "backup":
+		return c.backupCmd(ctx, rest)
+	case "restore":
+		return c.restoreCmd(ctx, rest)
+	case "migrate":
+		return c.migrateCmd(ctx, rest)
+	case "version", "--version":
+		return c.versionCmd(rest)
 	case "help", "-h", "--help":
 		fmt.Fprint(c.stdout, usage)
 		return nil

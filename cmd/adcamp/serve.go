@@ -62,6 +62,7 @@ type serveConfig struct {
 	consoleAddr    string
 	consoleURL     string
 	historyDays    int // days change records are kept; 0 keeps them all
+	ops            opsConfig
 }
 
 func (c *cli) serveFlags(args []string) (*serveConfig, error) {
@@ -93,6 +94,7 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 		{"history-retention", "days the change history is kept, older records purged in the background; 0 keeps everything",
 			int(service.DefaultHistoryRetention / (24 * time.Hour)), &cfg.historyDays, ""},
 	}
+	finishOps := c.opsFlags(fs, &cfg.ops)
 	for i := range counts {
 		n := &counts[i]
 		n.text = c.envDefault(envName(n.name), strconv.Itoa(n.def))
@@ -110,6 +112,9 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 			return nil, usageError("--%s must be a whole number ≥ 0, got %q", n.name, n.text)
 		}
 		*n.dst = v
+	}
+	if err := finishOps(cfg); err != nil {
+		return nil, err
 	}
 	if cfg.historyDays > maxHistoryDays {
 		return nil, usageError("--history-retention must be at most %d days, got %d (0 keeps everything)", maxHistoryDays, cfg.historyDays)
@@ -172,6 +177,7 @@ type app struct {
 	svc     *service.Service
 	metrics *metrics.Metrics
 	log     *slog.Logger
+	ops     *opsRuntime
 }
 
 // openServe opens the store and builds the service of serve.
@@ -190,7 +196,10 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 		return nil, err
 	}
 	pools, _ := db.(store.StatsReporter)
-	return &app{db: db, svc: svc, metrics: metrics.New(pools), log: log}, nil
+	m := metrics.New(pools)
+	b := readBuildInfo()
+	m.SetBuildInfo(b.Version, b.Commit, b.GoVersion)
+	return &app{db: db, svc: svc, metrics: m, log: log, ops: &opsRuntime{cfg: cfg.ops, dataDir: cfg.store.dataDir}}, nil
 }
 
 // listener is one bound address and the server that will serve it.
@@ -265,7 +274,7 @@ func (a *app) listen(cfg *serveConfig) (listeners, error) {
 		if err != nil {
 			return ls, fmt.Errorf("metrics listener (--metrics-addr, empty turns it off): %w", err)
 		}
-		ls = append(ls, listener{"metrics", newHTTPServer(httpapi.MetricsHandler(a.metrics), a.log, serverTimeouts), l})
+		ls = append(ls, listener{"metrics", newHTTPServer(httpapi.MetricsHandler(a.metrics, a.ops.notDraining, a.svc.Ready), a.log, serverTimeouts), l})
 		a.log.Info("metrics listening", "url", "http://"+l.Addr().String()+"/metrics")
 	}
 	if cfg.consoleAddr != "" {
@@ -286,13 +295,14 @@ func (a *app) listen(cfg *serveConfig) (listeners, error) {
 	return ls, nil
 }
 
-// run serves ls and runs the service's background duties until ctx ends
-// or a listener fails, then finishes the requests in flight (for up to
-// 30 s) and stops.
+// run serves ls and runs the background duties until ctx ends or a
+// listener fails, then finishes the requests in flight and the background
+// work (for up to --shutdown-timeout, see shutdown) and stops.
 func (a *app) run(ctx context.Context, ls listeners) error {
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Go(func() { a.svc.Run(runCtx, 5*time.Second) })
+	a.startBackground(runCtx, &wg)
 
 	errc := make(chan error, len(ls))
 	for _, l := range ls {
@@ -304,15 +314,7 @@ func (a *app) run(ctx context.Context, ls listeners) error {
 		a.log.Info("shutting down")
 	case serveErr = <-errc:
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	for _, l := range ls {
-		if err := l.srv.Shutdown(shutdownCtx); err != nil {
-			a.log.Error("shutdown", "err", err)
-		}
-	}
-	stopRun()
-	wg.Wait()
+	a.shutdown(ctx, ls, stopRun, &wg)
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
 		return serveErr
 	}

@@ -162,15 +162,19 @@ func cleanSlow(p string) string {
 	return np
 }
 
-// MetricsHandler serves m at GET /metrics, for the metrics listener:
-// every answer has an X-Request-Id, and anything but GET /metrics is a
-// 404 or 405 in the envelope.
-func MetricsHandler(m *metrics.Metrics) http.Handler {
+// MetricsHandler serves m at GET /metrics, for the metrics listener, with
+// the health checks of orchestrators: GET /livez and GET /readyz (see
+// livez and readyz, which run the ready checks). Every answer has an
+// X-Request-Id, and anything else is a 404 or 405 in the envelope.
+func MetricsHandler(m *metrics.Metrics, ready ...ReadyCheck) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
+	mux.HandleFunc("GET /livez", livez)
+	mux.Handle("GET /readyz", readyz(ready))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		code, status := adcamp.CodeNotFound, "no route for "+r.Method+" "+shortURI(r.URL.Path)+"; this listener serves GET /metrics"
-		if r.URL.Path == "/metrics" {
+		code, status := adcamp.CodeNotFound, "no route for "+r.Method+" "+shortURI(r.URL.Path)+
+			"; this listener serves GET /metrics, /livez and /readyz"
+		if r.URL.Path == "/metrics" || r.URL.Path == "/livez" || r.URL.Path == "/readyz" {
 			w.Header().Set("Allow", "GET, HEAD")
 			code, status = adcamp.CodeMethodNotAllowed, r.Method+" is not allowed here; allowed: GET, HEAD"
 		}

@@ -148,8 +148,13 @@ func openConfig(ctx context.Context, cfg *pgxpool.Config) (*DB, error) {
 }
 
 // migrate applies the embedded migrations through database/sql, which
-// goose needs, borrowing connections from the pool.
+// goose needs, borrowing connections from the pool. It refuses a database
+// that a newer adcamp has migrated, before and after (another process may
+// have migrated it meanwhile, under the lock that goose takes).
 func (db *DB) migrate(ctx context.Context) error {
+	if err := db.checkSchema(ctx); err != nil {
+		return err
+	}
 	var where string
 	err := db.pool.QueryRow(ctx, `SELECT current_database() || '.' || coalesce(current_schema(), '')`).Scan(&where)
 	if err != nil {
@@ -173,7 +178,16 @@ func (db *DB) migrate(ctx context.Context) error {
 	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("migrate database: %w", err)
 	}
-	return nil
+	return db.checkSchema(ctx)
+}
+
+// checkSchema refuses a database whose schema is newer than this binary's.
+func (db *DB) checkSchema(ctx context.Context) error {
+	s, err := schemaOf(ctx, db.pool)
+	if err != nil {
+		return err
+	}
+	return s.Check()
 }
 
 // newProvider returns the migrations: the embedded SQL files, and the

@@ -84,9 +84,9 @@ const (
 // with the hashed names.
 const hashedNamesOnly = "replay_names_hashed_only"
 
-// errWrongMasterKey: the master key given is not the one the database's
+// ErrWrongMasterKey: the master key given is not the one the database's
 // secrets were sealed with.
-var errWrongMasterKey = errors.New("the master key does not open this database's secrets: " +
+var ErrWrongMasterKey = errors.New("the master key does not open this database's secrets: " +
 	"it is not the key they were written with (check ADCAMP_MASTER_KEY or --master-key-file)")
 
 // CheckSecrets makes sure box holds the master key of db's secrets, so
@@ -112,7 +112,7 @@ func CheckSecrets(ctx context.Context, db store.Store, box *secrets.Box) error {
 			return err
 		}
 		if _, err := box.Open(canary, []byte(canaryAD)); err != nil {
-			return errWrongMasterKey
+			return ErrWrongMasterKey
 		}
 	default:
 		return err
@@ -137,7 +137,7 @@ func addCanary(ctx context.Context, db store.Store, box *secrets.Box) error {
 			_, _, _, err := openSecrets(box, k)
 			return err == nil
 		}) {
-			return errWrongMasterKey
+			return ErrWrongMasterKey
 		}
 		added, err := tx.AddSetting(ctx, canaryName, box.Seal(value, []byte(canaryAD)))
 		if err != nil {
@@ -159,7 +159,7 @@ func addCanary(ctx context.Context, db store.Store, box *secrets.Box) error {
 			return err
 		}
 		if _, err := box.Open(canary, []byte(canaryAD)); err != nil {
-			return errWrongMasterKey
+			return ErrWrongMasterKey
 		}
 		return nil
 	})

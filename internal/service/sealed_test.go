@@ -37,7 +37,7 @@ func TestCheckSecrets(t *testing.T) {
 	for i, step := range []struct {
 		box  *secrets.Box
 		want error
-	}{{right, nil}, {wrong, errWrongMasterKey}, {right, nil}} {
+	}{{right, nil}, {wrong, ErrWrongMasterKey}, {right, nil}} {
 		if err := CheckSecrets(ctx, db, step.box); !errors.Is(err, step.want) {
 			t.Errorf("CheckSecrets #%d = %v, want %v", i+1, err, step.want)
 		}
@@ -68,14 +68,14 @@ func TestLegacySecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckSecrets(ctx, db, wrong); !errors.Is(err, errWrongMasterKey) {
-		t.Fatalf("CheckSecrets(wrong key) of a database without a canary = %v, want errWrongMasterKey", err)
+	if err := CheckSecrets(ctx, db, wrong); !errors.Is(err, ErrWrongMasterKey) {
+		t.Fatalf("CheckSecrets(wrong key) of a database without a canary = %v, want ErrWrongMasterKey", err)
 	}
 	if err := CheckSecrets(ctx, db, right); err != nil {
 		t.Fatalf("CheckSecrets(right key) = %v", err)
 	}
-	if err := CheckSecrets(ctx, db, wrong); !errors.Is(err, errWrongMasterKey) {
-		t.Errorf("CheckSecrets(wrong key) once the canary is written = %v, want errWrongMasterKey", err)
+	if err := CheckSecrets(ctx, db, wrong); !errors.Is(err, ErrWrongMasterKey) {
+		t.Errorf("CheckSecrets(wrong key) once the canary is written = %v, want ErrWrongMasterKey", err)
 	}
 	var got *store.Credential
 	err = db.Read(ctx, func(tx store.Tx) error {

@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"syscall"
@@ -54,18 +55,63 @@ type DB struct {
 	closeOnce   sync.Once
 
 	notices []string // see Notices
+	unlock  func()   // releases the data directory's shared lock (LockShared)
 }
 
 var _ store.Store = (*DB)(nil)
 
 // Open opens (creating if needed) the database in dir and brings its schema
 // up to date. The directory is made 0700 and the database's files 0600,
-// whatever they were: they hold every account's data.
-func Open(ctx context.Context, dir string) (*DB, error) {
+// whatever they were: they hold every account's data. It refuses a
+// database that a newer adcamp has migrated (store.SchemaTooNewError), and
+// a directory that a restore holds; while the database is open, no
+// restore can take the directory (LockShared).
+func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	path := filepath.Join(dir, FileName)
 	if err := private(dir, path); err != nil {
 		return nil, err
 	}
+	unlock, err := LockShared(dir)
+	if err != nil {
+		return nil, err
+	}
+	db, err := open(ctx, dir, path, &o)
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	db.unlock = unlock
+	return db, nil
+}
+
+// Option changes how Open opens a database.
+type Option func(*options)
+
+type options struct {
+	beforeMigrate func(ctx context.Context, s store.Schema) error
+	upTo          int64 // 0: the latest version
+}
+
+// UpTo has Open migrate the database no further than version: for tests
+// of upgrades, which need a database as an older adcamp left it.
+func UpTo(version int64) Option {
+	return func(o *options) { o.upTo = version }
+}
+
+// BeforeMigrate has Open call fn before it applies migrations to a
+// database that holds data (one at a version above 0), with where its
+// schema stands; an error from fn stops Open before any migration. serve
+// backs the database up there.
+func BeforeMigrate(fn func(ctx context.Context, s store.Schema) error) Option {
+	return func(o *options) { o.beforeMigrate = fn }
+}
+
+// open is Open once the directory is locked.
+func open(ctx context.Context, dir, path string, o *options) (*DB, error) {
 	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)"
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
 	// The writer leaves checkpoints to checkpointLoop, up to a WAL of
@@ -78,7 +124,7 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	w.SetConnMaxIdleTime(0)
 	db := &DB{write: w, writeStmts: newStmtCache(w)}
 	db.writes = &batcher{stmts: db.writeStmts}
-	if err := db.migrate(ctx, dir); err != nil {
+	if err := db.migrate(ctx, dir, o); err != nil {
 		w.Close()
 		return nil, err
 	}
@@ -208,8 +254,10 @@ func (db *DB) checkpointBeside() {
 }
 
 // migrate applies the embedded migrations under an exclusive file lock, so
-// that processes starting together on one data directory take turns.
-func (db *DB) migrate(ctx context.Context, dir string) error {
+// that processes starting together on one data directory take turns. It
+// refuses a database migrated by a newer adcamp, and runs o.beforeMigrate
+// first when there is something to apply to a database with data.
+func (db *DB) migrate(ctx context.Context, dir string, o *options) error {
 	lock, err := os.OpenFile(filepath.Join(dir, "migrate.lock"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return err
@@ -220,11 +268,31 @@ func (db *DB) migrate(ctx context.Context, dir string) error {
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 
+	s, err := schemaOf(ctx, db.write)
+	if err != nil {
+		return err
+	}
+	if err := s.Check(); err != nil {
+		return err
+	}
+	if o.upTo > 0 {
+		s.Pending = slices.DeleteFunc(s.Pending, func(m store.Migration) bool { return m.Version > o.upTo })
+	}
+	if len(s.Pending) > 0 && s.Current > 0 && o.beforeMigrate != nil {
+		if err := o.beforeMigrate(ctx, s); err != nil {
+			return fmt.Errorf("before migrating the database from version %05d: %w", s.Current, err)
+		}
+	}
 	p, err := newProvider(db.write, &db.notices)
 	if err != nil {
 		return err
 	}
-	if _, err := p.Up(ctx); err != nil {
+	if o.upTo > 0 {
+		_, err = p.UpTo(ctx, o.upTo)
+	} else {
+		_, err = p.Up(ctx)
+	}
+	if err != nil {
 		return fmt.Errorf("migrate database: %w", err)
 	}
 	return nil
@@ -261,6 +329,9 @@ func (db *DB) Close() error {
 		db.writeStmts.close()
 		db.readStmts.close()
 		err = errors.Join(db.checkpoints.Close(), db.read.Close(), db.write.Close())
+		if db.unlock != nil {
+			db.unlock()
+		}
 	})
 	return err
 }

@@ -1,4 +1,5 @@
 -- +goose Up
+-- Locks: nothing in use: it creates the first tables.
 -- The PostgreSQL twin of the SQLite schema, version for version. Times are
 -- Unix microseconds (BIGINT), as in SQLite, so both stores round-trip the
 -- same values; dates are 'YYYY-MM-DD' text; money is integer cents. Ids and

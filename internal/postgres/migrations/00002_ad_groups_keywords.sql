@@ -1,4 +1,5 @@
 -- +goose Up
+-- Locks: nothing in use: it creates new tables.
 CREATE TABLE ad_groups (
     id          TEXT COLLATE "C" PRIMARY KEY,
     campaign_id TEXT COLLATE "C" NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,

@@ -1,4 +1,5 @@
 -- +goose Up
+-- Locks: nothing in use: it creates a new table.
 -- The stored answers of mutating requests, so that a replayed signature or
 -- a retried Idempotency-Key is answered without executing it again.
 CREATE TABLE request_records (

@@ -1,4 +1,7 @@
 -- +goose Up
+-- Locks: campaigns, channel_accounts and api_keys in SHARE mode while each
+--   index is built (writes to them wait; reads go on); ACCESS EXCLUSIVE on
+--   channel_accounts and api_keys for the DROP INDEX, briefly.
 -- Campaigns whose end date has passed read as ended; the service stores
 -- that status for them (EndCampaigns, run at start and every few seconds).
 -- This index holds only the campaigns with an end date not stored as

@@ -1,4 +1,6 @@
 -- +goose Up
+-- Locks: campaigns in SHARE ROW EXCLUSIVE mode while its due index is built
+--   and every campaign is counted once (writes to campaigns wait; reads go on).
 -- Campaign totals per tenant and stored status, so that a list answers its
 -- exact total without counting the tenant's campaigns (SQLite's version
 -- 00004 does the same with one counter row per tenant and status).

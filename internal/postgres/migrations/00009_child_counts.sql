@@ -1,4 +1,6 @@
 -- +goose Up
+-- Locks: ad_groups and keywords in SHARE ROW EXCLUSIVE mode while every ad
+--   group and keyword is counted once (writes to them wait; reads go on).
 -- Totals of the ad groups of each campaign (per status) and of the
 -- keywords of each ad group (per status and match type), kept as 00008
 -- keeps the campaigns' (SQLite's 00009 is the same for its store): the

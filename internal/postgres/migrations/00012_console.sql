@@ -1,4 +1,6 @@
 -- +goose Up
+-- Locks: api_keys in ACCESS EXCLUSIVE mode, briefly: columns with constant
+--   defaults rewrite no row; the rest is new tables.
 -- The account console, as in SQLite's 00012: users and their membership of
 -- accounts, sessions, one-time tokens, failed sign-ins, recovery codes; the
 -- credentials' names, creators and requests per day. Tokens, sessions and

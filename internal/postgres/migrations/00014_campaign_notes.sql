@@ -1,4 +1,6 @@
 -- +goose Up
+-- Locks: campaigns in ACCESS EXCLUSIVE mode, briefly: a column with a
+--   constant default rewrites no row.
 -- A campaign's notes: the account holder's own free text, '' when none
 -- (the API shows null). Adding a column with a constant default rewrites
 -- no row.

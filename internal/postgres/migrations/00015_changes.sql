@@ -1,4 +1,5 @@
 -- +goose Up
+-- Locks: nothing in use: it creates a new table and its indexes.
 -- The change history, as in SQLite's 00015: one record per change of a
 -- campaign, ad group, keyword, API key or member, written in the
 -- transaction of the change. Ids are "chg_" and a ULID, so they sort by

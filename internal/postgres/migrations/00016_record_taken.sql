@@ -1,4 +1,5 @@
 -- +goose Up
+-- Locks: nothing in use: it creates a function.
 -- A replay record is saved in the pipeline that commits its request's
 -- change (BEGIN, the change, the record, COMMIT, sent at once): if a live
 -- record of that name exists, the statement that saves it must fail, so

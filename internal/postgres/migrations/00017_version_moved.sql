@@ -1,4 +1,5 @@
 -- +goose Up
+-- Locks: nothing in use: it creates a function.
 -- An update of a campaign read without a lock (store.WithVersionGuards) is
 -- sent with the commit, guarded by the version read: if another request
 -- changed the row in between, the statement must fail, so that PostgreSQL

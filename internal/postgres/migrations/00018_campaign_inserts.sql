@@ -1,4 +1,7 @@
 -- +goose Up
+-- Locks: campaigns in ACCESS EXCLUSIVE mode and accounts in SHARE ROW EXCLUSIVE
+--   mode, briefly: it drops a trigger and a foreign key and adds a trigger on
+--   accounts; no row is read or rewritten.
 -- Creating a campaign is the API's busiest write, and two per-row
 -- functions ran inside each one:
 --

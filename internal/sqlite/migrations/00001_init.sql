@@ -1,4 +1,5 @@
 -- +goose Up
+-- Locks: nothing in use: it creates the first tables.
 -- Times are Unix microseconds (INTEGER); dates are 'YYYY-MM-DD' text;
 -- money is integer cents.
 CREATE TABLE accounts (

@@ -1,4 +1,5 @@
 -- +goose Up
+-- Locks: nothing in use: it creates new tables.
 CREATE TABLE ad_groups (
     id          TEXT PRIMARY KEY,
     campaign_id TEXT NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,

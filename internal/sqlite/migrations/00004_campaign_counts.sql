@@ -1,4 +1,6 @@
 -- +goose Up
+-- Locks: the database's write lock while it counts every campaign once
+--   and indexes campaigns' end dates (writes wait; reads go on).
 -- Campaign totals per tenant and stored status, kept by triggers in the
 -- same transaction as every insert, delete and status change, so that a
 -- list answers its exact total without counting the table.

@@ -1,4 +1,6 @@
 -- +goose Up
+-- Locks: the database's write lock while it builds indexes on campaigns,
+--   channel_accounts and api_keys (writes wait; reads go on).
 -- Campaigns whose end date has passed read as ended. The service stores
 -- that status for them (EndCampaigns, run at start and every few seconds),
 -- so that the counters and the status indexes are exact again. This index

@@ -1,4 +1,6 @@
 -- +goose Up
+-- Locks: the database's write lock while it copies every request record
+--   into a new table (writes wait; reads go on).
 -- Every change stores a request record. As a rowid table with a primary
 -- key of (scope, token), that is three b-trees to write: the table, the
 -- key's index and the expiry index. WITHOUT ROWID, the table is its key's

@@ -1,5 +1,8 @@
 -- +goose NO TRANSACTION
 -- +goose Up
+-- Locks: the database's write lock, statement by statement (NO TRANSACTION),
+--   the longest while it copies every campaign into a new table and indexes it
+--   again (writes wait; reads go on).
 -- Campaigns keyed by their id (WITHOUT ROWID). As a rowid table with a
 -- TEXT primary key, a campaign was two b-trees: the key's index, whose
 -- entry gives the rowid, then the table. A lookup by id walked both, and

@@ -1,4 +1,6 @@
 -- +goose Up
+-- Locks: the database's write lock while it counts every ad group and
+--   keyword once (writes wait; reads go on).
 -- Totals of the ad groups of each campaign (per status) and of the
 -- keywords of each ad group (per status and match type), kept by triggers
 -- like campaign_counts (00004), so that those lists answer their exact

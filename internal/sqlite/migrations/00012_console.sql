@@ -1,4 +1,6 @@
 -- +goose Up
+-- Locks: the database's write lock, briefly: new tables, and columns with
+--   constant defaults, which rewrite no row.
 -- The account console: its users and their membership of accounts, their
 -- sessions, one-time tokens (setup and invitation links, steps of forms),
 -- failed sign-ins (for throttling), recovery codes; and the credentials'

@@ -1,4 +1,5 @@
 -- +goose Up
+-- Locks: the database's write lock, briefly: a new, empty table and its indexes.
 -- The change history: one record per change of a campaign, ad group,
 -- keyword, API key or member, written in the transaction of the change.
 -- Ids are "chg_" and a ULID, so they sort by time: the history lists
