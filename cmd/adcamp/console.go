@@ -149,7 +149,7 @@ func (a *adminRun) printInvitation(inv *service.Invitation, base, what string) e
 		link = base + "/set-password?token=" + url.QueryEscape(inv.Token)
 	}
 	if a.out.json {
-		v := map[string]any{"user_id": inv.Member.User.ID, "email": inv.Member.User.Email}
+		v := map[string]any{"user_id": inv.Member.User.ID, "email": inv.Member.User.Email, "password_set": inv.Member.User.PasswordSet}
 		if inv.Member.AccountID != "" {
 			v["account_id"], v["role"] = inv.Member.AccountID, inv.Member.Role
 		}
@@ -158,7 +158,13 @@ func (a *adminRun) printInvitation(inv *service.Invitation, base, what string) e
 		}
 		return a.out.object(v, "")
 	}
-	if link == "" {
+	switch {
+	case inv.PendingElsewhere:
+		return a.out.object(nil, "%s They have not chosen a password yet, and were invited to another account too, "+
+			"so no link is printed here:\nwhoever held it could sign in to that account as well. They see this account once they sign in,\n"+
+			"with the invitation they have; if they lost it, adcamp users reset-password --email %s makes a new one.\n",
+			what, inv.Member.User.Email)
+	case link == "":
 		return a.out.object(nil, "%s They have a password already: they see the account when they sign in.\n", what)
 	}
 	return a.out.object(nil, "%s\nSend them this link to choose their password (it works once, until %s):\n\n    %s\n\n",
