@@ -2,7 +2,10 @@ package console
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/service"
@@ -63,12 +66,35 @@ func homeOf(c *call) string {
 }
 
 // localPath accepts a path to go back to after signing in: one of this
-// site's, never another site's ("//evil.example" is one).
+// site's, never another site's, or "". It must parse as a reference
+// relative to the console with no scheme and no host, and begin with a
+// single slash ("//evil.example" names a host). Browsers drop tabs and
+// line breaks from a URL and read a backslash as a slash ("/\t/evil" and
+// "/\evil" are "//evil" to them), so no control character, invisible
+// format character or backslash may appear in it, nor in its path once
+// decoded ("/%09/evil"): the console's own paths have none.
 func localPath(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" ||
+		!strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(u.Path, "//") {
+		return ""
+	}
+	if !plainURLText(next) || !plainURLText(u.Path) {
 		return ""
 	}
 	return next
+}
+
+// plainURLText reports whether s (a URL, or its decoded path) is valid
+// UTF-8 with no control character, format character (zero-width,
+// bidirectional) or backslash.
+func plainURLText(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	return strings.IndexFunc(s, func(r rune) bool {
+		return r == '\\' || unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
+	}) < 0
 }
 
 // signInView is the sign-in page's content.
