@@ -135,3 +135,41 @@ func TestSignInRedirectStaysLocal(t *testing.T) {
 		}
 	}
 }
+
+// TestSignOutClearsSiteData: the answers to Sign out and Sign out
+// everywhere ask the browser to clear the console's cookies and cache,
+// and the sign-in page they lead to loads a stylesheet whose answer asks
+// again for the cache (which then holds the page signed out from: see
+// the browser test TestBrowserBackAfterSignOut).
+func TestSignOutClearsSiteData(t *testing.T) {
+	e := newEnv(t)
+	c, _ := e.owner()
+	for _, path := range []string{"/sign-out", "/settings/sign-out-everywhere"} {
+		c.post("/sign-in", url.Values{"email": {ownerEmail}, "password": {ownerPassword}}).wantStatus(200)
+		base, _ := url.Parse(e.console.URL)
+		req, _ := http.NewRequest("POST", e.console.URL+path, strings.NewReader(""))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		for _, k := range c.http.Jar.Cookies(base) {
+			req.AddCookie(k)
+		}
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("Clear-Site-Data"); resp.StatusCode != http.StatusSeeOther || got != `"cache", "cookies"` {
+			t.Errorf("POST %s = %d with Clear-Site-Data %q, want 303 with \"cache\", \"cookies\"", path, resp.StatusCode, got)
+		}
+		p := c.get(resp.Header.Get("Location")).wantStatus(200).wantText("h1", "Sign in")
+		css, ok := p.doc.Find(`link[rel="stylesheet"][href="/signed-out.css"]`).Attr("href")
+		if !ok {
+			t.Fatalf("the sign-in page after %s loads no stylesheet that clears the cache", path)
+		}
+		if s := c.get(css).wantStatus(200); s.header.Get("Clear-Site-Data") != `"cache"` || !strings.HasPrefix(s.header.Get("Content-Type"), "text/css") {
+			t.Errorf("GET %s: Clear-Site-Data %q, Content-Type %q; want \"cache\", text/css", css, s.header.Get("Clear-Site-Data"), s.header.Get("Content-Type"))
+		}
+	}
+	if e.client().get("/sign-in").has(`link[href="/signed-out.css"]`) {
+		t.Error("the sign-in page clears the cache when no one signed out")
+	}
+}

@@ -61,7 +61,7 @@ func (s *Server) signOutEverywhere(w http.ResponseWriter, r *http.Request, c *ca
 	if _, err := s.svc.SignOutEverywhere(c.ctx, c.token); err != nil {
 		return err
 	}
-	s.clearSession(w)
+	s.signedOut(w)
 	return redirect(w, r, withNotice("/sign-in", "signed-out-all"))
 }
 
