@@ -134,6 +134,48 @@ func usersResetPassword(fs *flag.FlagSet) func(context.Context, *adminRun) error
 	}
 }
 
+// usersResetTwoStep turns off two-step sign-in for a user who lost their
+// authenticator and recovery codes.
+func usersResetTwoStep(fs *flag.FlagSet) func(context.Context, *adminRun) error {
+	email := fs.String("email", "", "the user's email (required)")
+	return func(ctx context.Context, a *adminRun) error {
+		r, err := a.svc.ResetTwoStep(ctx, *email)
+		if err != nil {
+			return explain(err)
+		}
+		accounts := r.Accounts
+		if accounts == nil {
+			accounts = []string{}
+		}
+		v := map[string]any{"user_id": r.User.ID, "email": r.User.Email, "two_step": false,
+			"sessions_ended": r.SessionsEnded, "accounts": accounts}
+		return a.out.object(v, "Two-step sign-in is off for %s: their authenticator and recovery codes no longer work, "+
+			"and %s ended.\nThey sign in with their password alone, and may turn it on again in the console's settings.\n"+
+			"Recorded in the history of %s.\n",
+			r.User.Email, counted(r.SessionsEnded, "session"), accountList(accounts))
+	}
+}
+
+// counted writes n with its noun: "1 session", "2 sessions".
+func counted(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// accountList names accounts for a sentence: "account acc_1", "accounts
+// acc_1, acc_2", "no account (they belong to none)".
+func accountList(ids []string) string {
+	switch len(ids) {
+	case 0:
+		return "no account (they belong to none)"
+	case 1:
+		return "account " + ids[0]
+	}
+	return "accounts " + strings.Join(ids, ", ")
+}
+
 func article(r adcamp.Role) string {
 	if r == adcamp.RoleOwner {
 		return "an owner"

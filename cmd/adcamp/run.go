@@ -22,6 +22,7 @@ Usage:
   adcamp keys roll KEY [--grace 24h] [--json]   (--grace 0: the old secret stops at once)
   adcamp users create --account ID --email EMAIL --role owner|developer|viewer [--console-url URL] [--json]
   adcamp users reset-password --email EMAIL [--console-url URL] [--json]
+  adcamp users reset-two-step --email EMAIL [--json]   (for a user who lost their authenticator)
 
 Every command above takes --data-dir, --database-url and --master-key-file (or
 ADCAMP_DATA_DIR, ADCAMP_DATABASE_URL, ADCAMP_MASTER_KEY_FILE).

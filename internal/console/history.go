@@ -394,6 +394,7 @@ func fieldName(field string) string {
 		"end_date":                   "end date",
 		"match_type":                 "match type",
 		"previous_secret_expires_at": "previous secret valid until",
+		"two_step":                   "two-step sign-in",
 	}[field]; ok {
 		return n
 	}
@@ -410,6 +411,9 @@ func valueText(field string, raw *string) string {
 		return "none"
 	}
 	v := csvValue(raw)
+	if field == "two_step" {
+		return map[string]string{"true": "on", "false": "off"}[v]
+	}
 	if field == "notes" && len([]rune(v)) > 60 {
 		v = string([]rune(v)[:59]) + "…"
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pquerna/otp/totp"
+
 	"github.com/adcamp/adcamp"
 )
 
@@ -172,4 +174,32 @@ func TestSignOutClearsSiteData(t *testing.T) {
 	if e.client().get("/sign-in").has(`link[href="/signed-out.css"]`) {
 		t.Error("the sign-in page clears the cache when no one signed out")
 	}
+}
+
+// TestTwoStepNeedsPassword: turning on two-step sign-in asks for the
+// password, as turning it off does: a borrowed session is not enough to
+// bind an authenticator.
+func TestTwoStepNeedsPassword(t *testing.T) {
+	e := newEnv(t)
+	c, _ := e.owner()
+	p := c.post("/settings/two-step", nil).wantStatus(200)
+	if !p.has(`form[action="/settings/two-step/enable"] #f-password[type="password"]`) {
+		t.Error("the form that turns on two-step sign-in asks for no password")
+	}
+	secret := p.text("#v-totp")
+	token, _ := p.doc.Find(`input[name="token"]`).Attr("value")
+	code, _ := totp.GenerateCode(secret, e.clock.Now())
+	for _, pw := range []string{"", "not the password"} {
+		p = c.post("/settings/two-step/enable", url.Values{"token": {token}, "code": {code}, "password": {pw}})
+		p.wantStatus(http.StatusUnprocessableEntity).wantFieldError("password", "password")
+		if p.text("#v-totp") != secret {
+			t.Errorf("after a refusal the page shows key %q, want the same key %q", p.text("#v-totp"), secret)
+		}
+	}
+	c.get("/settings").wantText("#h-two-step + p", "Off")
+	p = c.post("/settings/two-step/enable", url.Values{"token": {token}, "code": {code}, "password": {ownerPassword}}).wantStatus(200)
+	if n := p.doc.Find("#v-codes li").Length(); n != 10 {
+		t.Errorf("%d recovery codes shown, want 10", n)
+	}
+	c.get("/settings").wantText("#h-two-step + p", "On")
 }

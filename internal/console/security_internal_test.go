@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/adcamp/adcamp"
 )
 
 // FuzzLocalPath: whatever localPath accepts, a browser resolves on the
@@ -36,4 +38,15 @@ func FuzzLocalPath(f *testing.F) {
 			t.Fatalf("localPath(%q) accepted it, but a browser reads %v (%v)", next, u, err)
 		}
 	})
+}
+
+// TestDescribeTwoStepReset: the history line of an operator's
+// adcamp users reset-two-step.
+func TestDescribeTwoStepReset(t *testing.T) {
+	on, off := "true", "false"
+	got, _ := describe(&adcamp.Change{Operation: adcamp.OpUpdate, EntityType: adcamp.EntityMember,
+		Changes: []adcamp.FieldChange{{Field: "two_step", Old: &on, New: &off}}})
+	if want := "changed two-step sign-in on → off"; got != want {
+		t.Errorf("describe(two_step true → false) = %q, want %q", got, want)
+	}
 }
