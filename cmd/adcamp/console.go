@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"flag"
@@ -75,6 +76,9 @@ func (c *cli) announceConsole(ctx context.Context, a *app, cfg *serveConfig, ls 
 	}
 	base := consoleURL(cfg, addr, cfg.tlsCert != "")
 	fmt.Fprintf(c.stdout, "adcamp console: %s/\n", base)
+	if err := a.svc.SetConsoleURL(ctx, base); err != nil {
+		return fmt.Errorf("record the console's address (--console-url): %w", explain(err))
+	}
 	token, err := a.svc.NewSetupLink(ctx)
 	if err != nil || token == "" {
 		return err
@@ -87,15 +91,25 @@ func (c *cli) announceConsole(ctx context.Context, a *app, cfg *serveConfig, ls 
 // consoleURLFlag declares --console-url for an admin command that prints
 // a link.
 func consoleURLFlag(fs *flag.FlagSet) *string {
-	return fs.String("console-url", "", "the console's address, for the link (default $ADCAMP_CONSOLE_URL or "+defaultConsoleURL+")")
+	return fs.String("console-url", "", "the console's address, for the link (default $ADCAMP_CONSOLE_URL, "+
+		"else the address serve last announced for its console, else "+defaultConsoleURL+")")
 }
 
-// linkBase is the console's address for a printed link.
-func (a *adminRun) linkBase(flagValue string) string {
+// linkBase is the console's address for a printed link: --console-url,
+// else ADCAMP_CONSOLE_URL, else the address serve recorded for its
+// console when it last started, else the default one.
+func (a *adminRun) linkBase(ctx context.Context, flagValue string) (string, error) {
 	if flagValue == "" {
-		flagValue = a.out.c.envDefault("ADCAMP_CONSOLE_URL", defaultConsoleURL)
+		flagValue, _ = a.out.c.lookup("ADCAMP_CONSOLE_URL")
 	}
-	return strings.TrimSuffix(flagValue, "/")
+	if flagValue == "" {
+		recorded, err := a.svc.ConsoleURL(ctx)
+		if err != nil {
+			return "", err
+		}
+		flagValue = cmp.Or(recorded, defaultConsoleURL)
+	}
+	return strings.TrimSuffix(flagValue, "/"), nil
 }
 
 // usersCreate adds a user to an account with a role and prints a one-time
@@ -115,7 +129,11 @@ func usersCreate(fs *flag.FlagSet) func(context.Context, *adminRun) error {
 		if err != nil {
 			return explain(err)
 		}
-		return a.printInvitation(inv, a.linkBase(*base),
+		link, err := a.linkBase(ctx, *base)
+		if err != nil {
+			return err
+		}
+		return a.printInvitation(inv, link,
 			fmt.Sprintf("%s is now %s of account %s.", inv.Member.User.Email, article(r), inv.Member.AccountID))
 	}
 }
@@ -130,7 +148,11 @@ func usersResetPassword(fs *flag.FlagSet) func(context.Context, *adminRun) error
 		if err != nil {
 			return explain(err)
 		}
-		return a.printInvitation(inv, a.linkBase(*base), "Earlier links for "+inv.Member.User.Email+" no longer work.")
+		link, err := a.linkBase(ctx, *base)
+		if err != nil {
+			return err
+		}
+		return a.printInvitation(inv, link, "Earlier links for "+inv.Member.User.Email+" no longer work.")
 	}
 }
 

@@ -118,3 +118,44 @@ func TestUsersResetTwoStep(t *testing.T) {
 		t.Errorf("users reset-two-step without --email = %v, want a usage error", err)
 	}
 }
+
+// TestUsersLinkUsesServesConsole: the links of users create and
+// reset-password point at the console serve last ran (its --console-url,
+// else its listener's address), not at the default address; an explicit
+// --console-url of the command still wins.
+func TestUsersLinkUsesServesConsole(t *testing.T) {
+	dir := t.TempDir()
+	dd := "--data-dir=" + dir
+	acc := mustJSON(t, "accounts", "create", "--name", "Acme", dd)["id"].(string)
+	link := func(email string, more ...string) string {
+		t.Helper()
+		v := mustJSON(t, append([]string{"users", "create", "--account", acc, "--email", email, "--role", "viewer", dd}, more...)...)
+		l, _ := v["set_password_url"].(string)
+		return l
+	}
+	if l := link("before@example.com"); !strings.HasPrefix(l, "http://127.0.0.1:8082/set-password?token=") {
+		t.Errorf("before any serve, users create links to %q, want the default console address", l)
+	}
+
+	addrs, _ := startServeOut(t, dd, "--production-addr", "", "--sandbox-addr", "127.0.0.1:0", "--console-addr", "127.0.0.1:0")
+	want := "http://" + addrs["console"] + "/set-password?token="
+	if l := link("bound@example.com"); !strings.HasPrefix(l, want) {
+		t.Errorf("with serve's console on %s, users create links to %q, want %s...", addrs["console"], l, want)
+	}
+	out, err := runCLI(t, "users", "reset-password", "--email", "bound@example.com", dd)
+	if err != nil || !strings.Contains(out, want) {
+		t.Errorf("users reset-password = %q, %v; want a link to %s...", out, err, want)
+	}
+	if l := link("explicit@example.com", "--console-url", "https://other.example/"); !strings.HasPrefix(l, "https://other.example/set-password?token=") {
+		t.Errorf("users create --console-url https://other.example/ links to %q", l)
+	}
+
+	if _, err := runCLI(t, "serve", dd, "--console-url", "console.example.com"); !errors.Is(err, errUsage) {
+		t.Errorf("serve --console-url console.example.com = %v, want a usage error", err)
+	}
+	startServeOut(t, dd, "--production-addr", "", "--sandbox-addr", "127.0.0.1:0", "--console-addr", "127.0.0.1:0",
+		"--console-url", "https://console.example.com/")
+	if l := link("proxied@example.com"); !strings.HasPrefix(l, "https://console.example.com/set-password?token=") {
+		t.Errorf("with serve --console-url https://console.example.com/, users create links to %q", l)
+	}
+}

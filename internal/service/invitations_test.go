@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/adcamp/adcamp"
@@ -160,5 +161,25 @@ func TestLinkPaths(t *testing.T) {
 				t.Fatalf("%s: its link is for %+v (%v), want %s", c.name, u, err, inv.Member.User.Email)
 			}
 		})
+	}
+}
+
+// TestConsoleURL: the console's address serve records, read back for the
+// links of the command line.
+func TestConsoleURL(t *testing.T) {
+	f := newFixture(t)
+	if u, err := f.svc.ConsoleURL(ctx); u != "" || err != nil {
+		t.Errorf("ConsoleURL before any = %q, %v; want none", u, err)
+	}
+	for _, bad := range []string{"", "console.example.com", "ftp://console.example.com", "https://"} {
+		wantIssue(t, "SetConsoleURL("+bad+")", f.svc.SetConsoleURL(ctx, bad), "console-url")
+	}
+	for _, u := range []string{"http://127.0.0.1:39123", "https://console.example.com/"} {
+		if err := f.svc.SetConsoleURL(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := f.svc.ConsoleURL(ctx); got != strings.TrimSuffix(u, "/") || err != nil {
+			t.Errorf("ConsoleURL after SetConsoleURL(%s) = %q, %v", u, got, err)
+		}
 	}
 }
