@@ -51,16 +51,20 @@ func TestNoLinkForAnotherAccountsInvitee(t *testing.T) {
 }
 
 // TestSignInRedirectStaysLocal: after sign-in the console goes back to
-// next only if it is a path of its own; anything a browser could take to
-// another host (control characters it strips, backslashes it reads as
-// slashes, a scheme, a host, encoded slashes) goes to the home page.
+// next only if it is a path of its own (the whole table of hostile values
+// is in TestSignInRedirect, without the cost of a password each); the
+// sign-in form carries no other.
 func TestSignInRedirectStaysLocal(t *testing.T) {
 	e := newEnv(t)
 	e.owner()
-	base, _ := url.Parse(e.console.URL)
-	signIn := func(next string) string {
-		t.Helper()
-		form := url.Values{"email": {ownerEmail}, "password": {ownerPassword}, "next": {next}}
+	for _, c := range []struct{ next, want string }{
+		{"/settings", "/settings"},
+		{"/\t/evil.example/", "/"},
+		{"/\\evil.example/", "/"},
+		{"/%09/evil.example/", "/"},
+		{"https://evil.example/", "/"},
+	} {
+		form := url.Values{"email": {ownerEmail}, "password": {ownerPassword}, "next": {c.next}}
 		req, _ := http.NewRequest("POST", e.console.URL+"/sign-in", strings.NewReader(form.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		// The transport alone: a client would refuse to read some of
@@ -70,65 +74,10 @@ func TestSignInRedirectStaysLocal(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusSeeOther {
-			t.Fatalf("sign-in with next=%q answered %d, want 303", next, resp.StatusCode)
-		}
-		return resp.Header.Get("Location")
-	}
-	for _, c := range []struct{ next, want string }{
-		{"/settings", "/settings"},
-		{"/accounts/acc_1/sandbox/campaigns?status=paused&page=2", "/accounts/acc_1/sandbox/campaigns?status=paused&page=2"},
-		{"/javascript:alert(1)", "/javascript:alert(1)"}, // a path of the console
-		{"", "/"},
-		{"//evil.example/", "/"},
-		{"///evil.example/", "/"},
-		{"/\\evil.example/", "/"},
-		{"\\\\evil.example/", "/"},
-		{"/\t/evil.example/", "/"},
-		{"/\t\\evil.example/", "/"},
-		{"\t//evil.example/", "/"},
-		{"/\n/evil.example/", "/"},
-		{"/\r\n/evil.example/", "/"},
-		{" //evil.example/", "/"},
-		{"/\x00/evil.example/", "/"},
-		{"/\x7f/evil.example/", "/"},
-		{"/\u0085/evil.example/", "/"}, // a C1 control
-		{"/\u200b/evil.example/", "/"}, // zero-width space
-		{"/\u202e/evil.example/", "/"}, // right-to-left override
-		{"/\ufeff/evil.example/", "/"},
-		{"/%09/evil.example/", "/"},
-		{"/%0a/evil.example/", "/"},
-		{"/%2F%2Fevil.example/", "/"},
-		{"/%2f/evil.example/", "/"},
-		{"/%5Cevil.example/", "/"},
-		{"%2F%2Fevil.example/", "/"},
-		{"https://evil.example/", "/"},
-		{"http:evil.example", "/"},
-		{"https:/evil.example", "/"},
-		{"javascript:alert(1)", "/"},
-		{"JaVaScRiPt:alert(1)", "/"},
-		{"data:text/html,<script>alert(1)</script>", "/"},
-		{"evil.example", "/"},
-		{"／／evil.example/", "/"}, // fullwidth solidi
-		{"/@evil.example", "/@evil.example"},
-		{"/%zz", "/"},
-	} {
-		got := signIn(c.next)
-		if got != c.want {
-			t.Errorf("sign-in with next=%q: Location %q, want %q", c.next, got, c.want)
-		}
-		// Whatever it is, a browser must read it as the console's.
-		read := strings.ReplaceAll(strings.Map(func(r rune) rune {
-			if r == '\t' || r == '\n' || r == '\r' {
-				return -1
-			}
-			return r
-		}, got), "\\", "/")
-		if u, err := base.Parse(read); err != nil || u.Host != base.Host {
-			t.Errorf("sign-in with next=%q: Location %q leads to %v (%v), off the console", c.next, got, u, err)
+		if got := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || got != c.want {
+			t.Errorf("sign-in with next=%q = %d, Location %q; want 303, %q", c.next, resp.StatusCode, got, c.want)
 		}
 	}
-	// The sign-in form carries next only if it is local.
 	c := e.client()
 	for _, next := range []string{"/\t/evil.example/", "/\\evil.example", "https://evil.example/"} {
 		p := c.get("/sign-in?next=" + url.QueryEscape(next)).wantStatus(200)
