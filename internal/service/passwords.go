@@ -164,7 +164,7 @@ func isCommonPassword(password string) bool {
 func notLetter(r rune) bool { return !unicode.IsLetter(r) }
 
 // unleet reads the digits and symbols written for letters as those
-// letters (p@ssw0rd is password); one is read as one.
+// letters (p@ssw0rd is password), the digit 1 as the letter one (i or l).
 func unleet(s string, one rune) string {
 	return strings.Map(func(r rune) rune {
 		switch r {
