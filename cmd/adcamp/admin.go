@@ -45,6 +45,7 @@ var adminCommands = map[string]adminCommand{
 	"keys delete":             {flags: keysDelete, args: 1},
 	"users create":            {flags: usersCreate},
 	"users reset-password":    {flags: usersResetPassword},
+	"users reset-two-step":    {flags: usersResetTwoStep},
 }
 
 // admin runs one administrative command ("keys create", ...).

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"flag"
@@ -75,6 +76,9 @@ func (c *cli) announceConsole(ctx context.Context, a *app, cfg *serveConfig, ls 
 	}
 	base := consoleURL(cfg, addr, cfg.tlsCert != "")
 	fmt.Fprintf(c.stdout, "adcamp console: %s/\n", base)
+	if err := a.svc.SetConsoleURL(ctx, base); err != nil {
+		return fmt.Errorf("record the console's address (--console-url): %w", explain(err))
+	}
 	token, err := a.svc.NewSetupLink(ctx)
 	if err != nil || token == "" {
 		return err
@@ -87,15 +91,25 @@ func (c *cli) announceConsole(ctx context.Context, a *app, cfg *serveConfig, ls 
 // consoleURLFlag declares --console-url for an admin command that prints
 // a link.
 func consoleURLFlag(fs *flag.FlagSet) *string {
-	return fs.String("console-url", "", "the console's address, for the link (default $ADCAMP_CONSOLE_URL or "+defaultConsoleURL+")")
+	return fs.String("console-url", "", "the console's address, for the link (default $ADCAMP_CONSOLE_URL, "+
+		"else the address serve last announced for its console, else "+defaultConsoleURL+")")
 }
 
-// linkBase is the console's address for a printed link.
-func (a *adminRun) linkBase(flagValue string) string {
+// linkBase is the console's address for a printed link: --console-url,
+// else ADCAMP_CONSOLE_URL, else the address serve recorded for its
+// console when it last started, else the default one.
+func (a *adminRun) linkBase(ctx context.Context, flagValue string) (string, error) {
 	if flagValue == "" {
-		flagValue = a.out.c.envDefault("ADCAMP_CONSOLE_URL", defaultConsoleURL)
+		flagValue, _ = a.out.c.lookup("ADCAMP_CONSOLE_URL")
 	}
-	return strings.TrimSuffix(flagValue, "/")
+	if flagValue == "" {
+		recorded, err := a.svc.ConsoleURL(ctx)
+		if err != nil {
+			return "", err
+		}
+		flagValue = cmp.Or(recorded, defaultConsoleURL)
+	}
+	return strings.TrimSuffix(flagValue, "/"), nil
 }
 
 // usersCreate adds a user to an account with a role and prints a one-time
@@ -115,7 +129,11 @@ func usersCreate(fs *flag.FlagSet) func(context.Context, *adminRun) error {
 		if err != nil {
 			return explain(err)
 		}
-		return a.printInvitation(inv, a.linkBase(*base),
+		link, err := a.linkBase(ctx, *base)
+		if err != nil {
+			return err
+		}
+		return a.printInvitation(inv, link,
 			fmt.Sprintf("%s is now %s of account %s.", inv.Member.User.Email, article(r), inv.Member.AccountID))
 	}
 }
@@ -130,8 +148,54 @@ func usersResetPassword(fs *flag.FlagSet) func(context.Context, *adminRun) error
 		if err != nil {
 			return explain(err)
 		}
-		return a.printInvitation(inv, a.linkBase(*base), "Earlier links for "+inv.Member.User.Email+" no longer work.")
+		link, err := a.linkBase(ctx, *base)
+		if err != nil {
+			return err
+		}
+		return a.printInvitation(inv, link, "Earlier links for "+inv.Member.User.Email+" no longer work.")
 	}
+}
+
+// usersResetTwoStep turns off two-step sign-in for a user who lost their
+// authenticator and recovery codes.
+func usersResetTwoStep(fs *flag.FlagSet) func(context.Context, *adminRun) error {
+	email := fs.String("email", "", "the user's email (required)")
+	return func(ctx context.Context, a *adminRun) error {
+		r, err := a.svc.ResetTwoStep(ctx, *email)
+		if err != nil {
+			return explain(err)
+		}
+		accounts := r.Accounts
+		if accounts == nil {
+			accounts = []string{}
+		}
+		v := map[string]any{"user_id": r.User.ID, "email": r.User.Email, "two_step": false,
+			"sessions_ended": r.SessionsEnded, "accounts": accounts}
+		return a.out.object(v, "Two-step sign-in is off for %s: their authenticator and recovery codes no longer work, "+
+			"and %s ended.\nThey sign in with their password alone, and may turn it on again in the console's settings.\n"+
+			"Recorded in the history of %s.\n",
+			r.User.Email, counted(r.SessionsEnded, "session"), accountList(accounts))
+	}
+}
+
+// counted writes n with its noun: "1 session", "2 sessions".
+func counted(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// accountList names accounts for a sentence: "account acc_1", "accounts
+// acc_1, acc_2", "no account (they belong to none)".
+func accountList(ids []string) string {
+	switch len(ids) {
+	case 0:
+		return "no account (they belong to none)"
+	case 1:
+		return "account " + ids[0]
+	}
+	return "accounts " + strings.Join(ids, ", ")
 }
 
 func article(r adcamp.Role) string {
@@ -149,7 +213,7 @@ func (a *adminRun) printInvitation(inv *service.Invitation, base, what string) e
 		link = base + "/set-password?token=" + url.QueryEscape(inv.Token)
 	}
 	if a.out.json {
-		v := map[string]any{"user_id": inv.Member.User.ID, "email": inv.Member.User.Email}
+		v := map[string]any{"user_id": inv.Member.User.ID, "email": inv.Member.User.Email, "password_set": inv.Member.User.PasswordSet}
 		if inv.Member.AccountID != "" {
 			v["account_id"], v["role"] = inv.Member.AccountID, inv.Member.Role
 		}
@@ -158,7 +222,13 @@ func (a *adminRun) printInvitation(inv *service.Invitation, base, what string) e
 		}
 		return a.out.object(v, "")
 	}
-	if link == "" {
+	switch {
+	case inv.PendingElsewhere:
+		return a.out.object(nil, "%s They have not chosen a password yet, and were invited to another account too, "+
+			"so no link is printed here:\nwhoever held it could sign in to that account as well. They see this account once they sign in,\n"+
+			"with the invitation they have; if they lost it, adcamp users reset-password --email %s makes a new one.\n",
+			what, inv.Member.User.Email)
+	case link == "":
 		return a.out.object(nil, "%s They have a password already: they see the account when they sign in.\n", what)
 	}
 	return a.out.object(nil, "%s\nSend them this link to choose their password (it works once, until %s):\n\n    %s\n\n",

@@ -25,6 +25,7 @@ Usage:
   adcamp keys roll KEY [--grace 24h] [--json]   (--grace 0: the old secret stops at once)
   adcamp users create --account ID --email EMAIL --role owner|developer|viewer [--console-url URL] [--json]
   adcamp users reset-password --email EMAIL [--console-url URL] [--json]
+  adcamp users reset-two-step --email EMAIL [--json]   (for a user who lost their authenticator)
   adcamp backup --to FILE [--json]           online backup of the SQLite database, while serve runs
   adcamp restore --from FILE [--json]        restore a backup into --data-dir (no process may use it)
   adcamp migrate [--dry-run] [--json]        apply the pending migrations, or list them and what each locks

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -123,6 +124,9 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	case "auto", "a", "b":
 	default:
 		return nil, usageError("--signing must be auto, a or b, got %q", cfg.signing)
+	}
+	if u, err := url.Parse(cfg.consoleURL); cfg.consoleURL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+		return nil, usageError("--console-url must be an http:// or https:// address, got %q", cfg.consoleURL)
 	}
 	if (cfg.tlsCert == "") != (cfg.tlsKey == "") {
 		return nil, usageError("--tls-cert and --tls-key go together")

@@ -698,5 +698,5 @@ func TestCampaignFormsGuarded(t *testing.T) {
 	}
 	huge := strings.Repeat(strings.Repeat("x", 80)+"\n", 14000)
 	c.post(at(acc, env, "/ad-groups/"+g+"/keywords/new"), url.Values{"items": {huge}, "match_type": {"exact"}}).
-		wantStatus(http.StatusUnprocessableEntity).wantFieldError("items", "This is too long: paste at most 1,000 lines")
+		wantStatus(http.StatusRequestEntityTooLarge).wantText("main", "at most 1,000 keywords of up to 80 characters in one paste")
 }

@@ -2,7 +2,10 @@ package console
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/service"
@@ -63,17 +66,43 @@ func homeOf(c *call) string {
 }
 
 // localPath accepts a path to go back to after signing in: one of this
-// site's, never another site's ("//evil.example" is one).
+// site's, never another site's, or "". It must parse as a reference
+// relative to the console with no scheme and no host, and begin with a
+// single slash ("//evil.example" names a host). Browsers drop tabs and
+// line breaks from a URL and read a backslash as a slash ("/\t/evil" and
+// "/\evil" are "//evil" to them), so no control character, invisible
+// format character or backslash may appear in it, nor in its path once
+// decoded ("/%09/evil"): the console's own paths have none.
 func localPath(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" ||
+		!strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(u.Path, "//") {
+		return ""
+	}
+	if !plainURLText(next) || !plainURLText(u.Path) {
 		return ""
 	}
 	return next
 }
 
+// plainURLText reports whether s (a URL, or its decoded path) is valid
+// UTF-8 with no control character, format character (zero-width,
+// bidirectional) or backslash.
+func plainURLText(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	return strings.IndexFunc(s, func(r rune) bool {
+		return r == '\\' || unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
+	}) < 0
+}
+
 // signInView is the sign-in page's content.
 type signInView struct {
 	Next string
+	// ClearPath is the stylesheet that clears what a sign-out left in
+	// the browser (see signedOut), on the page shown after one.
+	ClearPath string
 }
 
 // signIn shows the sign-in form and checks it. A user with an
@@ -81,7 +110,11 @@ type signInView struct {
 func (s *Server) signIn(w http.ResponseWriter, r *http.Request) error {
 	p := &page{Title: "Sign in", Form: newForm(r, "email"), Notice: notice(r)}
 	next := localPath(r.FormValue("next"))
-	p.Data = signInView{Next: next}
+	v := signInView{Next: next}
+	if done := r.URL.Query().Get("done"); done == "signed-out" || done == "signed-out-all" {
+		v.ClearPath = clearPath
+	}
+	p.Data = v
 	if r.Method == http.MethodGet {
 		if _, err := s.svc.Session(r.Context(), s.sessionToken(r)); err == nil {
 			return redirect(w, r, "/")
@@ -153,8 +186,40 @@ func (s *Server) signOut(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	s.clearSession(w)
+	s.signedOut(w)
 	return redirect(w, r, withNotice("/sign-in", "signed-out"))
+}
+
+// Signing out leaves nothing of the session in the browser: no cookie,
+// nothing cached, and no signed-in page that Back can show again.
+//
+// The answer to the sign-out asks the browser to clear the console's
+// cookies and cache (Clear-Site-Data). But it arrives while the page
+// signed out from is still the one shown, and Chromium puts that page in
+// its back/forward cache only afterwards, once the next page is shown,
+// despite Cache-Control: no-store: Back would restore it, the user's
+// email in its header. So the sign-in page shown after a sign-out loads
+// a stylesheet (clearPath) whose answer asks again to clear the cache,
+// which then empties the back/forward cache too; and the console's
+// script loads any page restored from that cache again (pageshow), for
+// the browsers that keep one anyway.
+const (
+	clearSignedOut = `"cache", "cookies"`
+	clearPath      = "/signed-out.css"
+)
+
+// signedOut tells the browser that its session has ended.
+func (s *Server) signedOut(w http.ResponseWriter) {
+	s.clearSession(w)
+	w.Header().Set("Clear-Site-Data", clearSignedOut)
+}
+
+// clearCache answers the stylesheet of the page shown after a sign-out:
+// empty, with Clear-Site-Data "cache" (see signedOut).
+func clearCache(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Clear-Site-Data", `"cache"`)
+	w.Header().Set("Content-Type", "text/css; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
 }
 
 // setupView is the setup page's content.

@@ -52,7 +52,13 @@ func newBrowser(t *testing.T) context.Context {
 		}
 		t.Skip(msg)
 	}
-	profile := t.TempDir()
+	// Not t.TempDir: chromium's helper processes may still be writing in
+	// the profile (its cache, cleared by Clear-Site-Data) when the browser
+	// has exited, and the test would fail for a directory not empty yet.
+	profile, err := os.MkdirTemp("", "adcamp-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(path), chromedp.UserDataDir(profile), chromedp.WindowSize(1280, 900),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
@@ -61,7 +67,14 @@ func newBrowser(t *testing.T) context.Context {
 		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("hide-scrollbars", true))
 	bctx, cancelBrowser := chromedp.NewContext(actx)
 	ctx, cancel := context.WithTimeout(bctx, 3*time.Minute)
-	t.Cleanup(func() { cancel(); cancelBrowser(); cancelAlloc() })
+	t.Cleanup(func() {
+		cancel()
+		cancelBrowser()
+		cancelAlloc()
+		for i := 0; os.RemoveAll(profile) != nil && i < 50; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	return ctx
 }
 

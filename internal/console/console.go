@@ -108,6 +108,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /set-password", s.public(s.setPassword))
 	mux.Handle("POST /set-password", s.public(s.setPassword))
 	mux.Handle("POST /sign-out", s.public(s.signOut))
+	mux.HandleFunc("GET "+clearPath, clearCache)
 
 	mux.Handle("GET /accounts", s.signedIn(s.accounts))
 	mux.Handle("GET /settings", s.signedIn(s.settings))

@@ -3,6 +3,8 @@ package console
 import (
 	"context"
 	"errors"
+	"fmt"
+	"mime"
 	"net/http"
 	"net/url"
 
@@ -28,6 +30,8 @@ var statusOf = map[adcamp.Code]int{
 	adcamp.CodeRateLimited:  http.StatusTooManyRequests,
 	adcamp.CodeUnavailable:  http.StatusServiceUnavailable,
 
+	adcamp.CodePayloadTooLarge: http.StatusRequestEntityTooLarge,
+
 	adcamp.CodeInvalidStateTransition: http.StatusConflict,
 	adcamp.CodeDuplicateKeyword:       http.StatusConflict,
 	adcamp.CodePreconditionFailed:     http.StatusConflict,
@@ -42,14 +46,15 @@ type errorView struct {
 }
 
 var headings = map[int]string{
-	http.StatusBadRequest:          "That request could not be understood",
-	http.StatusNotFound:            "Not found",
-	http.StatusForbidden:           "Not allowed",
-	http.StatusUnauthorized:        "Sign in to continue",
-	http.StatusConflict:            "That cannot be done now",
-	http.StatusTooManyRequests:     "Too many attempts",
-	http.StatusServiceUnavailable:  "The console is unavailable",
-	http.StatusInternalServerError: "Something went wrong",
+	http.StatusBadRequest:            "That request could not be understood",
+	http.StatusNotFound:              "Not found",
+	http.StatusForbidden:             "Not allowed",
+	http.StatusUnauthorized:          "Sign in to continue",
+	http.StatusConflict:              "That cannot be done now",
+	http.StatusTooManyRequests:       "Too many attempts",
+	http.StatusRequestEntityTooLarge: "That was too large",
+	http.StatusServiceUnavailable:    "The console is unavailable",
+	http.StatusInternalServerError:   "Something went wrong",
 }
 
 // fail is the one place that turns an error into an error page. An
@@ -80,16 +85,54 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 // public serves a page that needs no session.
 func (s *Server) public(h handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := h(w, r); err != nil {
+		err := readForm(r)
+		if err == nil {
+			err = h(w, r)
+		}
+		if err != nil {
 			s.fail(w, r, err)
 		}
 	})
 }
 
+// readForm reads r's query and form once, before any page's handler: a
+// form or query that cannot be read (a bad % escape, a malformed
+// Content-Type or multipart body) is answered 400, a body over its limit
+// (bodyLimit) 413, whoever sends it. Handlers then read fields with
+// FormValue, which would otherwise take such a form for an empty one and
+// act on it (a confirmation needs no field), or fail with an internal
+// error where they parse the form themselves.
+func readForm(r *http.Request) error {
+	err := r.ParseForm()
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && ct == "multipart/form-data" {
+		err = r.ParseMultipartForm(maxPaste)
+	}
+	if err == nil {
+		return nil
+	}
+	if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+		limit, hint := "64 KiB", ""
+		if mbe.Limit >= maxPaste {
+			limit, hint = "1 MiB", fmt.Sprintf(" (at most %s keywords of up to 80 characters in one paste)", grouped(adcamp.MaxKeywordBatch))
+		}
+		return adcamp.Errorf(adcamp.CodePayloadTooLarge,
+			"That form was larger than the console takes (%s), so nothing was changed. Go back and send less at once%s.", limit, hint)
+	}
+	return errUnreadable
+}
+
+var errUnreadable = adcamp.Errorf(adcamp.CodeValidation,
+	"That request could not be read: its form or its address is not written as a browser writes them, so nothing was changed. "+
+		"Go back, reload the page and try again.")
+
 // signedIn serves a page for signed-in users; others are sent to sign in
 // (and brought back after).
 func (s *Server) signedIn(h signedHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := readForm(r); err != nil {
+			s.fail(w, r, err)
+			return
+		}
 		c, err := s.newCall(w, r)
 		if adcamp.ErrorCode(err) == adcamp.CodeUnauthorized {
 			s.clearSession(w)

@@ -406,10 +406,10 @@ func TestTwoStepPages(t *testing.T) {
 		t.Fatalf("the setup page shows key %q and QR %.40q", secret, src)
 	}
 	token, _ := p.doc.Find(`input[name="token"]`).Attr("value")
-	c.post("/settings/two-step/enable", url.Values{"token": {token}, "code": {"000000"}}).
+	c.post("/settings/two-step/enable", url.Values{"token": {token}, "code": {"000000"}, "password": {ownerPassword}}).
 		wantStatus(http.StatusUnprocessableEntity).wantFieldError("code", "not the code")
 	code, _ := totp.GenerateCode(secret, e.clock.Now())
-	p = c.post("/settings/two-step/enable", url.Values{"token": {token}, "code": {code}}).wantStatus(200)
+	p = c.post("/settings/two-step/enable", url.Values{"token": {token}, "code": {code}, "password": {ownerPassword}}).wantStatus(200)
 	if n := p.doc.Find("#v-codes li").Length(); n != 10 {
 		t.Errorf("%d recovery codes shown, want 10", n)
 	}

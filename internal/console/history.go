@@ -444,6 +444,7 @@ func fieldName(field string) string {
 		"end_date":                   "end date",
 		"match_type":                 "match type",
 		"previous_secret_expires_at": "previous secret valid until",
+		"two_step":                   "two-step sign-in",
 	}[field]; ok {
 		return n
 	}
@@ -464,6 +465,9 @@ func valueText(field string, raw *string) string {
 		return "none"
 	}
 	v := csvValue(raw)
+	if field == "two_step" {
+		return map[string]string{"true": "on", "false": "off"}[v]
+	}
 	if slices.Contains(moneyFields, field) {
 		if m, err := adcamp.ParseMoney(v); err == nil {
 			return money(m)

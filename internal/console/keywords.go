@@ -181,7 +181,6 @@ var keywordsFields = []string{"items", "match_type", "bid", "keep"}
 // or none (the API's batch), or with "keep the valid ones" the valid ones
 // (the API's partial mode), each refused line named.
 func (s *Server) newKeywords(w http.ResponseWriter, r *http.Request, c *call) error {
-	perr := r.ParseForm() // first, to tell a paste too large from an empty one
 	g, camp, err := s.adGroupAndCampaign(r, c)
 	if err != nil {
 		return err
@@ -195,14 +194,6 @@ func (s *Server) newKeywords(w http.ResponseWriter, r *http.Request, c *call) er
 			return s.showChange(w, "keywords-new.html", p, err)
 		}
 		return s.render(w, http.StatusOK, "keywords-new.html", p)
-	}
-	if perr != nil {
-		if mbe := (*http.MaxBytesError)(nil); errors.As(perr, &mbe) {
-			p.Form.errors["items"] = "This is too long: paste at most " + grouped(adcamp.MaxKeywordBatch) + " lines of up to 80 characters each."
-			p.Form.Error = "A field needs another look: see the message below it."
-			return s.render(w, http.StatusUnprocessableEntity, "keywords-new.html", p)
-		}
-		return perr
 	}
 	pasted := parsePaste(r.PostFormValue("items"), r.PostFormValue("match_type"), r.PostFormValue("bid"))
 	v.Sent, v.Blank = len(pasted.items), pasted.blank

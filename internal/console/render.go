@@ -85,8 +85,13 @@ func (s *Server) render(w http.ResponseWriter, status int, name string, p *page)
 }
 
 // redirect answers a form posted with success: the browser loads target
-// with a GET, so that a reload does not post the form again.
+// with a GET, so that a reload does not post the form again. A target
+// that is not one of the console's own paths (see localPath) goes to the
+// home page instead: no answer of the console leads to another site.
 func redirect(w http.ResponseWriter, r *http.Request, target string) error {
+	if localPath(target) == "" {
+		target = "/"
+	}
 	http.Redirect(w, r, target, http.StatusSeeOther)
 	return nil
 }

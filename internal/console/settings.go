@@ -61,7 +61,7 @@ func (s *Server) signOutEverywhere(w http.ResponseWriter, r *http.Request, c *ca
 	if _, err := s.svc.SignOutEverywhere(c.ctx, c.token); err != nil {
 		return err
 	}
-	s.clearSession(w)
+	s.signedOut(w)
 	return redirect(w, r, withNotice("/sign-in", "signed-out-all"))
 }
 
@@ -118,11 +118,11 @@ type codesView struct {
 	New   bool // replacing earlier ones, rather than turning two steps on
 }
 
-// enableTwoStep confirms the authenticator with a code and shows the
-// recovery codes, once.
+// enableTwoStep confirms the authenticator with a code and the password,
+// and shows the recovery codes, once.
 func (s *Server) enableTwoStep(w http.ResponseWriter, r *http.Request, c *call) error {
 	token := r.PostFormValue("token")
-	codes, err := s.svc.EnableTwoStep(c.ctx, token, r.PostFormValue("code"))
+	codes, err := s.svc.EnableTwoStep(c.ctx, token, r.PostFormValue("code"), r.PostFormValue("password"))
 	if err != nil {
 		setup, perr := s.svc.PendingTwoStep(c.ctx, token)
 		if perr != nil {

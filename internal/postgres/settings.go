@@ -23,6 +23,12 @@ func (t *tx) AddSetting(ctx context.Context, name string, value []byte) (bool, e
 	return tag.RowsAffected() == 1, nil
 }
 
+func (t *tx) SetSetting(ctx context.Context, name string, value []byte) error {
+	_, err := t.tx.Exec(ctx, `INSERT INTO instance_settings (name, value) VALUES ($1, $2)
+		ON CONFLICT (name) DO UPDATE SET value = excluded.value`, name, value)
+	return err
+}
+
 func (t *tx) AllCredentials(ctx context.Context) ([]*store.Credential, error) {
 	rows, err := t.tx.Query(ctx, `SELECT `+keyColumns+` FROM api_keys ORDER BY id`)
 	if err != nil {

@@ -376,6 +376,14 @@ func recordMember(h *history, op adcamp.Operation, before, after *adcamp.Member)
 	h.add(m.AccountID, "", adcamp.EntityMember, m.User.ID, "", "", op, fields)
 }
 
+// recordTwoStep records that a member's two-step sign-in was turned on
+// or off by an operator (a user's own settings are theirs, not their
+// accounts' changes).
+func recordTwoStep(h *history, m *adcamp.Member, before, after bool) {
+	h.add(m.AccountID, "", adcamp.EntityMember, m.User.ID, "", "", adcamp.OpUpdate,
+		[]adcamp.FieldChange{{Field: "two_step", Old: textBool(before), New: textBool(after)}})
+}
+
 // cmpOrPtr returns a if it is not nil, else b.
 func cmpOrPtr[T any](a, b *T) *T {
 	if a != nil {

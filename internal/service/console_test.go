@@ -561,9 +561,9 @@ func TestTwoStep(t *testing.T) {
 		}
 		return c
 	}
-	_, err = f.svc.EnableTwoStep(u, setup.Token, "123")
+	_, err = f.svc.EnableTwoStep(u, setup.Token, "123", ownerPassword)
 	wantIssue(t, "EnableTwoStep(wrong code)", err, "code")
-	codes, err := f.svc.EnableTwoStep(u, setup.Token, code())
+	codes, err := f.svc.EnableTwoStep(u, setup.Token, code(), ownerPassword)
 	if err != nil || len(codes) != 10 {
 		t.Fatalf("EnableTwoStep = %v, %v", codes, err)
 	}
@@ -672,7 +672,7 @@ func TestNothingSecretAtRest(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _ := totp.GenerateCode(ts.Secret, time.Now())
-	codes, err := svc.EnableTwoStep(u, ts.Token, code)
+	codes, err := svc.EnableTwoStep(u, ts.Token, code, ownerPassword)
 	if err != nil {
 		t.Fatal(err)
 	}

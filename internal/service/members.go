@@ -165,7 +165,8 @@ func (s *Service) RemoveMember(ctx context.Context, accountID, userID string) (*
 }
 
 // NewInvitation makes a new set-password link for a member who has not
-// set a password yet (the first link was lost, or expired).
+// set a password yet (the first link was lost, or expired), if the
+// caller may have one (see mayLink).
 func (s *Service) NewInvitation(ctx context.Context, accountID, userID string) (*Invitation, error) {
 	now := s.Now()
 	out := &Invitation{}
@@ -177,6 +178,13 @@ func (s *Service) NewInvitation(ctx context.Context, accountID, userID string) (
 		if m.User.PasswordSet {
 			return adcamp.Errorf(adcamp.CodeConflict,
 				"%s has set a password already; if they forgot it, an operator can make a new link with adcamp users reset-password.", m.User.Email)
+		}
+		if ok, err := mayLink(ctx, tx, userID, accountID); err != nil || !ok {
+			if err == nil {
+				err = adcamp.Errorf(adcamp.CodeForbidden, "Only an operator can make a new link for %s (adcamp users reset-password): "+
+					"they were invited to another account too, and whoever held the link could sign in there.", m.User.Email)
+			}
+			return err
 		}
 		out.Member = *m
 		out.Token, out.ExpiresAt, err = newPasswordToken(ctx, tx, userID, now)

@@ -2,12 +2,15 @@ package service
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"crypto/rand"
 	"crypto/subtle"
 	_ "embed"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"unicode"
@@ -99,20 +102,98 @@ func firstRuneLen(s string) int {
 	return max(n, 1)
 }
 
-//go:embed common_passwords.txt
-var commonPasswordsText string
+// The lists of common passwords: the breach list (the 30,000 most common
+// of ten million leaked passwords, gzipped: see commonpw/README.md for
+// its source and licence), and adcamp's own guesses of 12 characters or
+// more.
+var (
+	//go:embed commonpw/passwords.txt.gz
+	breachList []byte
+	//go:embed common_passwords.txt
+	ownList string
+)
 
-// commonPasswords holds the built-in list, in lower case.
-var commonPasswords = func() map[string]bool {
-	m := make(map[string]bool)
-	sc := bufio.NewScanner(strings.NewReader(commonPasswordsText))
-	for sc.Scan() {
-		if line := strings.TrimSpace(sc.Text()); line != "" && !strings.HasPrefix(line, "#") {
-			m[strings.ToLower(line)] = true
+// commonPasswords is the set of both lists, in lower case, read once when
+// first needed.
+var commonPasswords = sync.OnceValue(func() map[string]bool {
+	zr, err := gzip.NewReader(bytes.NewReader(breachList))
+	if err != nil {
+		panic("the built-in list of common passwords: " + err.Error())
+	}
+	breach, err := io.ReadAll(zr)
+	if err != nil {
+		panic("the built-in list of common passwords: " + err.Error())
+	}
+	m := make(map[string]bool, 32000)
+	for _, text := range []string{string(breach), ownList} {
+		sc := bufio.NewScanner(strings.NewReader(text))
+		for sc.Scan() {
+			if line := strings.TrimSpace(sc.Text()); line != "" && !strings.HasPrefix(line, "#") {
+				m[strings.ToLower(line)] = true
+			}
 		}
 	}
 	return m
-}()
+})
+
+// minCommonCore is the shortest common password looked for inside a
+// longer one: shorter words (abc, tom) are too likely by chance.
+const minCommonCore = 4
+
+// isCommonPassword reports whether password is a common one, or one
+// dressed up the ways people make a common password pass a length rule
+// (and password crackers' rules try first): in capitals, with digits and
+// symbols after it or around it (Password123!, 123password!!), with
+// letters written as digits or symbols (P@ssw0rd), or repeated
+// (dragondragon).
+func isCommonPassword(password string) bool {
+	list := commonPasswords()
+	s := strings.ToLower(password)
+	for _, base := range []string{s, strings.TrimRightFunc(s, notLetter), strings.TrimFunc(s, notLetter)} {
+		for _, c := range []string{base, repeatedUnit(base)} {
+			for _, v := range []string{c, unleet(c, 'i'), unleet(c, 'l')} {
+				if utf8.RuneCountInString(v) >= minCommonCore && list[v] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func notLetter(r rune) bool { return !unicode.IsLetter(r) }
+
+// unleet reads the digits and symbols written for letters as those
+// letters (p@ssw0rd is password), the digit 1 as the letter one (i or l).
+func unleet(s string, one rune) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '@', '4':
+			return 'a'
+		case '3':
+			return 'e'
+		case '1', '!', '|':
+			return one
+		case '0':
+			return 'o'
+		case '$', '5':
+			return 's'
+		case '7', '+':
+			return 't'
+		}
+		return r
+	}, s)
+}
+
+// repeatedUnit returns u if s is u written twice or more, else "".
+func repeatedUnit(s string) string {
+	for n := 1; n <= len(s)/2; n++ {
+		if len(s)%n == 0 && strings.Repeat(s[:n], len(s)/n) == s {
+			return s[:n]
+		}
+	}
+	return ""
+}
 
 // checkNewPassword adds to issues what is wrong with password as a new
 // password of the user with email: too short or too long, a common one,
@@ -128,7 +209,7 @@ func checkNewPassword(issues *adcamp.Issues, field, password, email string) {
 		issues.AddKind(field, adcamp.IssueTooLong, fmt.Sprint(maxPasswordLength), "must be at most %d characters long", maxPasswordLength)
 	case !utf8.ValidString(password) || strings.IndexFunc(password, unicode.IsControl) >= 0:
 		issues.AddKind(field, adcamp.IssueControl, "", "must not contain control characters")
-	case commonPasswords[lower] || commonPasswords[strings.TrimRight(lower, "!.?")]:
+	case isCommonPassword(password):
 		issues.AddKind(field, adcamp.IssueCommonPassword, "", "is one of the most common passwords; choose another")
 	case lower == strings.ToLower(email) || (len(local) >= 4 && lower == local):
 		issues.AddKind(field, adcamp.IssueEmailPassword, "", "must not be your email address")

@@ -113,14 +113,19 @@ func (s *Service) PendingTwoStep(ctx context.Context, token string) (*TwoStepSet
 	return &TwoStepSetup{Token: token, Secret: key.Secret(), URL: key.URL()}, nil
 }
 
-// EnableTwoStep confirms the authenticator being added with a code of it,
+// EnableTwoStep confirms the authenticator being added with a code of it
+// and the user's password (as turning it off does: whoever borrowed a
+// session must not bind their own authenticator and lock the user out),
 // turns two-step sign-in on and returns the recovery codes, shown once.
-func (s *Service) EnableTwoStep(ctx context.Context, token, code string) ([]string, error) {
+func (s *Service) EnableTwoStep(ctx context.Context, token, code, password string) ([]string, error) {
 	setup, err := s.PendingTwoStep(ctx, token)
 	if err != nil {
 		return nil, err
 	}
 	userID, _ := actorUser(ctx)
+	if err := s.confirmPassword(ctx, userID, "password", password); err != nil {
+		return nil, err
+	}
 	step, ok := matchTOTP(setup.Secret, code, 0, s.Now())
 	if !ok {
 		var issues adcamp.Issues
@@ -164,11 +169,81 @@ func (s *Service) DisableTwoStep(ctx context.Context, password string) error {
 			return err
 		}
 		u.TOTPSecret, u.TOTPLastStep = nil, 0
-		if err := tx.UpdateUser(ctx, u); err != nil {
+		return clearTwoStep(ctx, tx, u)
+	})
+}
+
+// TwoStepReset is what ResetTwoStep did.
+type TwoStepReset struct {
+	User adcamp.User
+	// Accounts are the accounts the user belongs to, whose history
+	// records the reset.
+	Accounts      []string
+	SessionsEnded int64
+}
+
+// ResetTwoStep turns two-step sign-in off for the user with email, for an
+// operator at the command line: the way back for a user who lost their
+// authenticator and their recovery codes, who may be the only owner of
+// an account, with no one else to ask. Their recovery codes go, and their
+// sessions end (whoever bound an authenticator may hold one); they sign
+// in with their password next. Each account they belong to records it in
+// its history, by the operator.
+func (s *Service) ResetTwoStep(ctx context.Context, email string) (*TwoStepReset, error) {
+	if a := OriginOf(ctx).Actor; a.Type != adcamp.ActorAdmin && a.Type != adcamp.ActorSystem {
+		return nil, adcamp.Errorf(adcamp.CodeForbidden, "only an operator can turn off another user's two-step sign-in")
+	}
+	now := s.Now()
+	var out *TwoStepReset
+	err := s.write(ctx, func(tx store.Tx) error {
+		u, err := tx.GetUserByEmail(ctx, normalizeEmail(email))
+		if err != nil {
 			return err
 		}
-		return tx.SetRecoveryCodes(ctx, userID, nil)
+		if !u.TwoStep {
+			return adcamp.Errorf(adcamp.CodeConflict, "Two-step sign-in is off for %s already.", u.Email)
+		}
+		u.TOTPSecret, u.TOTPLastStep, u.TwoStep = nil, 0, false
+		out = &TwoStepReset{User: u.User}
+		if err := clearTwoStep(ctx, tx, u); err != nil {
+			return err
+		}
+		if out.SessionsEnded, err = tx.DeleteUserSessions(ctx, u.ID, nil); err != nil {
+			return err
+		}
+		ms, err := tx.ListMemberships(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		h := s.newHistory(ctx, now)
+		for _, m := range ms {
+			recordTwoStep(h, m, true, false)
+			out.Accounts = append(out.Accounts, m.AccountID)
+		}
+		return h.write(ctx, tx)
 	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// clearTwoStep stores u without its authenticator, and deletes its
+// recovery codes, an authenticator being added, and sign-ins awaiting
+// their second step.
+func clearTwoStep(ctx context.Context, tx store.Tx, u *store.User) error {
+	if err := tx.UpdateUser(ctx, u); err != nil {
+		return err
+	}
+	if err := tx.SetRecoveryCodes(ctx, u.ID, nil); err != nil {
+		return err
+	}
+	for _, p := range []store.TokenPurpose{store.TokenTOTP, store.TokenSignIn} {
+		if err := tx.DeleteUserTokens(ctx, u.ID, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // NewRecoveryCodes replaces the recovery codes of the user of ctx, who

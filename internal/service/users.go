@@ -156,13 +156,20 @@ func (s *Service) Setup(ctx context.Context, r SetupRequest) (*SignIn, error) {
 // yet gets a one-time link to set one: Token, valid until ExpiresAt.
 type Invitation struct {
 	Member    adcamp.Member
-	Token     string // "" when the user has a password already
+	Token     string // "" when the user has a password already, or PendingElsewhere
 	ExpiresAt time.Time
+	// PendingElsewhere says the user has no password yet but belongs to
+	// another account too, whose invitation they are to use: no link is
+	// made here, since whoever held it could sign in to that account.
+	PendingElsewhere bool
 }
 
 // AddMember adds the user with email (created if new) to accountID with
 // role. Only an owner (or the admin command line) may. A user without a
-// password gets a new set-password link, which replaces any earlier one.
+// password gets a new set-password link, which replaces any earlier one,
+// if the caller may have one (see mayLink); otherwise they set their
+// password through the invitation they have, and see this account when
+// they sign in.
 func (s *Service) AddMember(ctx context.Context, accountID, email string, role adcamp.Role) (*Invitation, error) {
 	var issues adcamp.Issues
 	email = normalizeEmail(email)
@@ -183,12 +190,20 @@ func (s *Service) AddMember(ctx context.Context, accountID, email string, role a
 			return err
 		}
 		u, err := tx.GetUserByEmail(ctx, email)
-		if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
+		created := adcamp.ErrorCode(err) == adcamp.CodeNotFound
+		if created {
 			u = &store.User{User: adcamp.User{ID: adcamp.NewID(adcamp.PrefixUser, now), Email: email, CreatedAt: now.Truncate(time.Second)}}
 			err = tx.CreateUser(ctx, u)
 		}
 		if err != nil {
 			return err
+		}
+		link := !u.PasswordSet
+		if link && !created {
+			if link, err = mayLink(ctx, tx, u.ID, accountID); err != nil {
+				return err
+			}
+			out.PendingElsewhere = !link
 		}
 		out.Member = adcamp.Member{AccountID: accountID, User: u.User, Role: role, AddedAt: now.Truncate(time.Second)}
 		if err := tx.CreateMember(ctx, &out.Member); err != nil {
@@ -199,7 +214,7 @@ func (s *Service) AddMember(ctx context.Context, accountID, email string, role a
 		if err := h.write(ctx, tx); err != nil {
 			return err
 		}
-		if !u.PasswordSet {
+		if link {
 			out.Token, out.ExpiresAt, err = newPasswordToken(ctx, tx, u.ID, now)
 		}
 		return err
@@ -210,8 +225,44 @@ func (s *Service) AddMember(ctx context.Context, accountID, email string, role a
 	return out, nil
 }
 
+// mayLink reports whether the caller of ctx may have a set-password link
+// for userID, a user without a password, who is (or is being made) a
+// member of accountID. A link lets whoever holds it choose the password
+// and sign in as the user, in every account they belong to, so it is for
+// someone entitled to all of them: the user belongs to no other account,
+// or the caller is a console user who owns every other one. The admin
+// command line's users create gets no more (it may be run for one
+// account's owner); an operator who means to hand out a link for a user
+// whatever their accounts has PasswordLink.
+func mayLink(ctx context.Context, tx store.Tx, userID, accountID string) (bool, error) {
+	ms, err := tx.ListMemberships(ctx, userID)
+	if err != nil {
+		return false, err
+	}
+	actor := OriginOf(ctx).Actor
+	for _, m := range ms {
+		if m.AccountID == accountID {
+			continue
+		}
+		if actor.Type != adcamp.ActorUser {
+			return false, nil
+		}
+		mine, err := tx.GetMember(ctx, m.AccountID, actor.ID)
+		if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if mine.Role != adcamp.RoleOwner {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
 // newPasswordToken replaces the set-password links of userID with a new
-// one.
+// one. The caller checks that it may (mayLink).
 func newPasswordToken(ctx context.Context, tx store.Tx, userID string, now time.Time) (string, time.Time, error) {
 	if err := tx.DeleteUserTokens(ctx, userID, store.TokenPassword); err != nil {
 		return "", time.Time{}, err
@@ -223,10 +274,13 @@ func newPasswordToken(ctx context.Context, tx store.Tx, userID string, now time.
 }
 
 // PasswordLink returns a new one-time link for the user with email to set
-// their password, replacing earlier ones: for an operator at the command
-// line whose user forgot theirs. Console users cannot ask for one for
-// another user who has a password (it would let an owner of one account
-// take over a member who is also in others).
+// their password, replacing earlier ones (an invitation's too): for an
+// operator at the command line whose user forgot theirs, or lost their
+// invitation. It is the one link made whatever accounts the user belongs
+// to, so only an operator may ask for it: it lets whoever holds it into
+// every one of them (after the user's authenticator, if they have one).
+// Console users never can (it would let an owner of one account take
+// over a member who is also in others).
 func (s *Service) PasswordLink(ctx context.Context, email string) (*Invitation, error) {
 	if a := OriginOf(ctx).Actor; a.Type != adcamp.ActorAdmin && a.Type != adcamp.ActorSystem {
 		return nil, adcamp.Errorf(adcamp.CodeForbidden, "only an operator can reset a password")

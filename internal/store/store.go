@@ -61,6 +61,8 @@ type Tx interface {
 	// AddSetting stores a setting unless one of that name exists, and
 	// reports whether it stored it.
 	AddSetting(ctx context.Context, name string, value []byte) (bool, error)
+	// SetSetting stores a setting, replacing any of that name.
+	SetSetting(ctx context.Context, name string, value []byte) error
 
 	CreateCampaign(ctx context.Context, c *adcamp.Campaign) error
 	GetCampaign(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Campaign, error)

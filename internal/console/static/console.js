@@ -25,3 +25,13 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
 });
+
+// A page restored from the back/forward cache shows what it showed when
+// it was left, signed in perhaps, though its session may have ended since
+// (signed out in another tab, or everywhere): hide it and load it again,
+// so that the server says what it is now.
+window.addEventListener("pageshow", (event) => {
+  if (!event.persisted) return;
+  document.documentElement.style.visibility = "hidden";
+  location.reload();
+});

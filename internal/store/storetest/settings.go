@@ -9,7 +9,7 @@ import (
 )
 
 // testSettings: a setting is added once and read back; adding it again
-// changes nothing.
+// changes nothing; setting it replaces it.
 func testSettings(t *testing.T, db store.Store) {
 	ctx := t.Context()
 	read(t, db, func(tx store.Tx) error {
@@ -33,6 +33,21 @@ func testSettings(t *testing.T, db store.Store) {
 		}
 		return nil
 	})
+	// SetSetting stores a value whether or not one is there.
+	for _, v := range []string{"http://127.0.0.1:8082", "https://console.example.com"} {
+		write(t, db, func(tx store.Tx) error {
+			if err := tx.SetSetting(ctx, "console_url", []byte(v)); err != nil {
+				t.Errorf("SetSetting(%s) = %v", v, err)
+			}
+			return nil
+		})
+		read(t, db, func(tx store.Tx) error {
+			if got, err := tx.GetSetting(ctx, "console_url"); err != nil || string(got) != v {
+				t.Errorf("GetSetting after SetSetting(%s) = %q, %v", v, got, err)
+			}
+			return nil
+		})
+	}
 }
 
 // testAllCredentials: every credential of every account, by id.
