@@ -124,7 +124,7 @@ func TestMessagesWrittenWhole(t *testing.T) {
 	c, acc := e.owner()
 	p := c.post("/settings/two-step", nil).wantStatus(200)
 	token, _ := p.doc.Find(`input[name="token"]`).Attr("value")
-	c.post("/settings/two-step/enable", url.Values{"token": {token}, "code": {"000000"}}).wantStatus(http.StatusUnprocessableEntity).
+	c.post("/settings/two-step/enable", url.Values{"token": {token}, "code": {"000000"}, "password": {ownerPassword}}).wantStatus(http.StatusUnprocessableEntity).
 		wantFieldError("code", "That is not the code your app shows now. Check that your phone's clock is right, then try again.")
 	c.post("/settings/password", url.Values{"current_password": {ownerPassword}, "new_password": {ownerPassword}, "new_password_again": {ownerPassword}}).
 		wantStatus(http.StatusUnprocessableEntity).wantFieldError("new_password", "Choose a new password, not your current one.")
