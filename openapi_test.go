@@ -201,9 +201,9 @@ func TestOpenAPIErrorCodes(t *testing.T) {
 // the implemented routes are all described.
 func TestOpenAPIOperations(t *testing.T) {
 	doc := loadOpenAPI(t, OpenAPI)
-	unsigned := map[string]bool{"/time": true, "/openapi.json": true, "/healthz": true, "/readyz": true, "/metrics": true}
+	unsigned := map[string]bool{"/time": true, "/openapi.json": true, "/healthz": true, "/readyz": true, "/metrics": true, "/livez": true}
 	wantOps := map[string]bool{ // the routes the document must describe, at least
-		"GET /time": true, "GET /openapi.json": true, "GET /healthz": true, "GET /readyz": true, "GET /metrics": true,
+		"GET /time": true, "GET /openapi.json": true, "GET /healthz": true, "GET /readyz": true, "GET /metrics": true, "GET /livez": true,
 		"POST /campaigns": true, "GET /campaigns": true,
 		"GET /campaigns/{campaign_id}": true, "PUT /campaigns/{campaign_id}": true, "DELETE /campaigns/{campaign_id}": true,
 		"POST /campaigns/{campaign_id}/ad-groups": true, "GET /campaigns/{campaign_id}/ad-groups": true,
@@ -223,7 +223,7 @@ func TestOpenAPIOperations(t *testing.T) {
 				t.Errorf("%s: needs operationId, summary and description", key)
 			}
 			if unsigned[path] != (op.Security != nil && len(*op.Security) == 0) {
-				t.Errorf("%s: security = %v; want [] exactly on /time, /openapi.json, /healthz, /readyz and /metrics", key, op.Security)
+				t.Errorf("%s: security = %v; want [] exactly on /time, /openapi.json, /healthz, /readyz, /livez and /metrics", key, op.Security)
 			}
 			for code, r := range op.Responses.Map() {
 				for _, h := range []string{"X-Request-Id", "Date"} {

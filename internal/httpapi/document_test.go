@@ -21,7 +21,7 @@ import (
 
 // rootPaths are the paths openapi.yaml serves at the root of a listener
 // (each has a path-level server), outside the API prefixes.
-var rootPaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
+var rootPaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true, "/livez": true}
 
 // TestEveryPathAsDocumented sends every path of openapi.yaml, under both
 // prefixes, a GET, a HEAD and each method it does not list, and checks
@@ -55,7 +55,7 @@ func TestEveryPathAsDocumented(t *testing.T) {
 			t.Errorf("%s: methods %v; every path has GET, and so HEAD", path, methods)
 		}
 		c := prod
-		if path == "/metrics" {
+		if path == "/metrics" || path == "/livez" { // on the metrics listener only
 			c = &onMetrics
 			resp, err := http.Get(prod.base + path)
 			if err != nil {
@@ -63,7 +63,7 @@ func TestEveryPathAsDocumented(t *testing.T) {
 			}
 			resp.Body.Close()
 			if resp.StatusCode != http.StatusNotFound {
-				t.Errorf("GET /metrics on an API listener = %d, want 404", resp.StatusCode)
+				t.Errorf("GET %s on an API listener = %d, want 404", path, resp.StatusCode)
 			}
 		}
 		for _, prefix := range prefixes {

@@ -251,6 +251,7 @@ func (e ErrorEnvelopeSuccess) Valid() bool {
 
 // Defines values for HealthStatus.
 const (
+	HealthStatusLive  HealthStatus = "live"
 	HealthStatusOk    HealthStatus = "ok"
 	HealthStatusReady HealthStatus = "ready"
 )
@@ -258,6 +259,8 @@ const (
 // Valid indicates whether the value is a known member of the HealthStatus enum.
 func (e HealthStatus) Valid() bool {
 	switch e {
+	case HealthStatusLive:
+		return true
 	case HealthStatusOk:
 		return true
 	case HealthStatusReady:
@@ -3454,6 +3457,24 @@ type ClientInterface interface {
 	// Corresponds with HEAD /keywords/{keyword_id}/changes (the `HeadListKeywordChanges` operationId).
 	HeadListKeywordChanges(ctx context.Context, keywordId KeywordIdPath, params *HeadListKeywordChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetLiveness Liveness check
+	//
+	// Answers 200 `{"status": "live"}` while the process serves, and checks nothing else: an
+	// orchestrator should restart a process only when it has stopped answering, never because its
+	// database is away (a restart would not bring the database back; `GET /readyz` says that).
+	// Served on the metrics listener only, where `/metrics` is. Needs no signature.
+	//
+	// Corresponds with GET /livez (the `GetLiveness` operationId).
+	GetLiveness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// HeadGetLiveness Liveness check, headers only (HEAD)
+	//
+	// `GET /livez` without a body: the status and headers the `GET` would have answered,
+	// and no body. Needs no signature.
+	//
+	// Corresponds with HEAD /livez (the `HeadGetLiveness` operationId).
+	HeadGetLiveness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetMetrics Prometheus metrics
 	//
 	// The process's metrics in the Prometheus text exposition format: `adcamp_http_requests_total`
@@ -3497,7 +3518,10 @@ type ClientInterface interface {
 	// GetReadiness Readiness check
 	//
 	// Answers 200 when the database answers, and 503 `SERVICE_UNAVAILABLE` when it does not.
-	// At the root of each listener, not under the API prefix. Needs no signature.
+	// At the root of each listener, not under the API prefix. Needs no signature. On the
+	// metrics listener it also answers 503 once the process has begun to shut down, so that a
+	// load balancer stops sending it requests before it stops serving; pair it there with
+	// `GET /livez`.
 	//
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4562,6 +4586,44 @@ func (c *Client) HeadListKeywordChanges(ctx context.Context, keywordId KeywordId
 	return c.Client.Do(req)
 }
 
+// GetLiveness Liveness check
+//
+// Answers 200 `{"status": "live"}` while the process serves, and checks nothing else: an
+// orchestrator should restart a process only when it has stopped answering, never because its
+// database is away (a restart would not bring the database back; `GET /readyz` says that).
+// Served on the metrics listener only, where `/metrics` is. Needs no signature.
+//
+// Corresponds with GET /livez (the `GetLiveness` operationId).
+func (c *Client) GetLiveness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLivenessRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// HeadGetLiveness Liveness check, headers only (HEAD)
+//
+// `GET /livez` without a body: the status and headers the `GET` would have answered,
+// and no body. Needs no signature.
+//
+// Corresponds with HEAD /livez (the `HeadGetLiveness` operationId).
+func (c *Client) HeadGetLiveness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewHeadGetLivenessRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetMetrics Prometheus metrics
 //
 // The process's metrics in the Prometheus text exposition format: `adcamp_http_requests_total`
@@ -4645,7 +4707,10 @@ func (c *Client) HeadGetOpenAPIDocument(ctx context.Context, reqEditors ...Reque
 // GetReadiness Readiness check
 //
 // Answers 200 when the database answers, and 503 `SERVICE_UNAVAILABLE` when it does not.
-// At the root of each listener, not under the API prefix. Needs no signature.
+// At the root of each listener, not under the API prefix. Needs no signature. On the
+// metrics listener it also answers 503 once the process has begun to shut down, so that a
+// load balancer stops sending it requests before it stops serving; pair it there with
+// `GET /livez`.
 //
 // Corresponds with GET /readyz (the `GetReadiness` operationId).
 func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7476,6 +7541,60 @@ func NewHeadListKeywordChangesRequest(server string, keywordId KeywordIdPath, pa
 	return req, nil
 }
 
+// NewGetLivenessRequest constructs an http.Request for the GetLiveness method
+func NewGetLivenessRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/livez")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewHeadGetLivenessRequest constructs an http.Request for the HeadGetLiveness method
+func NewHeadGetLivenessRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/livez")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodHead, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetMetricsRequest constructs an http.Request for the GetMetrics method
 func NewGetMetricsRequest(server string) (*http.Request, error) {
 	var err error
@@ -8433,6 +8552,28 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with HEAD /keywords/{keyword_id}/changes (the `HeadListKeywordChanges` operationId).
 	HeadListKeywordChangesWithResponse(ctx context.Context, keywordId KeywordIdPath, params *HeadListKeywordChangesParams, reqEditors ...RequestEditorFn) (*HeadListKeywordChangesResponse, error)
 
+	// GetLivenessWithResponse Liveness check
+	//
+	// Answers 200 `{"status": "live"}` while the process serves, and checks nothing else: an
+	// orchestrator should restart a process only when it has stopped answering, never because its
+	// database is away (a restart would not bring the database back; `GET /readyz` says that).
+	// Served on the metrics listener only, where `/metrics` is. Needs no signature.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /livez (the `GetLiveness` operationId).
+	GetLivenessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetLivenessResponse, error)
+
+	// HeadGetLivenessWithResponse Liveness check, headers only (HEAD)
+	//
+	// `GET /livez` without a body: the status and headers the `GET` would have answered,
+	// and no body. Needs no signature.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with HEAD /livez (the `HeadGetLiveness` operationId).
+	HeadGetLivenessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HeadGetLivenessResponse, error)
+
 	// GetMetricsWithResponse Prometheus metrics
 	//
 	// The process's metrics in the Prometheus text exposition format: `adcamp_http_requests_total`
@@ -8484,7 +8625,10 @@ type ClientWithResponsesInterface interface {
 	// GetReadinessWithResponse Readiness check
 	//
 	// Answers 200 when the database answers, and 503 `SERVICE_UNAVAILABLE` when it does not.
-	// At the root of each listener, not under the API prefix. Needs no signature.
+	// At the root of each listener, not under the API prefix. Needs no signature. On the
+	// metrics listener it also answers 503 once the process has begun to shut down, so that a
+	// load balancer stops sending it requests before it stops serving; pair it there with
+	// `GET /livez`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14779,6 +14923,155 @@ func (r HeadListKeywordChangesResponse) ContentType() string {
 	return ""
 }
 
+// GetLivenessResponse200Headers the declared response headers of an HTTP 200 response for GetLiveness
+type GetLivenessResponse200Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// GetLivenessResponse405Headers the declared response headers of an HTTP 405 response for GetLiveness
+type GetLivenessResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
+// GetLivenessResponse500Headers the declared response headers of an HTTP 500 response for GetLiveness
+type GetLivenessResponse500Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+type GetLivenessResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *HealthResponse
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetLivenessResponse200Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *GetLivenessResponse405Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetLivenessResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetLivenessResponse) GetJSON200() *HealthResponse {
+	return r.JSON200
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r GetLivenessResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetLivenessResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetLivenessResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetLivenessResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetLivenessResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetLivenessResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// HeadGetLivenessResponse200Headers the declared response headers of an HTTP 200 response for HeadGetLiveness
+type HeadGetLivenessResponse200Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// HeadGetLivenessResponse405Headers the declared response headers of an HTTP 405 response for HeadGetLiveness
+type HeadGetLivenessResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
+// HeadGetLivenessResponse500Headers the declared response headers of an HTTP 500 response for HeadGetLiveness
+type HeadGetLivenessResponse500Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+type HeadGetLivenessResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *HeadGetLivenessResponse200Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *HeadGetLivenessResponse405Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *HeadGetLivenessResponse500Headers
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r HeadGetLivenessResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
+}
+
+// GetBody returns the raw response body bytes
+func (r HeadGetLivenessResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r HeadGetLivenessResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r HeadGetLivenessResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r HeadGetLivenessResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetMetricsResponse200Headers the declared response headers of an HTTP 200 response for GetMetrics
 type GetMetricsResponse200Headers struct {
 	Date       *string
@@ -16326,6 +16619,40 @@ func (c *ClientWithResponses) HeadListKeywordChangesWithResponse(ctx context.Con
 	return ParseHeadListKeywordChangesResponse(rsp)
 }
 
+// GetLivenessWithResponse Liveness check
+//
+// Answers 200 `{"status": "live"}` while the process serves, and checks nothing else: an
+// orchestrator should restart a process only when it has stopped answering, never because its
+// database is away (a restart would not bring the database back; `GET /readyz` says that).
+// Served on the metrics listener only, where `/metrics` is. Needs no signature.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /livez (the `GetLiveness` operationId).
+func (c *ClientWithResponses) GetLivenessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetLivenessResponse, error) {
+	rsp, err := c.GetLiveness(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetLivenessResponse(rsp)
+}
+
+// HeadGetLivenessWithResponse Liveness check, headers only (HEAD)
+//
+// `GET /livez` without a body: the status and headers the `GET` would have answered,
+// and no body. Needs no signature.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with HEAD /livez (the `HeadGetLiveness` operationId).
+func (c *ClientWithResponses) HeadGetLivenessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HeadGetLivenessResponse, error) {
+	rsp, err := c.HeadGetLiveness(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseHeadGetLivenessResponse(rsp)
+}
+
 // GetMetricsWithResponse Prometheus metrics
 //
 // The process's metrics in the Prometheus text exposition format: `adcamp_http_requests_total`
@@ -16401,7 +16728,10 @@ func (c *ClientWithResponses) HeadGetOpenAPIDocumentWithResponse(ctx context.Con
 // GetReadinessWithResponse Readiness check
 //
 // Answers 200 when the database answers, and 503 `SERVICE_UNAVAILABLE` when it does not.
-// At the root of each listener, not under the API prefix. Needs no signature.
+// At the root of each listener, not under the API prefix. Needs no signature. On the
+// metrics listener it also answers 503 once the process has begun to shut down, so that a
+// load balancer stops sending it requests before it stops serving; pair it there with
+// `GET /livez`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30472,6 +30802,221 @@ func ParseHeadListKeywordChangesResponse(rsp *http.Response) (*HeadListKeywordCh
 			headers.XRequestId = &value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetLivenessResponse parses an HTTP response from a GetLivenessWithResponse call
+func ParseGetLivenessResponse(rsp *http.Response) (*GetLivenessResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetLivenessResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest HealthResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetLivenessResponse200Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 405:
+		var headers GetLivenessResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetLivenessResponse500Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseHeadGetLivenessResponse parses an HTTP response from a HeadGetLivenessWithResponse call
+func ParseHeadGetLivenessResponse(rsp *http.Response) (*HeadGetLivenessResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &HeadGetLivenessResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case rsp.StatusCode == 500:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers HeadGetLivenessResponse200Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 405:
+		var headers HeadGetLivenessResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
+	case rsp.StatusCode == 500:
+		var headers HeadGetLivenessResponse500Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
 	}
 
 	return response, nil

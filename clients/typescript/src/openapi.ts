@@ -92,7 +92,10 @@ export interface paths {
         /**
          * Readiness check
          * @description Answers 200 when the database answers, and 503 `SERVICE_UNAVAILABLE` when it does not.
-         *     At the root of each listener, not under the API prefix. Needs no signature.
+         *     At the root of each listener, not under the API prefix. Needs no signature. On the
+         *     metrics listener it also answers 503 once the process has begun to shut down, so that a
+         *     load balancer stops sending it requests before it stops serving; pair it there with
+         *     `GET /livez`.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -106,6 +109,34 @@ export interface paths {
          *     Needs no signature.
          */
         head: operations["headGetReadiness"];
+        patch?: never;
+        trace?: never;
+    };
+    "/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness check
+         * @description Answers 200 `{"status": "live"}` while the process serves, and checks nothing else: an
+         *     orchestrator should restart a process only when it has stopped answering, never because its
+         *     database is away (a restart would not bring the database back; `GET /readyz` says that).
+         *     Served on the metrics listener only, where `/metrics` is. Needs no signature.
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Liveness check, headers only (HEAD)
+         * @description `GET /livez` without a body: the status and headers the `GET` would have answered,
+         *     and no body. Needs no signature.
+         */
+        head: operations["headGetLiveness"];
         patch?: never;
         trace?: never;
     };
@@ -1485,7 +1516,7 @@ export interface components {
         };
         Health: {
             /** @enum {string} */
-            status: "ok" | "ready";
+            status: "ok" | "ready" | "live";
         };
         /** @description A campaign. The success envelope: `success` is always true. */
         CampaignResponse: {
@@ -2830,6 +2861,52 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["HeadUnsigned"];
             503: components["responses"]["HeadUnsigned"];
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process serves. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "status": "live"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    headGetLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadUnsigned"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["HeadUnsigned"];
         };
     };
     getMetrics: {
