@@ -20,6 +20,9 @@ Usage:
   adcamp channel-accounts create --account ID --marketplace CODE --name NAME [--json]
   adcamp channel-accounts list --account ID [--json]
   adcamp keys create --account ID --env sandbox|production [--name NAME] [--json]
+      [--scope campaigns=read,reports=read] [--expires-in 90d | --expires-at TIME] [--allow-ip CIDR]... [--rate-limit N]
+  adcamp keys update KEY [--scope ...] [--expires-in 30d | --expires-at TIME | --no-expiry]
+      [--allow-ip CIDR... | --allow-any-ip] [--rate-limit N] [--json]
   adcamp keys list --account ID [--json]
   adcamp keys disable|enable|delete KEY
   adcamp keys roll KEY [--grace 24h] [--json]   (--grace 0: the old secret stops at once)

@@ -178,3 +178,24 @@ func ParseLifetime(text string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// KeyByID returns credential id, for whoever may change it (the admin
+// command line).
+func (s *Service) KeyByID(ctx context.Context, id string) (*adcamp.APIKey, error) {
+	var out adcamp.APIKey
+	err := s.read(ctx, func(tx store.Tx) error {
+		k, err := tx.GetCredential(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := s.mayChangeKey(ctx, tx, k); err != nil {
+			return err
+		}
+		out = s.publicKey(k)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
