@@ -130,6 +130,8 @@ func (s *Server) routes() {
 		s.handle("GET "+p+"/campaigns/{campaign_id}/changes", s.signed(s.entityChanges(adcamp.EntityCampaign, "campaign_id")))
 		s.handle("GET "+p+"/ad-groups/{ad_group_id}/changes", s.signed(s.entityChanges(adcamp.EntityAdGroup, "ad_group_id")))
 		s.handle("GET "+p+"/keywords/{keyword_id}/changes", s.signed(s.entityChanges(adcamp.EntityKeyword, "keyword_id")))
+
+		s.sandboxRoutes(p)
 	}
 	s.mux.HandleFunc(catchAll, s.noRoute)
 }
@@ -287,6 +289,9 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 			}
 			return err
 		}
+	}
+	if err := s.simulate(w, r); err != nil {
+		return err
 	}
 	c := &call{tenant: adcamp.Tenant{AccountID: key.AccountID, Environment: s.env}, key: key, body: body}
 	switch r.Method {
