@@ -28,8 +28,18 @@ func (s *Server) sandboxRoutes(p string) {
 	s.handle("POST "+p+"/sandbox/sample-data", s.signed(s.sampleData))
 }
 
+// checkActionRequest refuses a query or a body, which the sandbox's
+// actions do not take.
+func checkActionRequest(r *http.Request, c *call) error {
+	issues := parseQuery(r).issues
+	if len(c.body) > 0 {
+		issues.Add("body", "must be empty: %s takes no body", r.URL.Path)
+	}
+	return issues.Err()
+}
+
 func (s *Server) resetSandbox(w http.ResponseWriter, r *http.Request, c *call) error {
-	if err := parseQuery(r).issues.Err(); err != nil {
+	if err := checkActionRequest(r, c); err != nil {
 		return err
 	}
 	n, err := s.svc.ResetSandbox(r.Context(), c.tenant)
@@ -41,7 +51,7 @@ func (s *Server) resetSandbox(w http.ResponseWriter, r *http.Request, c *call) e
 }
 
 func (s *Server) sampleData(w http.ResponseWriter, r *http.Request, c *call) error {
-	if err := parseQuery(r).issues.Err(); err != nil {
+	if err := checkActionRequest(r, c); err != nil {
 		return err
 	}
 	n, err := s.svc.SampleData(r.Context(), c.tenant)

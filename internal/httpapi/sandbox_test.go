@@ -36,6 +36,7 @@ func TestSandboxResetAndSampleData(t *testing.T) {
 	}
 	want(t, prod.do("GET", "/campaigns/"+kept["id"].(string), ""), http.StatusOK, "")
 	want(t, sandbox.do("POST", "/sandbox/reset?force=true", ""), http.StatusBadRequest, "VALIDATION_ERROR")
+	want(t, sandbox.do("POST", "/sandbox/reset", "{}"), http.StatusBadRequest, "VALIDATION_ERROR")
 }
 
 func TestSandboxSimulate(t *testing.T) {
@@ -87,4 +88,29 @@ func TestSandboxSimulate(t *testing.T) {
 	// A stranger gets the authentication failure, not the simulation.
 	sandbox.secret = "sk_test_wrong"
 	want(t, sandbox.do("GET", "/campaigns", "", "X-Sandbox-Simulate: internal_error"), http.StatusUnauthorized, "INVALID_SIGNATURE")
+}
+
+// TestSandboxRoutesAsDocumented is TestEveryPathAsDocumented for the
+// sandbox's own paths, which are actions (POST alone) of the sandbox
+// listener: any other method there is a 405 with Allow: POST, and every
+// method on the production listener a 404.
+func TestSandboxRoutesAsDocumented(t *testing.T) {
+	e := newEnv(t)
+	prod, sandbox := e.account("Acme")
+	for _, path := range []string{"/sandbox/reset", "/sandbox/sample-data"} {
+		for _, prefix := range []string{"/api/v1/open", "/v1"} {
+			for _, m := range []string{"GET", "PATCH", "PUT", "DELETE", "OPTIONS"} {
+				r := sandbox.sendPath(m, prefix+path)
+				if r.Status != http.StatusMethodNotAllowed || r.Header.Get("Allow") != "POST" {
+					t.Errorf("sandbox %s %s = %d, Allow %q; want 405, Allow POST", m, prefix+path, r.Status, r.Header.Get("Allow"))
+				}
+				if r := prod.sendPath(m, prefix+path); r.Status != http.StatusNotFound {
+					t.Errorf("production %s %s = %d, want 404", m, prefix+path, r.Status)
+				}
+			}
+			if r := sandbox.sendPath("POST", prefix+path); r.Status >= 300 {
+				t.Errorf("sandbox POST %s = %d\n%s", prefix+path, r.Status, r.Raw)
+			}
+		}
+	}
 }
