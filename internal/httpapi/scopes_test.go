@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -18,6 +19,7 @@ import (
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/client/signing"
 	"github.com/adcamp/adcamp/internal/httpapi"
+	"github.com/adcamp/adcamp/internal/metrics"
 	"github.com/adcamp/adcamp/internal/service"
 )
 
@@ -279,5 +281,43 @@ func TestKeyTrail(t *testing.T) {
 	if len(trail) != 2 || trail[0].Route != "POST /api/v1/open/campaigns" || trail[1].Route != "GET /api/v1/open/campaigns" ||
 		trail[0].Address != "127.0.0.1" {
 		t.Errorf("KeyTrail = %+v, want the POST then the GET, from 127.0.0.1", trail)
+	}
+}
+
+// TestKeyRefusalsCounted checks that each refusal of a scoped key is
+// counted in /metrics by its code.
+func TestKeyRefusalsCounted(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	expires := e.clock.Now().Add(time.Hour)
+	far, _ := adcamp.ParsePrefixes([]string{"203.0.113.0/24"})
+	reader := e.scopedClient(prod.accountID, adcamp.Production, adcamp.Scopes{Campaigns: adcamp.AccessRead}, adcamp.KeyLimits{})
+	fenced := e.scopedClient(prod.accountID, adcamp.Production, adcamp.AllWrite, adcamp.KeyLimits{AllowedIPs: far})
+	expiring := e.scopedClient(prod.accountID, adcamp.Production, adcamp.AllWrite, adcamp.KeyLimits{ExpiresAt: &expires})
+	m := metrics.New(nil)
+	srv := e.serveWith(reader, nil, httpapi.WithMetrics(m))
+	fenced.base, expiring.base = srv.URL, srv.URL
+	reader.do("POST", "/campaigns", validCampaign)
+	reader.do("GET", "/changes", "")
+	fenced.do("GET", "/campaigns", "")
+	e.clock.Advance(2 * time.Hour)
+	expiring.do("GET", "/campaigns", "")
+
+	metricsSrv := httptest.NewServer(httpapi.MetricsHandler(m))
+	t.Cleanup(metricsSrv.Close)
+	resp, err := http.Get(metricsSrv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, line := range []string{
+		`adcamp_auth_failures_total{code="INSUFFICIENT_SCOPE",env="production"} 2`,
+		`adcamp_auth_failures_total{code="IP_NOT_ALLOWED",env="production"} 1`,
+		`adcamp_auth_failures_total{code="UNAUTHORIZED",env="production"} 1`,
+	} {
+		if !strings.Contains(string(body), line) {
+			t.Errorf("/metrics lacks %s", line)
+		}
 	}
 }
