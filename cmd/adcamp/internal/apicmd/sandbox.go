@@ -30,4 +30,3 @@ func (c *cli) sandboxAction(ctx context.Context, name string, args []string,
 		plural(n.Campaigns, "campaign", "campaigns"), plural(n.AdGroups, "ad group", "ad groups"),
 		plural(n.Keywords, "keyword", "keywords"))
 }
-
