@@ -199,3 +199,21 @@ func (s *Service) KeyByID(ctx context.Context, id string) (*adcamp.APIKey, error
 	}
 	return &out, nil
 }
+
+// UpdateKeyWith is UpdateKey for a console user, who confirms a change of
+// a production credential with their password.
+func (s *Service) UpdateKeyWith(ctx context.Context, id string, u KeyUpdate, confirm string) (*adcamp.APIKey, error) {
+	var k *store.Credential
+	err := s.readOne(ctx, func(tx store.Tx) error {
+		var err error
+		k, err = tx.GetCredential(ctx, id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.confirmKeyChange(ctx, k.AccountID, k.Environment, confirm); err != nil {
+		return nil, asGone(err, adcamp.NotFound("API key", id))
+	}
+	return s.UpdateKey(ctx, id, u)
+}
