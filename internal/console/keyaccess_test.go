@@ -90,7 +90,7 @@ func TestSandboxButtons(t *testing.T) {
 	if p.doc.Find("table.list-table tbody tr").Length() < 3 {
 		t.Errorf("after sample data, %d campaigns listed", p.doc.Find("table.list-table tbody tr").Length())
 	}
-	c.get(sandbox + "/reset").wantStatus(200).wantText("button[type=submit]", "Delete every sandbox campaign")
+	c.get(sandbox+"/reset").wantStatus(200).wantText("button[type=submit]", "Delete every sandbox campaign")
 	p = c.post(sandbox+"/reset", nil).wantStatus(200).wantText(".notice", "The sandbox was emptied")
 	if p.doc.Find("table.list-table tbody tr").Length() != 0 {
 		t.Error("campaigns are left after the reset")
