@@ -21,6 +21,7 @@ import (
 	"github.com/adcamp/adcamp/internal/httpapi"
 	"github.com/adcamp/adcamp/internal/metrics"
 	"github.com/adcamp/adcamp/internal/service"
+	"github.com/adcamp/adcamp/internal/store"
 )
 
 // scopedClient issues a key for accountID in env with scopes and limits.
@@ -319,5 +320,24 @@ func TestKeyRefusalsCounted(t *testing.T) {
 		if !strings.Contains(string(body), line) {
 			t.Errorf("/metrics lacks %s", line)
 		}
+	}
+}
+
+// TestKeyTrailKeepsTheNewest: past its size, the trail keeps the newest
+// uses, in order.
+func TestKeyTrailKeepsTheNewest(t *testing.T) {
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	for range 2*store.KeyTrailKept + 30 {
+		want(t, prod.do("GET", "/campaigns", ""), http.StatusOK, "")
+	}
+	want(t, prod.do("GET", "/changes", ""), http.StatusOK, "")
+	e.svc.FlushUsage(context.Background())
+	trail, err := e.svc.KeyTrail(context.Background(), prod.accountID, prod.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trail) != store.KeyTrailKept || trail[0].Route != "GET /api/v1/open/changes" {
+		t.Errorf("KeyTrail has %d uses, the newest %+v; want %d, the newest GET /changes", len(trail), trail[0], store.KeyTrailKept)
 	}
 }

@@ -79,7 +79,7 @@ type Service struct {
 	usageMu sync.Mutex
 	usage   map[string]time.Time      // key id -> last use not yet written
 	uses    map[keyDay]int64          // requests not yet counted in the store
-	trail   map[string][]store.KeyUse // key id -> last uses not yet written, oldest first
+	trail   map[string][]pendingUse // key id -> last uses not yet written, oldest first
 
 	console console // see sessions.go
 }
@@ -89,7 +89,7 @@ func New(cfg Config) *Service {
 	s := &Service{
 		store: cfg.Store, box: cfg.Box, log: cfg.Logger, now: cfg.Now,
 		signing: cfg.Signing, maxSkew: cfg.MaxSkew, retention: cfg.HistoryRetention,
-		usage: make(map[string]time.Time), uses: make(map[keyDay]int64), trail: make(map[string][]store.KeyUse),
+		usage: make(map[string]time.Time), uses: make(map[keyDay]int64), trail: make(map[string][]pendingUse),
 	}
 	s.console.hashing = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
 	if s.log == nil {
@@ -216,11 +216,17 @@ func (s *Service) FlushUsage(ctx context.Context) {
 		return
 	}
 	s.usage, s.uses = make(map[string]time.Time, len(pending)), make(map[keyDay]int64, len(uses))
-	s.trail = make(map[string][]store.KeyUse, len(trail))
+	s.trail = make(map[string][]pendingUse, len(trail))
 	s.usageMu.Unlock()
 	var trailUses []store.KeyUse
-	for _, t := range trail {
-		trailUses = append(trailUses, t...)
+	for id, t := range trail {
+		for _, u := range t[max(0, len(t)-store.KeyTrailKept):] {
+			use := store.KeyUse{KeyID: id, At: u.at, Route: u.route}
+			if u.addr.IsValid() {
+				use.Address = u.addr.String()
+			}
+			trailUses = append(trailUses, use)
+		}
 	}
 	err := s.write(ctx, func(tx store.Tx) error {
 		if err := tx.TouchCredentials(ctx, pending); err != nil {
@@ -239,18 +245,23 @@ func (s *Service) FlushUsage(ctx context.Context) {
 // recordUse notes a request of keyID in memory, for FlushUsage: its time,
 // its count for the day, and its place in the key's trail (of which only
 // the newest store.KeyTrailKept are kept).
+// pendingUse is a use of a key noted by recordUse: held as it came, made
+// text only when written.
+type pendingUse struct {
+	at    time.Time
+	addr  netip.Addr
+	route string
+}
+
 func (s *Service) recordUse(keyID string, at time.Time, addr netip.Addr, route string) {
 	day := at.Unix() / secondsPerDay
-	use := store.KeyUse{KeyID: keyID, At: at, Route: route}
-	if addr.IsValid() {
-		use.Address = addr.String()
-	}
+	use := pendingUse{at: at, addr: addr, route: route}
 	s.usageMu.Lock()
 	s.usage[keyID] = at
 	s.uses[keyDay{keyID, day}]++
 	t := s.trail[keyID]
-	if len(t) >= store.KeyTrailKept {
-		t = append(t[:0], t[1:]...)
+	if len(t) >= 2*store.KeyTrailKept { // drop the oldest, amortized: only the newest are written
+		t = append(t[:0], t[len(t)-store.KeyTrailKept+1:]...)
 	}
 	s.trail[keyID] = append(t, use)
 	s.usageMu.Unlock()
