@@ -77,8 +77,8 @@ type Service struct {
 	day        atomic.Pointer[cachedDay] // see today
 
 	usageMu sync.Mutex
-	usage   map[string]time.Time      // key id -> last use not yet written
-	uses    map[keyDay]int64          // requests not yet counted in the store
+	usage   map[string]time.Time    // key id -> last use not yet written
+	uses    map[keyDay]int64        // requests not yet counted in the store
 	trail   map[string][]pendingUse // key id -> last uses not yet written, oldest first
 
 	console console // see sessions.go
