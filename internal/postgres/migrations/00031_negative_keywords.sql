@@ -38,9 +38,10 @@ CREATE TABLE negative_keywords (
 CREATE UNIQUE INDEX negative_keywords_unique_text ON negative_keywords (parent_id, match_type, text_key);
 CREATE INDEX negative_keywords_parent ON negative_keywords (parent_id, created_at DESC, id DESC);
 -- For the foreign keys' cascades (a campaign's delete finds its negatives
--- by campaign_id, an ad group's by ad_group_id).
+-- by campaign_id, an ad group's by ad_group_id, a list's by list_id).
 CREATE INDEX negative_keywords_campaign ON negative_keywords (campaign_id) WHERE campaign_id IS NOT NULL;
 CREATE INDEX negative_keywords_ad_group ON negative_keywords (ad_group_id) WHERE ad_group_id IS NOT NULL;
+CREATE INDEX negative_keywords_list ON negative_keywords (list_id) WHERE list_id IS NOT NULL;
 
 -- Which lists each campaign has attached.
 CREATE TABLE campaign_negative_lists (
