@@ -31,7 +31,6 @@ func scanNegative(row rowScanner) (*adcamp.NegativeKeyword, error) {
 	return &n, nil
 }
 
-
 // jsonList is a list of strings as a JSON array, for json_each: one
 // parameter whatever the length, and one statement text to cache.
 func jsonList(ids []string) string {
