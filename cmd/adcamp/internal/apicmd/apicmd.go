@@ -101,6 +101,9 @@ func (c *cli) api(ctx context.Context, cmd string, args []string) error {
 	case "changes list":
 		return c.changesList(ctx, args)
 	}
+	if ok, err := c.negatives(ctx, cmd, args); ok {
+		return err
+	}
 	return usageError("unknown command %q; see adcamp help", cmd)
 }
 
