@@ -458,16 +458,16 @@ func (e HistoryRecordOperation) Valid() bool {
 
 // Defines values for KeywordBatchItemCreatedStatus.
 const (
-	KeywordBatchItemCreatedStatusN200 KeywordBatchItemCreatedStatus = 200
-	KeywordBatchItemCreatedStatusN201 KeywordBatchItemCreatedStatus = 201
+	N200 KeywordBatchItemCreatedStatus = 200
+	N201 KeywordBatchItemCreatedStatus = 201
 )
 
 // Valid indicates whether the value is a known member of the KeywordBatchItemCreatedStatus enum.
 func (e KeywordBatchItemCreatedStatus) Valid() bool {
 	switch e {
-	case KeywordBatchItemCreatedStatusN200:
+	case N200:
 		return true
-	case KeywordBatchItemCreatedStatusN201:
+	case N201:
 		return true
 	default:
 		return false
@@ -602,37 +602,19 @@ func (e KeywordResponseSuccess) Valid() bool {
 
 // Defines values for MatchType.
 const (
-	MatchTypeBroad  MatchType = "broad"
-	MatchTypeExact  MatchType = "exact"
-	MatchTypePhrase MatchType = "phrase"
+	Broad  MatchType = "broad"
+	Exact  MatchType = "exact"
+	Phrase MatchType = "phrase"
 )
 
 // Valid indicates whether the value is a known member of the MatchType enum.
 func (e MatchType) Valid() bool {
 	switch e {
-	case MatchTypeBroad:
+	case Broad:
 		return true
-	case MatchTypeExact:
+	case Exact:
 		return true
-	case MatchTypePhrase:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for NegativeBatchItemCreatedStatus.
-const (
-	NegativeBatchItemCreatedStatusN200 NegativeBatchItemCreatedStatus = 200
-	NegativeBatchItemCreatedStatusN201 NegativeBatchItemCreatedStatus = 201
-)
-
-// Valid indicates whether the value is a known member of the NegativeBatchItemCreatedStatus enum.
-func (e NegativeBatchItemCreatedStatus) Valid() bool {
-	switch e {
-	case NegativeBatchItemCreatedStatusN200:
-		return true
-	case NegativeBatchItemCreatedStatusN201:
+	case Phrase:
 		return true
 	default:
 		return false
@@ -765,24 +747,6 @@ const (
 func (e NegativeListResponseSuccess) Valid() bool {
 	switch e {
 	case NegativeListResponseSuccessTrue:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for NegativeMatchType.
-const (
-	NegativeMatchTypeExact  NegativeMatchType = "exact"
-	NegativeMatchTypePhrase NegativeMatchType = "phrase"
-)
-
-// Valid indicates whether the value is a known member of the NegativeMatchType enum.
-func (e NegativeMatchType) Valid() bool {
-	switch e {
-	case NegativeMatchTypeExact:
-		return true
-	case NegativeMatchTypePhrase:
 		return true
 	default:
 		return false
@@ -1931,14 +1895,13 @@ type NegativeBatchItemCreated struct {
 	// Data A negative keyword. It belongs to one parent, told by `level`: an ad group (`ad_group_id`, and its
 	// `campaign_id`), a campaign (`campaign_id`; `ad_group_id` null) or a shared list (`list_id`; the others null).
 	// Every property is always present.
-	Data    NegativeKeyword                 `json:"data"`
-	Index   int                             `json:"index"`
-	Status  NegativeBatchItemCreatedStatus  `json:"status"`
+	Data  NegativeKeyword `json:"data"`
+	Index int             `json:"index"`
+
+	// Status `201`, or `200` with `validate_only=true` (nothing stored).
+	Status  int                             `json:"status"`
 	Success NegativeBatchItemCreatedSuccess `json:"success"`
 }
-
-// NegativeBatchItemCreatedStatus defines model for NegativeBatchItemCreated.Status.
-type NegativeBatchItemCreatedStatus int
 
 // NegativeBatchItemCreatedSuccess defines model for NegativeBatchItemCreated.Success.
 type NegativeBatchItemCreatedSuccess bool
@@ -1982,7 +1945,12 @@ type NegativeKeyword struct {
 	Level  NegativeKeywordLevel `json:"level"`
 	ListId *string              `json:"list_id"`
 
-	// MatchType How a negative keyword matches a keyword's text (see the create of negatives). No `broad`.
+	// MatchType How a negative keyword matches a keyword's text (see the create of negatives): `exact` or `phrase`,
+	// no `broad`. (A pattern rather than an enum, so that generated clients keep the names of
+	// `MatchType`'s values.)
+	//
+	//
+	// Example: phrase
 	MatchType NegativeMatchType `json:"match_type"`
 
 	// Status Status of an ad group or keyword. `active` unless given on create; may be set to either at any time (while the campaign has not ended).
@@ -2027,7 +1995,12 @@ type NegativeKeywordBatchResult_Items_Item struct {
 
 // NegativeKeywordCreate One negative keyword: `{text, match_type, status?}`.
 type NegativeKeywordCreate struct {
-	// MatchType How a negative keyword matches a keyword's text (see the create of negatives). No `broad`.
+	// MatchType How a negative keyword matches a keyword's text (see the create of negatives): `exact` or `phrase`,
+	// no `broad`. (A pattern rather than an enum, so that generated clients keep the names of
+	// `MatchType`'s values.)
+	//
+	//
+	// Example: phrase
 	MatchType NegativeMatchType `json:"match_type"`
 
 	// Status Status of an ad group or keyword. `active` unless given on create; may be set to either at any time (while the campaign has not ended).
@@ -2057,7 +2030,12 @@ type NegativeKeywordCreated struct {
 	Level  NegativeKeywordCreatedLevel `json:"level"`
 	ListId *string                     `json:"list_id"`
 
-	// MatchType How a negative keyword matches a keyword's text (see the create of negatives). No `broad`.
+	// MatchType How a negative keyword matches a keyword's text (see the create of negatives): `exact` or `phrase`,
+	// no `broad`. (A pattern rather than an enum, so that generated clients keep the names of
+	// `MatchType`'s values.)
+	//
+	//
+	// Example: phrase
 	MatchType NegativeMatchType `json:"match_type"`
 
 	// Status Status of an ad group or keyword. `active` unless given on create; may be set to either at any time (while the campaign has not ended).
@@ -2173,8 +2151,12 @@ type NegativeListUpdate struct {
 	Version *int64 `json:"version,omitempty"`
 }
 
-// NegativeMatchType How a negative keyword matches a keyword's text (see the create of negatives). No `broad`.
-type NegativeMatchType string
+// NegativeMatchType How a negative keyword matches a keyword's text (see the create of negatives): `exact` or `phrase`,
+// no `broad`. (A pattern rather than an enum, so that generated clients keep the names of
+// `MatchType`'s values.)
+//
+// Example: phrase
+type NegativeMatchType = string
 
 // NegativeResponse A negative keyword. The success envelope.
 type NegativeResponse struct {
@@ -2277,7 +2259,11 @@ type NegativeKeywordIdPath = string
 // NegativeListIdPath defines model for NegativeListIdPath.
 type NegativeListIdPath = string
 
-// NegativeMatchTypeFilter How a negative keyword matches a keyword's text (see the create of negatives). No `broad`.
+// NegativeMatchTypeFilter How a negative keyword matches a keyword's text (see the create of negatives): `exact` or `phrase`,
+// no `broad`. (A pattern rather than an enum, so that generated clients keep the names of
+// `MatchType`'s values.)
+//
+// Example: phrase
 type NegativeMatchTypeFilter = NegativeMatchType
 
 // Page defines model for Page.

@@ -1989,10 +1989,12 @@ export interface components {
             data: components["schemas"]["Health"];
         };
         /**
-         * @description How a negative keyword matches a keyword's text (see the create of negatives). No `broad`.
-         * @enum {string}
+         * @description How a negative keyword matches a keyword's text (see the create of negatives): `exact` or `phrase`,
+         *     no `broad`. (A pattern rather than an enum, so that generated clients keep the names of
+         *     `MatchType`'s values.)
+         * @example phrase
          */
-        NegativeMatchType: "exact" | "phrase";
+        NegativeMatchType: string;
         /**
          * @description `nkw_` followed by a lower-case ULID.
          * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
@@ -2094,8 +2096,8 @@ export interface components {
         /** @description An item stored (or, with `validate_only=true`, that would have been). */
         NegativeBatchItemCreated: {
             index: number;
-            /** @enum {integer} */
-            status: 200 | 201;
+            /** @description `201`, or `200` with `validate_only=true` (nothing stored). */
+            status: number;
             /** @enum {boolean} */
             success: true;
             data: components["schemas"]["NegativeKeyword"];
