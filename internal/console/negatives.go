@@ -45,8 +45,8 @@ type negativesView struct {
 	// A campaign's attached lists, and the lists it may attach.
 	Campaign   bool
 	CampaignID string
-	Attached []*adcamp.NegativeList
-	Lists    []*adcamp.NegativeList
+	Attached   []*adcamp.NegativeList
+	Lists      []*adcamp.NegativeList
 	// AttachBlocked counts the keywords the list just attached blocks.
 	AttachBlocked int
 }
