@@ -35,6 +35,7 @@ func testEveryField(t *testing.T, db store.Store) {
 	g, k := r.children(c)
 	r.updates(c, g, k)
 	r.credential(a)
+	r.webhooks(a)
 	r.change(c, g, k)
 	r.record()
 	u := r.user()

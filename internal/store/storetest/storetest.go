@@ -53,6 +53,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"AllCredentials", testAllCredentials},
 		{"Changes", testChanges},
 		{"SubtreeAndDueCampaigns", testSubtreeAndDue},
+		{"Webhooks", testWebhooks},
 	}
 	tests = append(tests, consoleTests...)
 	for _, tc := range tests {
