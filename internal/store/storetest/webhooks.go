@@ -213,4 +213,3 @@ func testWebhooks(t *testing.T, db store.Store) {
 }
 
 func eventID(e *adcamp.Event) string { return e.ID }
-
