@@ -122,6 +122,18 @@ func (s *Server) routes() {
 		s.handle("GET "+p+"/campaigns/{campaign_id}/changes", s.signed(s.entityChanges(adcamp.EntityCampaign, "campaign_id")))
 		s.handle("GET "+p+"/ad-groups/{ad_group_id}/changes", s.signed(s.entityChanges(adcamp.EntityAdGroup, "ad_group_id")))
 		s.handle("GET "+p+"/keywords/{keyword_id}/changes", s.signed(s.entityChanges(adcamp.EntityKeyword, "keyword_id")))
+
+		s.handle("POST "+p+"/webhook-endpoints", s.signed(s.createEndpoint))
+		s.handle("GET "+p+"/webhook-endpoints", s.signed(s.listEndpoints))
+		s.handle("GET "+p+"/webhook-endpoints/{endpoint_id}", s.signed(s.getEndpoint))
+		s.handle("PUT "+p+"/webhook-endpoints/{endpoint_id}", s.signed(s.updateEndpoint))
+		s.handle("DELETE "+p+"/webhook-endpoints/{endpoint_id}", s.signed(s.deleteEndpoint))
+		s.handle("POST "+p+"/webhook-endpoints/{endpoint_id}/rotate-secret", s.signed(s.rotateSecret))
+		s.handle("POST "+p+"/webhook-endpoints/{endpoint_id}/test", s.signed(s.testEndpoint))
+		s.handle("POST "+p+"/webhook-endpoints/{endpoint_id}/redeliver", s.signed(s.redeliver))
+		s.handle("GET "+p+"/webhook-endpoints/{endpoint_id}/attempts", s.signed(s.listAttempts))
+		s.handle("GET "+p+"/events", s.signed(s.listEvents))
+		s.handle("GET "+p+"/events/{event_id}", s.signed(s.getEvent))
 	}
 	s.mux.HandleFunc(catchAll, s.noRoute)
 }

@@ -364,3 +364,13 @@ func httpStatus(code int) string {
 	}
 	return "HTTP " + strconv.Itoa(code)
 }
+
+// WebhookQueue measures the delivery queue: events not yet delivered
+// (fanned out or not), and the time of the oldest.
+func (s *Service) WebhookQueue(ctx context.Context) (n int64, oldest time.Time, err error) {
+	err = s.store.ReadOne(ctx, func(tx store.Tx) error {
+		n, oldest, err = tx.WebhookQueue(ctx)
+		return err
+	})
+	return n, oldest, err
+}

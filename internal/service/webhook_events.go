@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/adcamp/adcamp"
-	"github.com/adcamp/adcamp/internal/store"
+	"github.com/adcamp/adcamp/internal/jsonwrite"
 )
 
 // Events are the change history's records, delivered: eventsOf turns the
@@ -153,7 +153,7 @@ type changeRecord struct {
 func changeData(c *adcamp.Change) changeRecord {
 	j := changeRecord{
 		ID: c.ID, OccurredAt: c.OccurredAt.UTC().Format(eventTime), EntityType: c.EntityType, EntityID: c.EntityID,
-		Operation: c.Operation, Changes: store.EncodeFieldChanges(c.Changes), Actor: c.Actor,
+		Operation: c.Operation, Changes: typedChanges(c.Changes), Actor: c.Actor,
 		IdempotencyKey: c.IdempotencyKey, TransactionID: c.TransactionID,
 	}
 	if c.Environment != "" {
@@ -193,4 +193,35 @@ func batchData(cs []*adcamp.Change) any {
 		IdempotencyKey string       `json:"idempotency_key,omitempty"`
 		TransactionID  string       `json:"transaction_id"`
 	}{first.CampaignID, first.AdGroupID, len(cs), ids, first.Actor, request, first.IdempotencyKey, first.TransactionID}
+}
+
+// typedFields are the fields whose values the API writes as the entity
+// does, not as strings (httpapi's typedFields: the same list).
+var typedFields = map[string]bool{"budget_daily": true, "default_bid": true, "bid": true, "channel_account_id": true, "disabled": true, "enabled": true}
+
+// typedChanges writes the fields of a change as GET /changes does.
+func typedChanges(fs []adcamp.FieldChange) json.RawMessage {
+	b := []byte{'{'}
+	for i, f := range fs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonwrite.AppendString(b, f.Field, jsonwrite.EncodingJSON)
+		b = append(b, `:{"old":`...)
+		b = appendTyped(b, f.Field, f.Old)
+		b = append(b, `,"new":`...)
+		b = appendTyped(b, f.Field, f.New)
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+func appendTyped(b []byte, field string, v *string) []byte {
+	switch {
+	case v == nil:
+		return append(b, "null"...)
+	case typedFields[field] && json.Valid([]byte(*v)):
+		return append(b, *v...)
+	}
+	return jsonwrite.AppendString(b, *v, jsonwrite.EncodingJSON)
 }
