@@ -41,7 +41,12 @@ func TestEveryPathAsDocumented(t *testing.T) {
 	cid, agid := prod.tree()
 	kw := prod.do("POST", "/ad-groups/"+agid+"/keywords", `{"text":"red shoes","match_type":"exact"}`)
 	want(t, kw, 201, "")
-	ids := strings.NewReplacer("{campaign_id}", cid, "{ad_group_id}", agid, "{keyword_id}", kw.Data()["id"].(string))
+	hook := prod.do("POST", "/webhook-endpoints", `{"url":"https://hooks.example.com/in"}`)
+	want(t, hook, 201, "")
+	events := prod.do("GET", "/events?limit=1", "")
+	want(t, events, 200, "")
+	ids := strings.NewReplacer("{campaign_id}", cid, "{ad_group_id}", agid, "{keyword_id}", kw.Data()["id"].(string),
+		"{endpoint_id}", hook.Data()["id"].(string), "{event_id}", events.Data()["items"].([]any)[0].(map[string]any)["id"].(string))
 	if _, err := specRouter(); err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ type endpointJSON struct {
 	Secret                  string             `json:"secret,omitempty"`
 }
 
-func optTime(t *time.Time) *apiTime {
+func nullTime(t *time.Time) *apiTime {
 	if t == nil {
 		return nil
 	}
@@ -55,7 +55,7 @@ func toEndpointJSON(e *adcamp.WebhookEndpoint) endpointJSON {
 	}
 	return endpointJSON{ID: e.ID, Environment: e.Environment, URL: e.URL, Description: nullText(e.Description),
 		EventTypes: types, Enabled: e.Enabled, DisabledReason: nullText(e.DisabledReason),
-		FailingSince: optTime(e.FailingSince), PreviousSecretExpiresAt: optTime(e.PreviousSecretExpiresAt),
+		FailingSince: nullTime(e.FailingSince), PreviousSecretExpiresAt: nullTime(e.PreviousSecretExpiresAt),
 		CreatedAt: apiTime(e.CreatedAt), UpdatedAt: apiTime(e.UpdatedAt)}
 }
 
@@ -235,22 +235,26 @@ func (s *Server) rotateSecret(w http.ResponseWriter, r *http.Request, c *call) e
 	return nil
 }
 
-func (s *Server) testEndpoint(w http.ResponseWriter, r *http.Request, c *call) error {
-	if _, err := bodyFields(r, c); err != nil {
-		return err
-	}
-	ev, err := s.svc.SendTestEvent(r.Context(), c.tenant, r.PathValue("endpoint_id"))
+func (s *Server) queueDeliveries(w http.ResponseWriter, r *http.Request, c *call) error {
+	f, err := bodyFields(r, c, "event_id", "since", "until", "test")
 	if err != nil {
 		return err
 	}
-	writeData(w, http.StatusAccepted, json.RawMessage(ev.Payload))
-	return nil
-}
-
-func (s *Server) redeliver(w http.ResponseWriter, r *http.Request, c *call) error {
-	f, err := bodyFields(r, c, "event_id", "since", "until")
-	if err != nil {
-		return err
+	if v, ok := f["test"]; ok {
+		if v.Kind() != 't' && v.Kind() != 'f' {
+			return errorf(adcamp.CodeInvalidJSON, "request body has values of the wrong type: test must be true or false")
+		}
+		if v.Kind() == 't' {
+			if len(f) > 1 {
+				return issuesErr("test", "goes alone: a test event, or event_id, or since and until")
+			}
+			ev, err := s.svc.SendTestEvent(r.Context(), c.tenant, r.PathValue("endpoint_id"))
+			if err != nil {
+				return err
+			}
+			writeData(w, http.StatusAccepted, queuedJSON{Queued: 1, TestEventID: ev.ID})
+			return nil
+		}
 	}
 	var issues adcamp.Issues
 	str := func(name string) string {
@@ -286,9 +290,36 @@ func (s *Server) redeliver(w http.ResponseWriter, r *http.Request, c *call) erro
 	if err != nil {
 		return err
 	}
-	writeData(w, http.StatusAccepted, struct {
-		Queued int `json:"queued"`
-	}{n})
+	writeData(w, http.StatusAccepted, queuedJSON{Queued: n})
+	return nil
+}
+
+// queuedJSON says what POST .../deliveries queued.
+type queuedJSON struct {
+	Queued      int    `json:"queued"`
+	TestEventID string `json:"test_event_id,omitempty"`
+}
+
+func issuesErr(field, msg string) error {
+	var issues adcamp.Issues
+	issues.Add(field, "%s", msg)
+	return issues.Err()
+}
+
+// getSecretState answers what may be known of an endpoint's secret: not
+// the secret (shown once), but whether a rotated one still signs.
+func (s *Server) getSecretState(w http.ResponseWriter, r *http.Request, c *call) error {
+	if err := parseQuery(r).issues.Err(); err != nil {
+		return err
+	}
+	e, err := s.svc.WebhookEndpoint(r.Context(), c.tenant, r.PathValue("endpoint_id"))
+	if err != nil {
+		return err
+	}
+	writeData(w, http.StatusOK, struct {
+		EndpointID              string   `json:"endpoint_id"`
+		PreviousSecretExpiresAt *apiTime `json:"previous_secret_expires_at"`
+	}{e.ID, nullTime(e.PreviousSecretExpiresAt)})
 	return nil
 }
 

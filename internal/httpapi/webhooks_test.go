@@ -139,32 +139,35 @@ func TestWebhookAPI(t *testing.T) {
 	want(t, sandbox.do("GET", "/events?limit=0", ""), 400, "VALIDATION_ERROR")
 	want(t, sandbox.do("GET", "/events?type=campaign.exploded", ""), 400, "VALIDATION_ERROR")
 
-	r = sandbox.do("GET", "/webhook-endpoints/"+id+"/attempts", "")
+	r = sandbox.do("GET", "/webhook-endpoints/"+id+"/deliveries", "")
 	want(t, r, 200, "")
 	if items := r.Data()["items"].([]any); len(items) == 0 || items[0].(map[string]any)["status"] != 200.0 {
 		t.Errorf("delivery log = %s", r.Raw)
 	}
-	want(t, sandbox.do("POST", "/webhook-endpoints/"+id+"/test", ""), 202, "")
-	r = sandbox.do("POST", "/webhook-endpoints/"+id+"/redeliver", `{"event_id":"`+eventID+`"}`)
+	want(t, sandbox.do("POST", "/webhook-endpoints/"+id+"/deliveries", `{"test":true}`), 202, "")
+	r = sandbox.do("POST", "/webhook-endpoints/"+id+"/deliveries", `{"event_id":"`+eventID+`"}`)
 	want(t, r, 202, "")
 	if r.Data()["queued"] != 1.0 {
 		t.Errorf("redeliver one = %s", r.Raw)
 	}
-	r = sandbox.do("POST", "/webhook-endpoints/"+id+"/redeliver", `{"since":"2026-11-22T00:00:00Z","until":"2026-11-23T00:00:00Z"}`)
+	r = sandbox.do("POST", "/webhook-endpoints/"+id+"/deliveries", `{"since":"2026-11-22T00:00:00Z","until":"2026-11-23T00:00:00Z"}`)
 	want(t, r, 202, "")
-	want(t, sandbox.do("POST", "/webhook-endpoints/"+id+"/redeliver", `{}`), 400, "VALIDATION_ERROR")
-	r = sandbox.do("POST", "/webhook-endpoints/"+id+"/rotate-secret", `{"grace_seconds":3600}`)
+	want(t, sandbox.do("POST", "/webhook-endpoints/"+id+"/deliveries", `{}`), 400, "VALIDATION_ERROR")
+	r = sandbox.do("POST", "/webhook-endpoints/"+id+"/secret", `{"grace_seconds":3600}`)
 	want(t, r, 200, "")
 	if r.Data()["secret"] == secret || r.Data()["previous_secret_expires_at"] == nil {
 		t.Errorf("rotate = %s", r.Raw)
 	}
-	want(t, sandbox.do("POST", "/webhook-endpoints/"+id+"/rotate-secret", `{"grace_seconds":-1}`), 400, "VALIDATION_ERROR")
+	want(t, sandbox.do("POST", "/webhook-endpoints/"+id+"/secret", `{"grace_seconds":-1}`), 400, "VALIDATION_ERROR")
+	if r := sandbox.do("GET", "/webhook-endpoints/"+id+"/secret", ""); r.Data()["previous_secret_expires_at"] == nil {
+		t.Errorf("secret state = %s", r.Raw)
+	}
 	r = sandbox.do("PUT", "/webhook-endpoints/"+id, `{"enabled":false,"event_types":["keyword.batch_created"]}`)
 	want(t, r, 200, "")
 	if r.Data()["enabled"] != false || r.Data()["disabled_reason"] != "user" {
 		t.Errorf("disable = %s", r.Raw)
 	}
-	want(t, sandbox.do("POST", "/webhook-endpoints/"+id+"/test", ""), 409, "INVALID_STATE_TRANSITION")
+	want(t, sandbox.do("POST", "/webhook-endpoints/"+id+"/deliveries", `{"test":true}`), 409, "INVALID_STATE_TRANSITION")
 	r = sandbox.do("GET", "/changes?entity_type=webhook_endpoint", "")
 	want(t, r, 200, "")
 	if n := len(r.Data()["items"].([]any)); n != 3 { // create, rotate, disable
@@ -172,5 +175,5 @@ func TestWebhookAPI(t *testing.T) {
 	}
 	want(t, other.do("DELETE", "/webhook-endpoints/"+id, ""), 404, "NOT_FOUND")
 	want(t, sandbox.do("DELETE", "/webhook-endpoints/"+id, ""), 200, "")
-	want(t, sandbox.do("GET", "/webhook-endpoints/"+id+"/attempts", ""), 404, "NOT_FOUND")
+	want(t, sandbox.do("GET", "/webhook-endpoints/"+id+"/deliveries", ""), 404, "NOT_FOUND")
 }
