@@ -446,3 +446,7 @@ func TestWebhookRotationSignsWithBoth(t *testing.T) {
 		t.Errorf("the new secret does not verify %q: %v", got[0].Signature, err)
 	}
 }
+
+func webhookVerifier(secret string) (*standardwebhooks.Webhook, error) {
+	return standardwebhooks.NewWebhook(secret)
+}
