@@ -91,7 +91,12 @@ func (s *Service) RunWebhooks(ctx context.Context, cfg DispatchConfig) {
 	}()
 	t := time.NewTicker(cfg.Poll)
 	defer t.Stop()
+	lastPurge := time.Time{}
 	for {
+		if time.Since(lastPurge) > time.Minute {
+			s.purgeEvents(ctx)
+			lastPurge = time.Now()
+		}
 		d.fanOut(ctx)
 		for _, id := range d.claim(ctx) {
 			wg.Go(func() { d.serve(ctx, id) })
@@ -373,4 +378,29 @@ func (s *Service) WebhookQueue(ctx context.Context) (n int64, oldest time.Time, 
 		return err
 	})
 	return n, oldest, err
+}
+
+// purgeEvents deletes the events older than the change history's
+// retention, with their deliveries and attempts, in small transactions.
+func (s *Service) purgeEvents(ctx context.Context) {
+	if s.retention <= 0 {
+		return
+	}
+	before := eventBound(s.Now().Add(-s.retention))
+	for range purgeBatches {
+		var n int64
+		err := s.store.Write(ctx, func(tx store.Tx) (err error) {
+			n, err = tx.PurgeEvents(ctx, before, purgeBatch)
+			return err
+		})
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.Error("webhooks: purge events past the retention period", "err", err)
+			}
+			return
+		}
+		if n < purgeBatch {
+			return
+		}
+	}
 }
