@@ -101,6 +101,9 @@ func (c *cli) api(ctx context.Context, cmd string, args []string) error {
 	case "changes list":
 		return c.changesList(ctx, args)
 	}
+	if strings.HasPrefix(cmd, "webhooks ") || strings.HasPrefix(cmd, "events ") {
+		return c.webhooks(ctx, cmd, args)
+	}
 	return usageError("unknown command %q; see adcamp help", cmd)
 }
 
