@@ -40,7 +40,7 @@ func TestWebhooksPage(t *testing.T) {
 	owner.get(base+"/"+id+"?environment=sandbox").wantStatus(200).wantText("h1", "Deliveries")
 
 	viewer, _ := e.member(acc, "viewer@example.com", adcamp.RoleViewer)
-	vp := viewer.get(base + "?environment=sandbox").wantStatus(200).wantText("table.webhooks", "hooks.example.com")
+	vp := viewer.get(base+"?environment=sandbox").wantStatus(200).wantText("table.webhooks", "hooks.example.com")
 	if vp.has(`form[action$="/new?environment=sandbox"]`) || vp.has(`form[action*="/disable"]`) {
 		t.Errorf("a viewer is offered forms")
 	}
@@ -57,7 +57,7 @@ func TestWebhooksPage(t *testing.T) {
 		t.Errorf("an enabled endpoint is announced as disabled")
 	}
 	owner.post(base+"/"+id+"/delete?environment=sandbox", url.Values{}).wantStatus(200).wantText("main", "deleted")
-	owner.get(base+"/"+id+"?environment=sandbox").wantStatus(404)
+	owner.get(base + "/" + id + "?environment=sandbox").wantStatus(404)
 
 	// An endpoint that answers 410 Gone: adcamp disables it, and the page
 	// says so to everyone.
