@@ -32,6 +32,9 @@ func (s *Server) webhooks(w http.ResponseWriter, r *http.Request, c *call) error
 	if err != nil {
 		return err
 	}
+	if r.FormValue("environment") == "" && c.current != "" {
+		env = c.current // the one the user is in
+	}
 	return s.showWebhooks(w, r, c, env, http.StatusOK, nil, nil)
 }
 
@@ -51,6 +54,7 @@ func (s *Server) showWebhooks(w http.ResponseWriter, r *http.Request, c *call, e
 			v.Disabled = append(v.Disabled, e)
 		}
 	}
+	c.current = env // the switch marks the environment shown
 	p := c.page(r, "Webhooks", "webhooks")
 	p.Form, p.Data = newForm(r, "url", "description"), v
 	if err != nil {
@@ -132,6 +136,7 @@ func (s *Server) webhookLog(w http.ResponseWriter, r *http.Request, c *call) err
 	if err != nil {
 		return err
 	}
+	c.current = env
 	p := c.page(r, "Deliveries to "+e.URL, "webhooks")
 	p.Data = webhookLogView{Endpoint: e, Attempts: attempts, Next: next, CanChange: service.AllowedFor(c.role).Keys(env)}
 	return s.render(w, http.StatusOK, "webhook-log.html", p)
