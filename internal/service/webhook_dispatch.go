@@ -234,54 +234,146 @@ func (d *dispatcher) serve(ctx context.Context, id string) {
 			}
 			return
 		}
-		for _, dl := range due {
-			if !d.attempt(ctx, e, dl) {
-				return
-			}
+		if !d.sendBatch(ctx, e, due) {
+			return
 		}
 	}
 }
 
-// attempt sends one delivery and records it; it reports whether the
-// endpoint may take more from this process.
-func (d *dispatcher) attempt(ctx context.Context, e *store.WebhookEndpoint, dl *store.Delivery) bool {
-	start := d.s.Now()
-	keys, err := signingKeys(d.s.box, e, start)
-	if err != nil {
-		d.s.log.Error("webhooks: open an endpoint's secret", "endpoint", e.ID, "err", err)
-		return false
+// flushEvery bounds how long attempts wait to be recorded: those of a
+// fast endpoint are recorded together, one transaction for several (a
+// crash before it sends them again: at least once), a slow endpoint's
+// one by one.
+const flushEvery = 500 * time.Millisecond
+
+// attempted is an attempt made, to record.
+type attempted struct {
+	dl    *store.Delivery
+	start time.Time
+	res   webhook.Result
+}
+
+// sendBatch sends due deliveries of e in order, recording them as it goes
+// (see flushEvery); it reports whether the endpoint may take more from
+// this process.
+func (d *dispatcher) sendBatch(ctx context.Context, e *store.WebhookEndpoint, due []*store.Delivery) bool {
+	var done []attempted
+	last := time.Now()
+	for _, dl := range due {
+		start := d.s.Now()
+		keys, err := signingKeys(d.s.box, e, start)
+		if err != nil {
+			d.s.log.Error("webhooks: open an endpoint's secret", "endpoint", e.ID, "err", err)
+			return false
+		}
+		// The timestamp is the sender's wall clock: receivers compare it
+		// with theirs.
+		res := d.cfg.Sender.Send(ctx, webhook.Request{URL: e.URL, ID: dl.EventID, Body: dl.Event.Payload, Keys: keys})
+		if ctx.Err() != nil && res.Status == 0 {
+			break // shutting down: the delivery stays due, for the next run
+		}
+		done = append(done, attempted{dl, start, res})
+		if !res.Succeeded() || time.Since(last) >= flushEvery {
+			if !d.record(ctx, e, done) {
+				return false
+			}
+			done, last = done[:0], time.Now()
+		}
 	}
-	// The timestamp is the sender's wall clock: receivers compare it with
-	// theirs.
-	res := d.cfg.Sender.Send(ctx, webhook.Request{URL: e.URL, ID: dl.EventID, Body: dl.Event.Payload, Keys: keys})
-	if ctx.Err() != nil && res.Status == 0 {
-		return false // shutting down: the delivery stays due, for the next run
+	return d.record(ctx, e, done) && ctx.Err() == nil
+}
+
+// record stores attempts; it reports whether the endpoint may take more.
+func (d *dispatcher) record(ctx context.Context, e *store.WebhookEndpoint, done []attempted) bool {
+	if len(done) == 0 {
+		return true
 	}
-	outcome, more := "", false
+	var outcomes []string
+	more := false
 	bg := context.WithoutCancel(ctx)
-	err = d.write(bg, func(tx store.Tx) (err error) {
-		outcome, more, err = d.s.finishAttempt(bg, tx, e, dl, start, res, d.cfg.Owner, d.cfg.Lease)
+	err := d.write(bg, func(tx store.Tx) (err error) {
+		outcomes, more, err = d.s.finishAttempts(bg, tx, e, done, d.cfg.Owner, d.cfg.Lease)
 		return err
 	})
 	if err != nil {
-		d.s.log.Error("webhooks: record a delivery attempt", "endpoint", e.ID, "event", dl.EventID, "err", err)
+		d.s.log.Error("webhooks: record delivery attempts", "endpoint", e.ID, "n", len(done), "err", err)
 		return false
 	}
 	if d.cfg.Outcome != nil {
-		d.cfg.Outcome(outcome)
+		for _, o := range outcomes {
+			d.cfg.Outcome(o)
+		}
 	}
 	return more
 }
 
-// finishAttempt records an attempt made at start with its result res, in
-// tx: the attempt, the delivery's next state, the endpoint's run of
-// failures (and its disabling, with a change record), the lease. It says
-// the outcome and whether the endpoint stays with this process.
-func (s *Service) finishAttempt(ctx context.Context, tx store.Tx, e *store.WebhookEndpoint, dl *store.Delivery,
-	start time.Time, res webhook.Result, owner string, lease time.Duration) (string, bool, error) {
+// finishAttempts records attempts in tx: each attempt and its delivery's
+// next state, then the endpoint's run of failures (and its disabling,
+// with a change record), and the lease. It says each outcome and whether
+// the endpoint stays with this process.
+func (s *Service) finishAttempts(ctx context.Context, tx store.Tx, e *store.WebhookEndpoint, done []attempted,
+	owner string, lease time.Duration) ([]string, bool, error) {
 	now := s.Now()
+	// The endpoint as it is now (its owner may have changed it meanwhile).
+	cur, err := tx.GetWebhookEndpoint(ctx, adcamp.Tenant{AccountID: e.AccountID, Environment: e.Environment}, e.ID)
+	if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
+		return nil, false, nil // deleted, with its deliveries
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	before := cur.WebhookEndpoint
+	outcomes := make([]string, len(done))
+	disable := ""
+	for i, at := range done {
+		outcome, gone, err := recordAttempt(ctx, tx, e, at, now)
+		if err != nil {
+			return nil, false, err
+		}
+		outcomes[i] = outcome
+		switch {
+		case at.res.Succeeded():
+			cur.FailingSince = nil
+		case cur.FailingSince == nil:
+			start := at.start
+			cur.FailingSince = &start
+		case now.Sub(*cur.FailingSince) >= FailingDays*24*time.Hour:
+			disable = adcamp.DisabledFailing
+		}
+		if gone {
+			disable = adcamp.DisabledGone
+		}
+	}
+	if disable != "" && cur.Enabled {
+		cur.Enabled, cur.DisabledReason = false, disable
+	}
+	if !sameTime(before.FailingSince, cur.FailingSince) || before.Enabled != cur.Enabled {
+		cur.UpdatedAt = now
+		if err := tx.UpdateWebhookEndpoint(ctx, cur); err != nil {
+			return nil, false, err
+		}
+		if before.Enabled != cur.Enabled {
+			h := s.newHistory(WithOrigin(ctx, Origin{Actor: systemActor}), now)
+			recordEndpoint(h, adcamp.OpUpdate, &before, &cur.WebhookEndpoint, false)
+			if err := h.write(ctx, tx); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	held, err := tx.ExtendLease(ctx, e.ID, owner, now.Add(lease))
+	if err != nil {
+		return nil, false, err
+	}
+	return outcomes, held && cur.Enabled && cur.URL == e.URL, nil
+}
+
+// recordAttempt stores one attempt and its delivery's next state: done,
+// given up, or due again after the retry schedule's wait (or the
+// answer's Retry-After). gone reports a 410.
+func recordAttempt(ctx context.Context, tx store.Tx, e *store.WebhookEndpoint, at attempted, now time.Time) (string, bool, error) {
+	dl, res := at.dl, at.res
 	a := &adcamp.DeliveryAttempt{ID: adcamp.NewID(adcamp.PrefixAttempt, now), AccountID: dl.AccountID, EndpointID: e.ID,
-		EventID: dl.EventID, EventType: dl.Event.Type, AttemptedAt: start, Status: res.Status,
+		EventID: dl.EventID, EventType: dl.Event.Type, AttemptedAt: at.start, Status: res.Status,
 		LatencyMS: res.Latency.Milliseconds(), Response: res.Response, Succeeded: res.Succeeded()}
 	if res.Err != nil {
 		a.Error = truncate(res.Err.Error(), 500)
@@ -289,12 +381,12 @@ func (s *Service) finishAttempt(ctx context.Context, tx store.Tx, e *store.Webho
 		a.Error = "answered " + httpStatus(res.Status)
 	}
 	dl.Attempts++
-	outcome, disable := "retrying", ""
+	outcome, gone := "retrying", false
 	switch {
 	case res.Succeeded():
 		dl.State, outcome = adcamp.DeliverySucceeded, "succeeded"
 	case res.Status == 410:
-		dl.State, outcome, disable = adcamp.DeliveryFailed, "failed", adcamp.DisabledGone
+		dl.State, outcome, gone = adcamp.DeliveryFailed, "failed", true
 	case dl.Attempts > len(RetrySchedule):
 		dl.State, outcome = adcamp.DeliveryFailed, "failed"
 	default:
@@ -304,47 +396,7 @@ func (s *Service) finishAttempt(ctx context.Context, tx store.Tx, e *store.Webho
 		}
 		dl.NextAttempt = now.Add(wait)
 	}
-	if err := tx.FinishAttempt(ctx, dl, a); err != nil {
-		return "", false, err
-	}
-	// The endpoint as it is now (its owner may have changed it meanwhile).
-	cur, err := tx.GetWebhookEndpoint(ctx, adcamp.Tenant{AccountID: e.AccountID, Environment: e.Environment}, e.ID)
-	if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
-		return outcome, false, nil // deleted
-	}
-	if err != nil {
-		return "", false, err
-	}
-	before := cur.WebhookEndpoint
-	switch {
-	case res.Succeeded():
-		cur.FailingSince = nil
-	case cur.FailingSince == nil:
-		cur.FailingSince = &start
-	case now.Sub(*cur.FailingSince) >= FailingDays*24*time.Hour:
-		disable = adcamp.DisabledFailing
-	}
-	if disable != "" && cur.Enabled {
-		cur.Enabled, cur.DisabledReason = false, disable
-	}
-	if !sameTime(before.FailingSince, cur.FailingSince) || before.Enabled != cur.Enabled {
-		cur.UpdatedAt = now
-		if err := tx.UpdateWebhookEndpoint(ctx, cur); err != nil {
-			return "", false, err
-		}
-		if before.Enabled != cur.Enabled {
-			h := s.newHistory(WithOrigin(ctx, Origin{Actor: systemActor}), now)
-			recordEndpoint(h, adcamp.OpUpdate, &before, &cur.WebhookEndpoint, false)
-			if err := h.write(ctx, tx); err != nil {
-				return "", false, err
-			}
-		}
-	}
-	held, err := tx.ExtendLease(ctx, e.ID, owner, now.Add(lease))
-	if err != nil {
-		return "", false, err
-	}
-	return outcome, held && cur.Enabled && cur.URL == e.URL, nil
+	return outcome, gone, tx.FinishAttempt(ctx, dl, a)
 }
 
 func sameTime(a, b *time.Time) bool { return (a == nil) == (b == nil) && (a == nil || a.Equal(*b)) }

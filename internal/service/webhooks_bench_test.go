@@ -133,7 +133,7 @@ func sitting(t *testing.T, dbs []store.Store, secs, rate int) {
 	n := secs * rate
 	tick := time.NewTicker(time.Second / time.Duration(rate))
 	var load sync.WaitGroup
-	sem := make(chan struct{}, 16)
+	sem := make(chan struct{}, 64)
 	start := time.Now()
 	for i := range n {
 		<-tick.C
