@@ -201,17 +201,26 @@ func (t *tx) PurgeEvents(ctx context.Context, before string, limit int) (int64, 
 }
 
 func (t *tx) PutDeliveries(ctx context.Context, ds []*store.Delivery) error {
-	for _, d := range ds {
-		_, err := t.tx.Exec(ctx, `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, state, attempts,
-			next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-			ON CONFLICT (endpoint_id, event_id) DO UPDATE SET state = excluded.state, attempts = excluded.attempts,
-			next_attempt_at = excluded.next_attempt_at`,
-			d.ID, d.EndpointID, d.EventID, d.AccountID, d.State, d.Attempts, micros(d.NextAttempt), micros(d.CreatedAt))
-		if err != nil {
-			return err
-		}
+	if len(ds) == 0 {
+		return nil
 	}
-	return nil
+	n := len(ds)
+	ids, endpoints, events, accounts, states := make([]string, n), make([]string, n), make([]string, n),
+		make([]string, n), make([]string, n)
+	attempts := make([]int32, n)
+	next, created := make([]int64, n), make([]int64, n)
+	for i, d := range ds {
+		ids[i], endpoints[i], events[i], accounts[i], states[i] = d.ID, d.EndpointID, d.EventID, d.AccountID, d.State
+		attempts[i], next[i], created[i] = int32(d.Attempts), micros(d.NextAttempt), micros(d.CreatedAt)
+	}
+	// One statement for the batch; new rows (or a redelivery's reset)
+	// that nothing the service decides on can refuse: with the commit.
+	return t.later(ctx, execErr, `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, state, attempts,
+			next_attempt_at, created_at)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::bigint[])
+		ON CONFLICT (endpoint_id, event_id) DO UPDATE SET state = excluded.state, attempts = excluded.attempts,
+			next_attempt_at = excluded.next_attempt_at`,
+		ids, endpoints, events, accounts, states, attempts, next, created)
 }
 
 func (t *tx) ClaimEndpoints(ctx context.Context, owner string, now, until time.Time, limit int) ([]string, error) {
@@ -285,16 +294,16 @@ const attemptColumns = `id, account_id, endpoint_id, event_id, event_type, attem
 	response, succeeded`
 
 func (t *tx) FinishAttempt(ctx context.Context, d *store.Delivery, a *adcamp.DeliveryAttempt) error {
-	_, err := t.tx.Exec(ctx, `UPDATE webhook_deliveries SET state = $1, attempts = $2, next_attempt_at = $3 WHERE id = $4`,
+	// Rows this process leases, and a new one: both with the commit.
+	err := t.later(ctx, execErr, `UPDATE webhook_deliveries SET state = $1, attempts = $2, next_attempt_at = $3 WHERE id = $4`,
 		d.State, d.Attempts, micros(d.NextAttempt), d.ID)
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.Exec(ctx, `INSERT INTO webhook_attempts (`+attemptColumns+`)
+	return t.later(ctx, execErr, `INSERT INTO webhook_attempts (`+attemptColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 		a.ID, a.AccountID, a.EndpointID, a.EventID, a.EventType, micros(a.AttemptedAt), a.Status, a.LatencyMS,
 		a.Error, a.Response, a.Succeeded)
-	return err
 }
 
 func (t *tx) ListAttempts(ctx context.Context, tn adcamp.Tenant, endpointID, before string, limit int) ([]*adcamp.DeliveryAttempt, error) {
