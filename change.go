@@ -29,7 +29,7 @@ const (
 
 // EntityTypes lists the entity types, in the order the API names them.
 var EntityTypes = []EntityType{EntityCampaign, EntityAdGroup, EntityKeyword, EntityAPIKey, EntityMember,
-	EntityNegativeKeyword, EntityNegativeList}
+	EntityNegativeKeyword, EntityNegativeList, EntityWebhookEndpoint}
 
 // Operation says what a change did to its entity.
 type Operation string

@@ -67,6 +67,12 @@ API commands (signed requests to a running server):
                       [--limit N] [--cursor C | --all]
   adcamp sandbox reset          delete the account's sandbox campaigns, ad groups and keywords (sandbox only)
   adcamp sandbox sample-data    fill the sandbox with sample campaigns, ad groups and keywords (sandbox only)
+  adcamp webhooks create --url URL [--description D] [--event-types T,T] [--disabled]
+  adcamp webhooks list | get ID | delete ID | test ID | deliveries ID [--limit N] [--cursor C]
+  adcamp webhooks update ID [--url URL] [--description D] [--event-types T,T|all] [--enable | --disable]
+  adcamp webhooks rotate-secret ID [--grace 24h]
+  adcamp webhooks redeliver ID (--event ID | --since TIME [--until TIME])
+  adcamp events list [--type T,T] [--since TIME] [--until TIME] [--limit N] [--cursor C | --all]
 
 Every API command takes --json (print the API's data) and --config PATH; create
 and update take --validate-only; update, delete, pause, resume and end take
@@ -145,7 +151,7 @@ func (c *cli) dispatch(ctx context.Context, cmd string, rest []string) error {
 			return c.api(ctx, cmd+" "+rest[0], rest[1:])
 		}
 		return c.admin(ctx, cmd+" "+rest[0], rest[1:])
-	case "campaigns", "ad-groups", "keywords", "changes", "sandbox", "negatives":
+	case "campaigns", "ad-groups", "keywords", "changes", "sandbox", "negatives", "webhooks", "events":
 		if len(rest) == 0 {
 			return usageError("%s needs a subcommand; see adcamp %s -h", cmd, cmd)
 		}

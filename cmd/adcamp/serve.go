@@ -67,6 +67,9 @@ type serveConfig struct {
 	trustedProxies string
 	trusted        []netip.Prefix
 	ops            opsConfig
+	// webhooksAllowPrivate lets webhooks go to private and loopback
+	// addresses (tests, receivers inside one's network).
+	webhooksAllowPrivate bool
 }
 
 func (c *cli) serveFlags(args []string) (*serveConfig, error) {
@@ -101,6 +104,8 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 			int(service.DefaultHistoryRetention / (24 * time.Hour)), &cfg.historyDays, ""},
 	}
 	finishOps := c.opsFlags(fs, &cfg.ops)
+	fs.BoolVar(&cfg.webhooksAllowPrivate, "webhooks-allow-private", false,
+		"deliver webhooks to loopback, private and link-local addresses too (refused by default)")
 	for i := range counts {
 		n := &counts[i]
 		n.text = c.envDefault(envName(n.name), strconv.Itoa(n.def))
@@ -192,6 +197,9 @@ type app struct {
 	metrics *metrics.Metrics
 	log     *slog.Logger
 	ops     *opsRuntime
+	sole    bool // the only process on its store (SQLite)
+	// webhooksAllowPrivate is serve --webhooks-allow-private.
+	webhooksAllowPrivate bool
 }
 
 // openServe opens the store and builds the service of serve.
@@ -213,7 +221,8 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 	m := metrics.New(pools)
 	b := readBuildInfo()
 	m.SetBuildInfo(b.Version, b.Commit, b.GoVersion)
-	return &app{db: db, svc: svc, metrics: m, log: log, ops: &opsRuntime{cfg: cfg.ops, dataDir: cfg.store.dataDir}}, nil
+	return &app{db: db, svc: svc, metrics: m, log: log, ops: &opsRuntime{cfg: cfg.ops, dataDir: cfg.store.dataDir},
+		sole: cfg.store.databaseURL == "", webhooksAllowPrivate: cfg.webhooksAllowPrivate}, nil
 }
 
 // listener is one bound address and the server that will serve it.
@@ -317,6 +326,7 @@ func (a *app) run(ctx context.Context, ls listeners) error {
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Go(func() { a.svc.Run(runCtx, 5*time.Second) })
+	wg.Go(func() { a.runWebhooks(runCtx, a.webhooksAllowPrivate) })
 	a.startBackground(runCtx, &wg)
 
 	errc := make(chan error, len(ls))

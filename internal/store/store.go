@@ -38,6 +38,7 @@ type Tx interface {
 	ChangesTx
 	KeyTrailTx
 	NegativesTx
+	WebhooksTx
 	CreateAccount(ctx context.Context, a *adcamp.Account) error
 	GetAccount(ctx context.Context, id string) (*adcamp.Account, error)
 

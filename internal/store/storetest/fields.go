@@ -37,6 +37,7 @@ func testEveryField(t *testing.T, db store.Store) {
 	r.updates(c, g, k)
 	r.negatives(c, g, k)
 	r.credential(a)
+	r.webhooks(a)
 	r.change(c, g, k)
 	r.record()
 	u := r.user()

@@ -54,6 +54,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"AllCredentials", testAllCredentials},
 		{"Changes", testChanges},
 		{"SubtreeAndDueCampaigns", testSubtreeAndDue},
+		{"Webhooks", testWebhooks},
 	}
 	tests = append(tests, consoleTests...)
 	tests = append(tests, negativeTests...)
