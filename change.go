@@ -21,10 +21,13 @@ const (
 	EntityKeyword  EntityType = "keyword"
 	EntityAPIKey   EntityType = "api_key"
 	EntityMember   EntityType = "member"
+	// EntityAccount records changes of an account's own settings (its
+	// time zone).
+	EntityAccount EntityType = "account"
 )
 
 // EntityTypes lists the entity types, in the order the API names them.
-var EntityTypes = []EntityType{EntityCampaign, EntityAdGroup, EntityKeyword, EntityAPIKey, EntityMember}
+var EntityTypes = []EntityType{EntityCampaign, EntityAdGroup, EntityKeyword, EntityAPIKey, EntityMember, EntityAccount}
 
 // Operation says what a change did to its entity.
 type Operation string

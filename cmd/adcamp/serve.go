@@ -62,6 +62,7 @@ type serveConfig struct {
 	metricsAddr    string
 	consoleAddr    string
 	consoleURL     string
+	operatorAddr   string
 	historyDays    int // days change records are kept; 0 keeps them all
 	ops            opsConfig
 }
@@ -79,6 +80,7 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	str(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	str(&cfg.debugAddr, "debug-addr", "", "listen address of the Go profiler (/debug/pprof/); empty (the default) turns it off")
 	str(&cfg.consoleAddr, "console-addr", "127.0.0.1:8082", "listen address of the account console; empty turns it off")
+	str(&cfg.operatorAddr, "operator-addr", "127.0.0.1:8083", "listen address of the operator listener (the marketplace's ad server); empty turns it off")
 	str(&cfg.consoleURL, "console-url", "", "the console's address as its users reach it (https://... behind a proxy), for its links")
 	str(&cfg.metricsAddr, "metrics-addr", "127.0.0.1:9090",
 		"listen address of the Prometheus metrics (GET /metrics), never on an API listener; empty turns it off")
@@ -283,6 +285,13 @@ func (a *app) listen(cfg *serveConfig) (listeners, error) {
 	}
 	if cfg.consoleAddr != "" {
 		l, err := a.listenConsole(cfg, tlsConfig)
+		if err != nil {
+			return ls, err
+		}
+		ls = append(ls, l)
+	}
+	if cfg.operatorAddr != "" {
+		l, err := a.listenOperator(cfg, tlsConfig)
 		if err != nil {
 			return ls, err
 		}

@@ -63,17 +63,20 @@ func affectedVersion(tag pgconn.CommandTag, err error, kind, id string) error {
 }
 
 func (t *tx) CreateAccount(ctx context.Context, a *adcamp.Account) error {
+	if a.TimeZone == "" {
+		a.TimeZone = "UTC"
+	}
 	_, err := t.tx.Exec(ctx,
-		`INSERT INTO accounts (id, name, email, created_at) VALUES ($1, $2, $3, $4)`,
-		a.ID, a.Name, a.Email, micros(a.CreatedAt))
+		`INSERT INTO accounts (id, name, email, created_at, time_zone) VALUES ($1, $2, $3, $4, $5)`,
+		a.ID, a.Name, a.Email, micros(a.CreatedAt), a.TimeZone)
 	return err
 }
 
 func (t *tx) GetAccount(ctx context.Context, id string) (*adcamp.Account, error) {
 	var a adcamp.Account
 	var created int64
-	err := t.tx.QueryRow(ctx, `SELECT id, name, email, created_at FROM accounts WHERE id = $1`, id).
-		Scan(&a.ID, &a.Name, &a.Email, &created)
+	err := t.tx.QueryRow(ctx, `SELECT id, name, email, created_at, time_zone FROM accounts WHERE id = $1`, id).
+		Scan(&a.ID, &a.Name, &a.Email, &created, &a.TimeZone)
 	if err != nil {
 		return nil, notFound(err, "account", id)
 	}

@@ -36,6 +36,7 @@ type Store interface {
 type Tx interface {
 	ConsoleTx
 	ChangesTx
+	OperatorTx
 	CreateAccount(ctx context.Context, a *adcamp.Account) error
 	GetAccount(ctx context.Context, id string) (*adcamp.Account, error)
 
