@@ -77,7 +77,7 @@ func eachStore(t *testing.T, fn func(t *testing.T, open func(t *testing.T) store
 // env is a running service: the two account listeners and the operator
 // listener, over one store.
 type env struct {
-	t        *testing.T
+	t        testing.TB
 	svc      *service.Service
 	db       store.Store
 	clock    *clock
@@ -87,7 +87,7 @@ type env struct {
 
 var testNow = time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
 
-func newEnv(t *testing.T, db store.Store) *env {
+func newEnv(t testing.TB, db store.Store) *env {
 	t.Helper()
 	key := make([]byte, secrets.KeySize)
 	rand.Read(key)

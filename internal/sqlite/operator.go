@@ -91,10 +91,12 @@ func chunks(n int, fn func(start, size int) error) error {
 	return nil
 }
 
-// placeholders returns "($1, …, $cols), (…)" for rows rows.
+// placeholders returns "(?, …, ?), (…)" for rows rows of cols values.
+// Anonymous parameters: the driver looks each named one ($1) up by
+// number in a list of all of them, which makes binding thousands of
+// them quadratic (most of a 10,000-row delivery request's time).
 func placeholders(rows, cols int) string {
 	var b strings.Builder
-	n := 1
 	for r := range rows {
 		if r > 0 {
 			b.WriteString(", ")
@@ -104,9 +106,7 @@ func placeholders(rows, cols int) string {
 			if c > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteByte('$')
-			b.WriteString(itoa(n))
-			n++
+			b.WriteByte('?')
 		}
 		b.WriteByte(')')
 	}

@@ -28,7 +28,6 @@ CREATE TABLE delivery_hours (
     PRIMARY KEY (keyword_id, hour)
 );
 CREATE INDEX delivery_hours_campaign ON delivery_hours (campaign_id, hour);
-CREATE INDEX delivery_hours_account ON delivery_hours (account_id, environment, hour);
 CREATE TABLE campaign_hour_spend (
     campaign_id TEXT COLLATE "C" NOT NULL,
     hour        BIGINT NOT NULL,

@@ -37,7 +37,6 @@ CREATE TABLE delivery_hours (
     PRIMARY KEY (keyword_id, hour)
 ) WITHOUT ROWID;
 CREATE INDEX delivery_hours_campaign ON delivery_hours (campaign_id, hour);
-CREATE INDEX delivery_hours_account ON delivery_hours (account_id, environment, hour);
 CREATE TABLE campaign_hour_spend (
     campaign_id TEXT NOT NULL,
     hour        INTEGER NOT NULL,
