@@ -219,3 +219,6 @@ func (e *env) tree(accountID string, v adcamp.Environment, budget string, keywor
 	}
 	return tr
 }
+
+// servingIfMatch is no precondition.
+var servingIfMatch = service.IfMatch{}

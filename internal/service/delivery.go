@@ -193,3 +193,39 @@ func (s *Service) spendToday(ctx context.Context, tx store.Tx, zone string, ids 
 	m, err := tx.CampaignSpend(ctx, ids, from, to)
 	return m, day, err
 }
+
+// Serving is a campaign's serving status and spend on the account's today.
+type Serving struct {
+	Status     adcamp.ServingStatus
+	SpendToday adcamp.Money
+}
+
+// CampaignServing returns the serving status and spend today of each of
+// cs, all of tenant t, in order.
+func (s *Service) CampaignServing(ctx context.Context, t adcamp.Tenant, cs []*adcamp.Campaign) ([]Serving, error) {
+	out := make([]Serving, len(cs))
+	if len(cs) == 0 {
+		return out, nil
+	}
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
+	}
+	var spend map[string]adcamp.Money
+	var today adcamp.Date
+	err := s.read(ctx, func(tx store.Tx) error {
+		a, err := tx.GetAccount(ctx, t.AccountID)
+		if err != nil {
+			return err
+		}
+		spend, today, err = s.spendToday(ctx, tx, a.TimeZone, ids)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range cs {
+		out[i] = Serving{Status: adcamp.ServingOf(c, today, spend[c.ID]), SpendToday: spend[c.ID]}
+	}
+	return out, nil
+}
