@@ -752,11 +752,11 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description What a change record is about. `member` is a console user's place and role in the account.
+         * @description What a change record is about. `member` is a console user's place and role in the account. `account` is a change of the account's own settings (its `time_zone`).
          * @example campaign
          * @enum {string}
          */
-        HistoryEntityType: "campaign" | "ad_group" | "keyword" | "api_key" | "member";
+        HistoryEntityType: "campaign" | "ad_group" | "keyword" | "api_key" | "member" | "account";
         /**
          * @description Who made a change: a program signing with an API key, a person in the console, an operator at the admin command line, or adcamp itself (ending campaigns past their end date).
          * @example api_key
@@ -1008,6 +1008,24 @@ export interface components {
              * @example Budget agreed with finance on 2026-11-20.
              */
             notes: string | null;
+            /**
+             * @description Read-only: whether the campaign's keywords are served now, on the account's day (its
+             *     `time_zone`), decided in this order: `paused`; `ended` (its status, or its `end_date` before
+             *     the account's today); `not_started` (`start_date` after the account's today);
+             *     `budget_exhausted` (`spend_today` reached `budget_daily`: it serves again the next day, or at
+             *     once when the budget is raised above `spend_today`); else `serving`.
+             * @example serving
+             * @enum {string}
+             */
+            readonly serving_status: "serving" | "paused" | "ended" | "not_started" | "budget_exhausted";
+            /**
+             * Format: double
+             * @description Read-only: what the campaign's keywords cost on the account's today (from midnight in the
+             *     account's `time_zone`), from the delivery figures the marketplace reports per hour, in US
+             *     dollars exact to the cent like `budget_daily`. Hours are counted in the day their start falls in.
+             * @example 3.75
+             */
+            readonly spend_today: Money;
             /**
              * Format: int64
              * @description Starts at 1; increased by one by every update. Also sent as `ETag`.
@@ -4364,4 +4382,4 @@ export interface operations {
 export type Money = `${number}`;
 
 /** The properties of the API that hold money, read and written as Money. */
-export const moneyFields: ReadonlySet<string> = new Set(["bid","budget_daily","default_bid"]);
+export const moneyFields: ReadonlySet<string> = new Set(["bid","budget_daily","default_bid","spend_today"]);
