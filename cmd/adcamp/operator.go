@@ -11,6 +11,7 @@ import (
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/operatorapi"
+	"github.com/adcamp/adcamp/internal/service"
 )
 
 // The marketplace's side: the operator listener in serve, the admin
@@ -136,4 +137,26 @@ func accountsUpdate(fs *flag.FlagSet) func(context.Context, *adminRun) error {
 		}
 		return a.out.object(acc, "Account %s now counts its days in %s.\n", acc.ID, acc.TimeZone)
 	}
+}
+
+// feedTick is how often serve appends to the serving feed the accounts
+// whose day turned (midnight in their time zone) and purges the feed.
+const feedTick = 5 * time.Second
+
+// feedFlags declares serve's flags of the serving feed.
+func (c *cli) feedFlags(fs *flag.FlagSet, cfg *serveConfig) {
+	cfg.feedRetention = service.DefaultFeedRetention
+	if v, ok := c.lookup("ADCAMP_FEED_RETENTION"); ok {
+		if d, err := time.ParseDuration(v); err == nil {
+			cfg.feedRetention = d
+		}
+	}
+	fs.Func("feed-retention", "how long the serving feed keeps its changes; an older position answers 410 (default 168h)", func(v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Hour {
+			return fmt.Errorf("must be a duration of at least 1h, such as 168h")
+		}
+		cfg.feedRetention = d
+		return nil
+	})
 }

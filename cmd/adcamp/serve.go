@@ -63,6 +63,7 @@ type serveConfig struct {
 	consoleAddr    string
 	consoleURL     string
 	operatorAddr   string
+	feedRetention  time.Duration
 	historyDays    int // days change records are kept; 0 keeps them all
 	ops            opsConfig
 }
@@ -97,6 +98,7 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 		{"history-retention", "days the change history is kept, older records purged in the background; 0 keeps everything",
 			int(service.DefaultHistoryRetention / (24 * time.Hour)), &cfg.historyDays, ""},
 	}
+	c.feedFlags(fs, cfg)
 	finishOps := c.opsFlags(fs, &cfg.ops)
 	for i := range counts {
 		n := &counts[i]
@@ -197,6 +199,7 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 		Marketplaces:     strings.Split(cfg.marketplaces, ","),
 		HistoryRetention: time.Duration(cfg.historyDays) * 24 * time.Hour,
 	})
+	svc.SetFeedRetention(cfg.feedRetention)
 	if err := svc.LoadSettings(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -315,6 +318,7 @@ func (a *app) run(ctx context.Context, ls listeners) error {
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Go(func() { a.svc.Run(runCtx, 5*time.Second) })
+	wg.Go(func() { a.svc.RunFeed(runCtx, feedTick) })
 	a.startBackground(runCtx, &wg)
 
 	errc := make(chan error, len(ls))

@@ -96,7 +96,7 @@ func newEnv(t testing.TB, db store.Store) *env {
 		t.Fatal(err)
 	}
 	clk := &clock{now: testNow}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelError}))
 	e := &env{t: t, db: db, clock: clk, accounts: map[adcamp.Environment]*httptest.Server{}}
 	e.svc = service.New(service.Config{Store: db, Box: box, Now: clk.Now, Logger: log})
 	h, err := operatorapi.New(operatorapi.Config{Service: e.svc, Logger: log})
@@ -222,3 +222,11 @@ func (e *env) tree(accountID string, v adcamp.Environment, budget string, keywor
 
 // servingIfMatch is no precondition.
 var servingIfMatch = service.IfMatch{}
+
+// testWriter logs to the test.
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(b []byte) (int, error) {
+	w.t.Log(string(b))
+	return len(b), nil
+}

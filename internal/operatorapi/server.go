@@ -74,6 +74,8 @@ func (s *Server) routes() {
 		httpapi.WriteData(w, http.StatusOK, map[string]any{"unix": now.Unix(), "iso": now.Format(time.RFC3339)})
 	}))
 	s.handle("POST "+Prefix+"/delivery", s.signed(s.postDelivery))
+	s.handle("GET "+Prefix+"/serving/snapshot", s.signed(s.snapshot))
+	s.handle("GET "+Prefix+"/serving/changes", s.signed(s.changes))
 	s.mux.HandleFunc("/", s.noRoute)
 }
 

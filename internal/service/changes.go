@@ -206,7 +206,10 @@ func (h *history) write(ctx context.Context, tx store.Tx) error {
 	if len(h.list) == 0 {
 		return nil
 	}
-	return tx.AddChanges(ctx, h.list)
+	if err := tx.AddChanges(ctx, h.list); err != nil {
+		return err
+	}
+	return appendFeedOf(ctx, tx, h.list, h.now)
 }
 
 // Field values as the API writes them on the entity, as text (nil for

@@ -104,10 +104,14 @@ func (s *Service) IngestDelivery(ctx context.Context, env adcamp.Environment, it
 		if len(good) == 0 {
 			return nil
 		}
+		before, err := s.daySpend(ctx, tx, good)
+		if err != nil {
+			return err
+		}
 		if err := tx.PutDelivery(ctx, good, now); err != nil {
 			return err
 		}
-		return s.deliveryStored(ctx, tx, good, now)
+		return s.deliveryStored(ctx, tx, good, before, now)
 	})
 	if err != nil {
 		return nil, err
@@ -180,10 +184,69 @@ func checkDelivery(in *DeliveryItem, r *store.DeliveryRow, now time.Time) adcamp
 	return issues
 }
 
-// deliveryStored is called in the transaction that stored rows: the
-// serving feed learns of the campaigns whose spend moved (see feed.go).
-func (s *Service) deliveryStored(ctx context.Context, tx store.Tx, rows []store.DeliveryRow, now time.Time) error {
-	return nil
+// campaignDay is a campaign's spend on its account's today, with what
+// deciding on its budget needs.
+type campaignDay struct {
+	tenant adcamp.Tenant
+	spend  adcamp.Money
+}
+
+// daySpend returns the spend today of the campaigns of rows.
+func (s *Service) daySpend(ctx context.Context, tx store.Tx, rows []store.DeliveryRow) (map[string]*campaignDay, error) {
+	out := map[string]*campaignDay{}
+	byAccount := map[string][]string{}
+	for _, r := range rows {
+		if out[r.CampaignID] == nil {
+			out[r.CampaignID] = &campaignDay{tenant: adcamp.Tenant{AccountID: r.AccountID, Environment: r.Environment}}
+			byAccount[r.AccountID] = append(byAccount[r.AccountID], r.CampaignID)
+		}
+	}
+	for account, ids := range byAccount {
+		a, err := tx.GetAccount(ctx, account)
+		if err != nil {
+			return nil, err
+		}
+		spend, _, err := s.spendToday(ctx, tx, a.TimeZone, ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			out[id].spend = spend[id]
+		}
+	}
+	return out, nil
+}
+
+// deliveryStored tells the serving feed of the campaigns whose budget the
+// rows exhausted (or, corrected, restored): the rows' transaction appends
+// them, so that their keywords leave (or return to) the feed with it.
+func (s *Service) deliveryStored(ctx context.Context, tx store.Tx, rows []store.DeliveryRow, before map[string]*campaignDay, now time.Time) error {
+	after, err := s.daySpend(ctx, tx, rows)
+	if err != nil {
+		return err
+	}
+	var feed []store.FeedRow
+	for id, a := range after {
+		b := before[id]
+		if a.spend == b.spend {
+			continue
+		}
+		c, err := tx.GetCampaign(ctx, a.tenant, id)
+		if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if (b.spend >= c.BudgetDaily) != (a.spend >= c.BudgetDaily) {
+			feed = append(feed, store.FeedRow{Environment: a.tenant.Environment, Kind: store.FeedCampaign, EntityID: id})
+		}
+	}
+	if len(feed) == 0 {
+		return nil
+	}
+	defer wakeFeed()
+	return tx.AppendFeed(ctx, feed, now)
 }
 
 // SpendToday returns what each campaign of ids (all of accountID) has

@@ -174,10 +174,7 @@ func (s *Service) SetAccountTimeZone(ctx context.Context, accountID, zone string
 		h := s.newHistory(ctx, s.Now())
 		h.add(accountID, "", adcamp.EntityAccount, accountID, "", "", adcamp.OpUpdate,
 			[]adcamp.FieldChange{{Field: "time_zone", Old: text(old), New: text(zone)}})
-		if err := h.write(ctx, tx); err != nil {
-			return err
-		}
-		return s.accountDayChanged(ctx, tx, a)
+		return h.write(ctx, tx) // which tells the serving feed (appendFeedOf)
 	})
 	return out, err
 }
@@ -208,10 +205,4 @@ func accountDay(zone string, now time.Time) (day adcamp.Date, from, to time.Time
 	from = time.Date(y, m, d, 0, 0, 0, 0, loc)
 	to = time.Date(y, m, d+1, 0, 0, 0, 0, loc)
 	return adcamp.DateOf(time.Date(y, m, d, 0, 0, 0, 0, time.UTC)), from.UTC(), to.UTC()
-}
-
-// accountDayChanged is called when an account's day moves (a new time
-// zone): the serving feed learns of its campaigns (see feed.go).
-func (s *Service) accountDayChanged(ctx context.Context, tx store.Tx, a *adcamp.Account) error {
-	return nil
 }

@@ -80,6 +80,7 @@ type Service struct {
 	uses    map[keyDay]int64     // requests not yet counted in the store
 
 	console console // see sessions.go
+	feed    feedState // see feed.go
 }
 
 // New returns a Service for cfg.

@@ -32,6 +32,8 @@ type OperatorTx interface {
 	// CampaignSpend returns the cost of each of campaignIDs over the
 	// hours in [from, to).
 	CampaignSpend(ctx context.Context, campaignIDs []string, from, to time.Time) (map[string]adcamp.Money, error)
+
+	FeedTx
 }
 
 // OperatorKey is a credential of the marketplace's ad server.
@@ -59,4 +61,71 @@ type DeliveryRow struct {
 	DeliveryKeyword
 	Impressions, Clicks, Orders int64
 	Cost, Sales                 adcamp.Money
+}
+
+// FeedTx is the serving feed's journal (docs/operator.md): rows naming
+// what each change touched, read back after a position.
+type FeedTx interface {
+	// AppendFeed adds rows, in the order given, to the journal.
+	AppendFeed(ctx context.Context, rows []FeedRow, now time.Time) error
+	// FeedHead returns the position that a read made in this (read)
+	// transaction reflects: ReadFeed after it returns only rows that
+	// this transaction does not see (and maybe, on PostgreSQL, some it
+	// does, which the reader answers again, harmlessly).
+	FeedHead(ctx context.Context) (int64, error)
+	// ReadFeed returns the rows of env after position after, and the
+	// position they bring the reader to.
+	ReadFeed(ctx context.Context, env adcamp.Environment, after int64) ([]FeedRow, int64, error)
+	// PurgeFeed deletes the rows written before cutoff and returns the
+	// position below which rows are gone (0 if none ever were).
+	PurgeFeed(ctx context.Context, cutoff time.Time) (int64, error)
+	// ScanServing calls fn with each keyword of env in scope (nil: every
+	// keyword whose own, ad group's and campaign's statuses are active),
+	// with what deciding its servability needs. fn's keyword is reused.
+	ScanServing(ctx context.Context, env adcamp.Environment, scope *FeedScope, fn func(*ServingKeyword) error) error
+	// RecentSpend returns the cost per campaign and hour of env's
+	// campaigns since since.
+	RecentSpend(ctx context.Context, env adcamp.Environment, since time.Time) ([]CampaignHourCost, error)
+	// AccountZones returns every account's id and time zone.
+	AccountZones(ctx context.Context) (map[string]string, error)
+}
+
+// The kinds of feed rows: what a change touched.
+const (
+	FeedKeyword  = "keyword"
+	FeedAdGroup  = "ad_group"
+	FeedCampaign = "campaign"
+	FeedAccount  = "account"
+)
+
+// FeedRow is one row of the serving feed's journal.
+type FeedRow struct {
+	Environment adcamp.Environment
+	Kind        string // FeedKeyword...
+	EntityID    string
+}
+
+// FeedScope selects keywords by id or by what they lie under.
+type FeedScope struct {
+	KeywordIDs, AdGroupIDs, CampaignIDs, AccountIDs []string
+}
+
+// ServingKeyword is a keyword with what lies above it.
+type ServingKeyword struct {
+	ID, Text        string
+	MatchType       adcamp.MatchType
+	Bid             *adcamp.Money
+	Status          adcamp.Status
+	AdGroupID       string
+	DefaultBid      adcamp.Money
+	AdGroupStatus   adcamp.Status
+	Campaign        adcamp.Campaign // ID, AccountID, BudgetDaily, Marketplace, ChannelAccountID, dates, Status
+	AccountTimeZone string
+}
+
+// CampaignHourCost is a campaign's cost in one hour.
+type CampaignHourCost struct {
+	CampaignID string
+	Hour       time.Time
+	Cost       adcamp.Money
 }
