@@ -79,7 +79,7 @@ type Service struct {
 	usage   map[string]time.Time // key id -> last use not yet written
 	uses    map[keyDay]int64     // requests not yet counted in the store
 
-	console console // see sessions.go
+	console console   // see sessions.go
 	feed    feedState // see feed.go
 }
 
