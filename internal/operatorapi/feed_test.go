@@ -221,8 +221,7 @@ func TestFeedExact(t *testing.T) {
 
 func feedExact(t *testing.T, db1, db2 store.Store) {
 	e := newEnv(t, db1)
-	other := newEnv(t, db2)
-	other.clock = e.clock // one clock
+	other := newEnvWith(t, db2, e.clock) // one clock
 	svcs := []*service.Service{e.svc, other.svc}
 	id, secret := e.operatorKey()
 	rng := rand.New(rand.NewPCG(33, 1))

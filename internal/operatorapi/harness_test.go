@@ -89,13 +89,18 @@ var testNow = time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
 
 func newEnv(t testing.TB, db store.Store) *env {
 	t.Helper()
+	return newEnvWith(t, db, &clock{now: testNow})
+}
+
+// newEnvWith is newEnv on clock clk (shared by two services).
+func newEnvWith(t testing.TB, db store.Store, clk *clock) *env {
+	t.Helper()
 	key := make([]byte, secrets.KeySize)
 	rand.Read(key)
 	box, err := secrets.New(key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := &clock{now: testNow}
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelError}))
 	e := &env{t: t, db: db, clock: clk, accounts: map[adcamp.Environment]*httptest.Server{}}
 	e.svc = service.New(service.Config{Store: db, Box: box, Now: clk.Now, Logger: log})
