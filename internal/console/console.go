@@ -141,6 +141,7 @@ func (s *Server) routes() http.Handler {
 
 	s.adsRoutes(mux)
 	s.accountRoutes(mux)
+	s.keyAccessRoutes(mux)
 
 	mux.Handle("/", s.public(func(w http.ResponseWriter, r *http.Request) error {
 		return adcamp.Errorf(adcamp.CodeNotFound, "There is no page at this address.")

@@ -78,7 +78,7 @@ const servingSelect = `SELECT k.id, k.text, k.match_type, k.bid, k.status, k.ad_
 	FROM keywords k JOIN ad_groups g ON g.id = k.ad_group_id JOIN campaigns c ON c.id = g.campaign_id JOIN accounts a ON a.id = c.account_id
 	WHERE k.environment = $1 AND `
 
-func (t *tx) ScanServing(ctx context.Context, env adcamp.Environment, scope *store.FeedScope, fn func(*store.ServingKeyword) error) error {
+func (t *tx) ScanServing(ctx context.Context, env adcamp.Environment, scope store.FeedScope, fn func(*store.ServingKeyword) error) error {
 	var k store.ServingKeyword
 	run := func(cond string, args ...any) error {
 		rows, err := t.tx.Query(ctx, servingSelect+cond, append([]any{string(env)}, args...)...)
@@ -112,7 +112,7 @@ func (t *tx) ScanServing(ctx context.Context, env adcamp.Environment, scope *sto
 		}
 		return rows.Err()
 	}
-	if scope == nil {
+	if scope.All {
 		return run(`k.status = 'active' AND g.status = 'active' AND c.status = 'active'`)
 	}
 	for _, part := range []struct {

@@ -200,7 +200,7 @@ func (s *Service) Snapshot(ctx context.Context, env adcamp.Environment, fn func(
 		if err != nil {
 			return err
 		}
-		return tx.ScanServing(ctx, env, nil, func(k *store.ServingKeyword) error {
+		return tx.ScanServing(ctx, env, store.FeedScope{All: true}, func(k *store.ServingKeyword) error {
 			if !v.servable(k) {
 				return nil
 			}
@@ -266,7 +266,7 @@ func (s *Service) Changes(ctx context.Context, env adcamp.Environment, after str
 			return err
 		}
 		answered := map[string]bool{}
-		err = tx.ScanServing(ctx, env, &scope, func(k *store.ServingKeyword) error {
+		err = tx.ScanServing(ctx, env, scope, func(k *store.ServingKeyword) error {
 			if answered[k.ID] {
 				return nil
 			}

@@ -103,3 +103,60 @@ func TestWALStartsOverAfterCatchUp(t *testing.T) {
 		})
 	}
 }
+
+// TestWriterLeftAManyPagedWAL checks that the writer is asked to catch up
+// only on a few pages: behind a long reader (a backup's copy) the WAL holds
+// thousands the checkpoint beside the writer could not copy, and the
+// writer copying them would hold every write up (bench/notes/backup.md).
+func TestWriterLeftAManyPagedWAL(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.stopCheckpoints()
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	acc := &adcamp.Account{ID: "acc_wal", Name: "wal", CreatedAt: now}
+	if err := db.Write(ctx, func(tx store.Tx) error { return tx.CreateAccount(ctx, acc) }); err != nil {
+		t.Fatal(err)
+	}
+	reader, err := db.read.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	if _, err := reader.ExecContext(ctx, `BEGIN`); err != nil {
+		t.Fatal(err)
+	}
+	var count int
+	if err := reader.QueryRowContext(ctx, `SELECT count(*) FROM campaigns`).Scan(&count); err != nil {
+		t.Fatal(err)
+	}
+	for n := range 3 * catchUpMax {
+		c := &adcamp.Campaign{ID: fmt.Sprintf("cmp_wal%05d", n), AccountID: acc.ID,
+			Environment: adcamp.Production, Name: "wal", BudgetDaily: 100, Marketplace: "US",
+			Status: adcamp.StatusActive, Version: 1, CreatedAt: now, UpdatedAt: now}
+		if err := db.Write(ctx, func(tx store.Tx) error { return tx.CreateCampaign(ctx, c) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var busy, log, copied int
+	if err := db.checkpoints.QueryRow(`PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &log, &copied); err != nil {
+		t.Fatal(err)
+	}
+	if log-copied <= catchUpMax {
+		t.Fatalf("the reader left %d pages uncopied; the test needs more than %d", log-copied, catchUpMax)
+	}
+	db.checkpointBeside()
+	if db.writes.catchUp.Load() {
+		t.Errorf("the writer was asked to copy %d pages left behind a reader", log-copied)
+	}
+	if _, err := reader.ExecContext(ctx, `COMMIT`); err != nil {
+		t.Fatal(err)
+	}
+	db.checkpointBeside()
+	if !db.writes.catchUp.Load() {
+		t.Error("once the reader ended and the WAL was copied, the writer was not asked to catch up")
+	}
+}

@@ -79,10 +79,11 @@ type FeedTx interface {
 	// PurgeFeed deletes the rows written before cutoff and returns the
 	// position below which rows are gone (0 if none ever were).
 	PurgeFeed(ctx context.Context, cutoff time.Time) (int64, error)
-	// ScanServing calls fn with each keyword of env in scope (nil: every
-	// keyword whose own, ad group's and campaign's statuses are active),
-	// with what deciding its servability needs. fn's keyword is reused.
-	ScanServing(ctx context.Context, env adcamp.Environment, scope *FeedScope, fn func(*ServingKeyword) error) error
+	// ScanServing calls fn with each keyword of env in scope (scope.All:
+	// every keyword whose own, ad group's and campaign's statuses are
+	// active), with what deciding its servability needs. fn's keyword is
+	// reused.
+	ScanServing(ctx context.Context, env adcamp.Environment, scope FeedScope, fn func(*ServingKeyword) error) error
 	// RecentSpend returns the cost per campaign and hour of env's
 	// campaigns since since.
 	RecentSpend(ctx context.Context, env adcamp.Environment, since time.Time) ([]CampaignHourCost, error)
@@ -105,8 +106,10 @@ type FeedRow struct {
 	EntityID    string
 }
 
-// FeedScope selects keywords by id or by what they lie under.
+// FeedScope selects keywords by id or by what they lie under, or All the
+// active ones.
 type FeedScope struct {
+	All                                             bool
 	KeywordIDs, AdGroupIDs, CampaignIDs, AccountIDs []string
 }
 
