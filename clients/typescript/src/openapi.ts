@@ -1575,11 +1575,11 @@ export interface components {
             keywords: number;
         };
         /**
-         * @description What a change record is about. `member` is a console user's place and role in the account; `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign); `webhook_endpoint` an endpoint of webhooks.
+         * @description What a change record is about. `member` is a console user's place and role in the account; `account` a change of the account's own settings (its `time_zone`); `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign); `webhook_endpoint` an endpoint of webhooks.
          * @example campaign
          * @enum {string}
          */
-        HistoryEntityType: "campaign" | "ad_group" | "keyword" | "api_key" | "member" | "negative_keyword" | "negative_keyword_list" | "webhook_endpoint";
+        HistoryEntityType: "campaign" | "ad_group" | "keyword" | "api_key" | "member" | "account" | "negative_keyword" | "negative_keyword_list" | "webhook_endpoint";
         /**
          * @description Who made a change: a program signing with an API key, a person in the console, an operator at the admin command line, or adcamp itself (ending campaigns past their end date).
          * @example api_key
@@ -1846,6 +1846,24 @@ export interface components {
              * @example Budget agreed with finance on 2026-11-20.
              */
             notes: string | null;
+            /**
+             * @description Read-only: whether the campaign's keywords are served now, on the account's day (its
+             *     `time_zone`), decided in this order: `paused`; `ended` (its status, or its `end_date` before
+             *     the account's today); `not_started` (`start_date` after the account's today);
+             *     `budget_exhausted` (`spend_today` reached `budget_daily`: it serves again the next day, or at
+             *     once when the budget is raised above `spend_today`); else `serving`.
+             * @example serving
+             * @enum {string}
+             */
+            readonly serving_status: "serving" | "paused" | "ended" | "not_started" | "budget_exhausted";
+            /**
+             * Format: double
+             * @description Read-only: what the campaign's keywords cost on the account's today (from midnight in the
+             *     account's `time_zone`), from the delivery figures the marketplace reports per hour, in US
+             *     dollars exact to the cent like `budget_daily`. Hours are counted in the day their start falls in.
+             * @example 3.75
+             */
+            readonly spend_today: Money;
             /**
              * Format: int64
              * @description Starts at 1; increased by one by every update. Also sent as `ETag`.
@@ -7821,4 +7839,4 @@ export interface operations {
 export type Money = `${number}`;
 
 /** The properties of the API that hold money, read and written as Money. */
-export const moneyFields: ReadonlySet<string> = new Set(["bid","budget_daily","default_bid"]);
+export const moneyFields: ReadonlySet<string> = new Set(["bid","budget_daily","default_bid","spend_today"]);
