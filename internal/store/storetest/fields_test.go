@@ -40,7 +40,7 @@ func TestZeroFields(t *testing.T) {
 			"EntityID", "CampaignID", "AdGroupID", "Operation", "Changes[1].Old", "Actor.Type", "Actor.ID",
 			"RequestID", "IdempotencyKey", "TransactionID"}},
 		{"an empty list", []*adcamp.Account{}, []string{""}},
-		{"a list", []*adcamp.Account{{ID: "acc_x", Name: "A", Email: "a@example.test"}}, []string{"[0].CreatedAt"}},
+		{"a list", []*adcamp.Account{{ID: "acc_x", Name: "A", Email: "a@example.test", TimeZone: "UTC"}}, []string{"[0].CreatedAt"}},
 	} {
 		if got := zeroFields(tc.v); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: zeroFields = %q, want %q", tc.name, got, tc.want)
