@@ -54,6 +54,13 @@ API commands (signed requests to a running server):
   adcamp keywords create --ad-group ID --text TEXT --match-type exact|phrase|broad [--bid 1.10] [--status S]
   adcamp keywords create --ad-group ID --file PATH|- [--partial]   CSV (text,match_type,bid,status) or JSON
   adcamp keywords update ID [--text T] [--match-type T] [--bid 1.10 | --clear-bid] [--status S]
+  adcamp negatives list (--ad-group ID | --campaign ID | --list ID) [--status S] [--match-type T] [--all]
+  adcamp negatives create (--ad-group ID | --campaign ID | --list ID) --match-type exact|phrase
+                          (--text TEXT | --file PATH|-) [--status S] [--partial]   one text a line
+  adcamp negatives get ID | delete ID | update ID --status S
+  adcamp negatives lists list | get ID | create --name N | rename ID --name N | delete ID
+  adcamp negatives lists attach|detach --campaign ID --list ID | attached --campaign ID
+  adcamp negatives lists remove --list ID ENTRY_ID[,ENTRY_ID...]
   adcamp channel-accounts list --api [--page N] [--page-size N | --all]
   adcamp changes list [--campaign ID | --ad-group ID | --keyword ID] [--entity-type T] [--entity-id ID]
                       [--actor-type T] [--actor-id ID] [--since TIME] [--until TIME]
@@ -138,7 +145,7 @@ func (c *cli) dispatch(ctx context.Context, cmd string, rest []string) error {
 			return c.api(ctx, cmd+" "+rest[0], rest[1:])
 		}
 		return c.admin(ctx, cmd+" "+rest[0], rest[1:])
-	case "campaigns", "ad-groups", "keywords", "changes", "sandbox":
+	case "campaigns", "ad-groups", "keywords", "changes", "sandbox", "negatives":
 		if len(rest) == 0 {
 			return usageError("%s needs a subcommand; see adcamp %s -h", cmd, cmd)
 		}

@@ -158,7 +158,8 @@ const (
 
 // bodyLimit is how large r's body may be.
 func bodyLimit(r *http.Request) int64 {
-	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/keywords/new") {
+	if r.Method == http.MethodPost && (strings.HasSuffix(r.URL.Path, "/keywords/new") || strings.HasSuffix(r.URL.Path, "/negatives") ||
+		strings.Contains(r.URL.Path, "/negative-lists/")) {
 		return maxPaste
 	}
 	return maxForm

@@ -41,7 +41,13 @@ func TestEveryPathAsDocumented(t *testing.T) {
 	cid, agid := prod.tree()
 	kw := prod.do("POST", "/ad-groups/"+agid+"/keywords", `{"text":"red shoes","match_type":"exact"}`)
 	want(t, kw, 201, "")
-	ids := strings.NewReplacer("{campaign_id}", cid, "{ad_group_id}", agid, "{keyword_id}", kw.Data()["id"].(string))
+	nk := prod.do("POST", "/ad-groups/"+agid+"/negative-keywords", `{"text":"free","match_type":"phrase"}`)
+	want(t, nk, 201, "")
+	nl := prod.do("POST", "/negative-keyword-lists", `{"name":"Brands"}`)
+	want(t, nl, 201, "")
+	want(t, prod.do("PUT", "/campaigns/"+cid+"/negative-keyword-lists/"+nl.Data()["id"].(string), ""), 200, "")
+	ids := strings.NewReplacer("{campaign_id}", cid, "{ad_group_id}", agid, "{keyword_id}", kw.Data()["id"].(string),
+		"{negative_keyword_id}", nk.Data()["id"].(string), "{list_id}", nl.Data()["id"].(string))
 	if _, err := specRouter(); err != nil {
 		t.Fatal(err)
 	}

@@ -123,6 +123,7 @@ func (s *Server) routes() {
 		s.handle("GET "+p+"/keywords/{keyword_id}", s.signed(s.getKeyword))
 		s.handle("PUT "+p+"/keywords/{keyword_id}", s.signed(s.updateKeyword))
 		s.handle("DELETE "+p+"/keywords/{keyword_id}", s.signed(s.deleteKeyword))
+		s.negativeRoutes(p)
 
 		s.handle("GET "+p+"/channel-accounts", s.signed(s.listChannelAccounts))
 

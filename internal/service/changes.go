@@ -107,7 +107,7 @@ func (s *Service) EntityChanges(ctx context.Context, t adcamp.Tenant, typ adcamp
 func (s *Service) changeQuery(t adcamp.Tenant, f adcamp.ChangeFilter) (store.ChangeQuery, error) {
 	var issues adcamp.Issues
 	if f.EntityType != "" && !slices.Contains(adcamp.EntityTypes, f.EntityType) {
-		issues.Add("entity_type", "must be one of campaign, ad_group, keyword, api_key, member")
+		issues.Add("entity_type", "must be one of campaign, ad_group, keyword, api_key, member, negative_keyword, negative_keyword_list")
 	}
 	if f.ActorType != "" && !slices.Contains(adcamp.ActorTypes, f.ActorType) {
 		issues.Add("actor_type", "must be one of api_key, user, admin, system")

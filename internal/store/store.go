@@ -37,6 +37,7 @@ type Tx interface {
 	ConsoleTx
 	ChangesTx
 	KeyTrailTx
+	NegativesTx
 	CreateAccount(ctx context.Context, a *adcamp.Account) error
 	GetAccount(ctx context.Context, id string) (*adcamp.Account, error)
 

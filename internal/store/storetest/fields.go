@@ -35,6 +35,7 @@ func testEveryField(t *testing.T, db store.Store) {
 	c := r.campaign(a, r.channelAccount(a))
 	g, k := r.children(c)
 	r.updates(c, g, k)
+	r.negatives(c, g, k)
 	r.credential(a)
 	r.change(c, g, k)
 	r.record()

@@ -56,6 +56,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"SubtreeAndDueCampaigns", testSubtreeAndDue},
 	}
 	tests = append(tests, consoleTests...)
+	tests = append(tests, negativeTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			db := open(t)

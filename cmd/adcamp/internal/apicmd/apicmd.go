@@ -105,6 +105,9 @@ func (c *cli) api(ctx context.Context, cmd string, args []string) error {
 	case "sandbox sample-data":
 		return c.sandboxAction(ctx, cmd, args, (*client.Client).CreateSampleData, "created")
 	}
+	if ok, err := c.negatives(ctx, cmd, args); ok {
+		return err
+	}
 	return usageError("unknown command %q; see adcamp help", cmd)
 }
 
