@@ -160,6 +160,9 @@ func TestExpiredKey(t *testing.T) {
 	if msg, _ := r.Error()["message"].(string); !strings.Contains(msg, "expired") {
 		t.Errorf("message = %q, want it to say the key expired", msg)
 	}
+	if d, _ := r.Error()["details"].(map[string]any); d["expired_at"] != expires.Format(time.RFC3339) {
+		t.Errorf("details.expired_at = %v, want %s", d["expired_at"], expires.Format(time.RFC3339))
+	}
 	// A stranger with a wrong secret learns nothing: the signature comes first.
 	c.secret = "sk_live_wrong"
 	want(t, c.do("GET", "/campaigns", ""), http.StatusUnauthorized, "INVALID_SIGNATURE")

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
 	"strconv"
@@ -136,6 +137,13 @@ func SignatureVerified(err error) bool {
 	switch adcamp.ErrorCode(err) {
 	case adcamp.CodeAPIKeyDisabled, adcamp.CodeInsufficientScope, adcamp.CodeIPNotAllowed:
 		return true
+	case adcamp.CodeUnauthorized: // an expired key's
+		var e *adcamp.Error
+		if errors.As(err, &e) {
+			d, _ := e.Details.(map[string]any)
+			_, expired := d["expired_at"]
+			return expired
+		}
 	}
 	return false
 }

@@ -135,7 +135,9 @@ func (s *Service) KeyTrail(ctx context.Context, accountID, id string) ([]store.K
 // scope the operation needs, in that order.
 func checkKeyLimits(k *adcamp.APIKey, r AuthRequest, now time.Time, skew *int64) error {
 	if k.Expired(now) {
-		return authError(adcamp.CodeUnauthorized, now, skew, "API key expired at %s", k.ExpiresAt.Format(time.RFC3339))
+		e := authError(adcamp.CodeUnauthorized, now, skew, "API key expired at %s", k.ExpiresAt.Format(time.RFC3339))
+		e.Details.(map[string]any)["expired_at"] = k.ExpiresAt.Format(time.RFC3339)
+		return e
 	}
 	if !k.AllowsAddr(r.ClientAddr) {
 		e := authError(adcamp.CodeIPNotAllowed, now, skew,

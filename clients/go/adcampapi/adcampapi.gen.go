@@ -1235,6 +1235,11 @@ type AuthErrorDetails struct {
 	// ExpectedStringsToSign Sandbox signature mismatches only. Each string to sign the server would have accepted, in order Scheme A (full path), Scheme A (relative path), Scheme B, as allowed by the signing mode.
 	ExpectedStringsToSign *[]string `json:"expected_strings_to_sign,omitempty"`
 
+	// ExpiredAt An expired key's `401 UNAUTHORIZED` only: when it expired.
+	//
+	// Example: 2026-12-27T02:27:15Z
+	ExpiredAt *time.Time `json:"expired_at,omitempty"`
+
 	// GrantedScope `INSUFFICIENT_SCOPE` only: the key's level on that group.
 	//
 	// Example: campaigns:read

@@ -1779,6 +1779,12 @@ export interface components {
              */
             granted_scope?: string;
             /**
+             * Format: date-time
+             * @description An expired key's `401 UNAUTHORIZED` only: when it expired.
+             * @example 2026-12-27T02:27:15Z
+             */
+            expired_at?: string;
+            /**
              * @description `IP_NOT_ALLOWED` only: the client address the server saw.
              * @example 198.51.100.7
              */
