@@ -20,6 +20,9 @@ Usage:
   adcamp channel-accounts create --account ID --marketplace CODE --name NAME [--json]
   adcamp channel-accounts list --account ID [--json]
   adcamp keys create --account ID --env sandbox|production [--name NAME] [--json]
+      [--scope campaigns=read,reports=read] [--expires-in 90d | --expires-at TIME] [--allow-ip CIDR]... [--rate-limit N]
+  adcamp keys update KEY [--scope ...] [--expires-in 30d | --expires-at TIME | --no-expiry]
+      [--allow-ip CIDR... | --allow-any-ip] [--rate-limit N] [--json]
   adcamp keys list --account ID [--json]
   adcamp keys disable|enable|delete KEY
   adcamp keys roll KEY [--grace 24h] [--json]   (--grace 0: the old secret stops at once)
@@ -51,6 +54,13 @@ API commands (signed requests to a running server):
   adcamp keywords create --ad-group ID --text TEXT --match-type exact|phrase|broad [--bid 1.10] [--status S]
   adcamp keywords create --ad-group ID --file PATH|- [--partial]   CSV (text,match_type,bid,status) or JSON
   adcamp keywords update ID [--text T] [--match-type T] [--bid 1.10 | --clear-bid] [--status S]
+  adcamp negatives list (--ad-group ID | --campaign ID | --list ID) [--status S] [--match-type T] [--all]
+  adcamp negatives create (--ad-group ID | --campaign ID | --list ID) --match-type exact|phrase
+                          (--text TEXT | --file PATH|-) [--status S] [--partial]   one text a line
+  adcamp negatives get ID | delete ID | update ID --status S
+  adcamp negatives lists list | get ID | create --name N | rename ID --name N | delete ID
+  adcamp negatives lists attach|detach --campaign ID --list ID | attached --campaign ID
+  adcamp negatives lists remove --list ID ENTRY_ID[,ENTRY_ID...]
   adcamp channel-accounts list --api [--page N] [--page-size N | --all]
   adcamp changes list [--campaign ID | --ad-group ID | --keyword ID] [--entity-type T] [--entity-id ID]
                       [--actor-type T] [--actor-id ID] [--since TIME] [--until TIME]
@@ -61,6 +71,8 @@ API commands (signed requests to a running server):
   adcamp webhooks rotate-secret ID [--grace 24h]
   adcamp webhooks redeliver ID (--event ID | --since TIME [--until TIME])
   adcamp events list [--type T,T] [--since TIME] [--until TIME] [--limit N] [--cursor C | --all]
+  adcamp sandbox reset          delete the account's sandbox campaigns, ad groups and keywords (sandbox only)
+  adcamp sandbox sample-data    fill the sandbox with sample campaigns, ad groups and keywords (sandbox only)
 
 Every API command takes --json (print the API's data) and --config PATH; create
 and update take --validate-only; update, delete, pause, resume and end take
@@ -139,7 +151,7 @@ func (c *cli) dispatch(ctx context.Context, cmd string, rest []string) error {
 			return c.api(ctx, cmd+" "+rest[0], rest[1:])
 		}
 		return c.admin(ctx, cmd+" "+rest[0], rest[1:])
-	case "campaigns", "ad-groups", "keywords", "changes", "webhooks", "events":
+	case "campaigns", "ad-groups", "keywords", "changes", "sandbox", "negatives", "webhooks", "events":
 		if len(rest) == 0 {
 			return usageError("%s needs a subcommand; see adcamp %s -h", cmd, cmd)
 		}

@@ -145,6 +145,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /accounts/{account}/webhooks/{endpoint}/{op}", s.inAccount(s.changeWebhook))
 
 	s.adsRoutes(mux)
+	s.keyAccessRoutes(mux)
 
 	mux.Handle("/", s.public(func(w http.ResponseWriter, r *http.Request) error {
 		return adcamp.Errorf(adcamp.CodeNotFound, "There is no page at this address.")
@@ -162,7 +163,8 @@ const (
 
 // bodyLimit is how large r's body may be.
 func bodyLimit(r *http.Request) int64 {
-	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/keywords/new") {
+	if r.Method == http.MethodPost && (strings.HasSuffix(r.URL.Path, "/keywords/new") || strings.HasSuffix(r.URL.Path, "/negatives") ||
+		strings.Contains(r.URL.Path, "/negative-lists/")) {
 		return maxPaste
 	}
 	return maxForm

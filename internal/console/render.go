@@ -357,6 +357,8 @@ func (v fieldView) DescribedBy() string {
 }
 
 var funcs = template.FuncMap{
+	// statusOp is the button that toggles a status: "resume" for paused.
+	"statusOp": statusOp,
 	// field builds a fieldView: field .Form "email" "Email" "email"
 	// "autocomplete=email" "required" "hint=..."
 	"field": fieldFunc,

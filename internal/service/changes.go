@@ -107,7 +107,7 @@ func (s *Service) EntityChanges(ctx context.Context, t adcamp.Tenant, typ adcamp
 func (s *Service) changeQuery(t adcamp.Tenant, f adcamp.ChangeFilter) (store.ChangeQuery, error) {
 	var issues adcamp.Issues
 	if f.EntityType != "" && !slices.Contains(adcamp.EntityTypes, f.EntityType) {
-		issues.Add("entity_type", "must be one of campaign, ad_group, keyword, api_key, member, webhook_endpoint")
+		issues.Add("entity_type", "must be one of campaign, ad_group, keyword, api_key, member, negative_keyword, negative_keyword_list, webhook_endpoint")
 	}
 	if f.ActorType != "" && !slices.Contains(adcamp.ActorTypes, f.ActorType) {
 		issues.Add("actor_type", "must be one of api_key, user, admin, system")
@@ -342,13 +342,14 @@ func recordKeyword(h *history, op adcamp.Operation, campaignID string, before, a
 		diff(op, keywordFields, keywordValues(before), keywordValues(after)))
 }
 
-var keyFields = []string{"name", "disabled", "previous_secret_expires_at"}
+var keyFields = []string{"name", "disabled", "previous_secret_expires_at", "scopes", "expires_at", "allowed_ips", "rate_limit"}
 
 func keyValues(k *adcamp.APIKey) []*string {
 	if k == nil {
 		return nil
 	}
-	return []*string{textOrNull(k.Name), textBool(k.Disabled), textTime(k.PreviousExpiresAt)}
+	return []*string{textOrNull(k.Name), textBool(k.Disabled), textTime(k.PreviousExpiresAt),
+		text(k.Scopes.String()), textTime(k.ExpiresAt), textOrNull(prefixList(k.AllowedIPs)), text(strconv.Itoa(k.RateLimit))}
 }
 
 // recordKey records a credential's change. A roll is an update whose

@@ -567,6 +567,403 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ad-groups/{ad_group_id}/negative-keywords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An ad group id: `adg_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example adg_01m80v39s1rbqjszbkfg0k74m4
+                 */
+                ad_group_id: components["parameters"]["AdGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an ad group's negative keywords
+         * @description Lists the negative keywords of an ad group, newest first, one page at a time, optionally filtered by
+         *     `status` and `match_type`; `page` ≥ 1, `page_size` 1 to 100. Another account's or environment's
+         *     ad group, or a malformed id → `404 NOT_FOUND`.
+         */
+        get: operations["listAdGroupNegatives"];
+        put?: never;
+        /**
+         * Create an ad group's negative keywords
+         * @description Creates negative keywords under an ad group: searches that match one are not to show the ads of
+         *     its keywords. The body is one object `{text, match_type, status?}` → `201` with the negative, its
+         *     `Location` and `ETag`, and `warnings`; or `{"items": [...]}` of 1 to 1,000 of them → `201` with
+         *     `{"items": [...], "warnings": [...]}`.
+         *
+         *     * `text`: required; 1–80 characters after trimming; no control or invisible formatting characters.
+         *     * `match_type`: required; `exact` or `phrase` (no `broad`).
+         *     * `status`: `active` (the default) or `paused`.
+         *
+         *     Text is unique per parent and match type after NFKC normalisation, Unicode case folding and white
+         *     space made single spaces, as for keywords: a repeat of a stored negative or of an earlier item →
+         *     `409 DUPLICATE_KEYWORD`. A batch is all or nothing unless `?partial_failure=true` (→ `207`, one
+         *     result per item, as for keywords). The campaign must not have ended (`409 INVALID_STATE_TRANSITION`).
+         *
+         *     **Warnings.** A negative blocks a keyword when, both texts folded as above, an `exact` negative
+         *     equals the keyword's text, or a `phrase` negative's words appear in the keyword's words, in order
+         *     and next to each other (`red shoes` blocks `buy red shoes now`, not `red running shoes`), whatever
+         *     the keyword's own match type. The create succeeds all the same, and `warnings` lists each active
+         *     keyword of the ad group that a new active negative blocks: `{keyword_id, text, negative_keyword_id}`, in
+         *     keyword id order, at most 1,000 (`GET /ad-groups/{ad_group_id}/keywords?blocked=true` lists them all).
+         *
+         *     With `?validate_only=true` everything is checked and answered (`200`), warnings included; nothing is stored.
+         */
+        post: operations["createAdGroupNegatives"];
+        delete?: never;
+        options?: never;
+        /**
+         * List an ad group's negative keywords, headers only (HEAD)
+         * @description `GET /ad-groups/{ad_group_id}/negative-keywords` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListAdGroupNegatives"];
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{campaign_id}/negative-keywords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a campaign's negative keywords
+         * @description Lists the negative keywords of a campaign (its own, not its ad groups'), newest first, one page at a time, optionally filtered by
+         *     `status` and `match_type`; `page` ≥ 1, `page_size` 1 to 100. Another account's or environment's
+         *     campaign, or a malformed id → `404 NOT_FOUND`.
+         */
+        get: operations["listCampaignNegatives"];
+        put?: never;
+        /**
+         * Create a campaign's negative keywords
+         * @description Creates negative keywords under a campaign: searches that match one are not to show the ads of
+         *     every keyword of every ad group of the campaign. The body is one object `{text, match_type, status?}` → `201` with the negative, its
+         *     `Location` and `ETag`, and `warnings`; or `{"items": [...]}` of 1 to 1,000 of them → `201` with
+         *     `{"items": [...], "warnings": [...]}`.
+         *
+         *     * `text`: required; 1–80 characters after trimming; no control or invisible formatting characters.
+         *     * `match_type`: required; `exact` or `phrase` (no `broad`).
+         *     * `status`: `active` (the default) or `paused`.
+         *
+         *     Text is unique per parent and match type after NFKC normalisation, Unicode case folding and white
+         *     space made single spaces, as for keywords: a repeat of a stored negative or of an earlier item →
+         *     `409 DUPLICATE_KEYWORD`. A batch is all or nothing unless `?partial_failure=true` (→ `207`, one
+         *     result per item, as for keywords). The campaign must not have ended (`409 INVALID_STATE_TRANSITION`).
+         *
+         *     **Warnings.** A negative blocks a keyword when, both texts folded as above, an `exact` negative
+         *     equals the keyword's text, or a `phrase` negative's words appear in the keyword's words, in order
+         *     and next to each other (`red shoes` blocks `buy red shoes now`, not `red running shoes`), whatever
+         *     the keyword's own match type. The create succeeds all the same, and `warnings` lists each active
+         *     keyword of any ad group of the campaign that a new active negative blocks: `{keyword_id, text, negative_keyword_id}`, in
+         *     keyword id order, at most 1,000 (`GET /ad-groups/{ad_group_id}/keywords?blocked=true` lists them all).
+         *
+         *     With `?validate_only=true` everything is checked and answered (`200`), warnings included; nothing is stored.
+         */
+        post: operations["createCampaignNegatives"];
+        delete?: never;
+        options?: never;
+        /**
+         * List a campaign's negative keywords, headers only (HEAD)
+         * @description `GET /campaigns/{campaign_id}/negative-keywords` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListCampaignNegatives"];
+        patch?: never;
+        trace?: never;
+    };
+    "/negative-keywords/{negative_keyword_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A negative keyword id: `nkw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+                 */
+                negative_keyword_id: components["parameters"]["NegativeKeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a negative keyword
+         * @description Returns one negative keyword of any level (ad group, campaign or shared list), with its version as
+         *     `ETag`. Another account's or environment's, or a malformed id → `404 NOT_FOUND`.
+         */
+        get: operations["getNegative"];
+        /**
+         * Update a negative keyword
+         * @description Changes `status` (`active` or `paused`) and answers `200` with the whole negative, its `version`
+         *     increased by one. `text` and `match_type` cannot change (`400`; delete the negative and create
+         *     another); `id`, `level`, `campaign_id`, `ad_group_id`, `list_id`, `created_at`, `updated_at` are
+         *     read-only. `If-Match` or a body `version` must name the current version (`412`); a negative under
+         *     an ended campaign cannot change (`409 INVALID_STATE_TRANSITION`). A paused negative blocks nothing
+         *     and is left out of the negatives that apply to keywords.
+         */
+        put: operations["updateNegative"];
+        post?: never;
+        /**
+         * Delete a negative keyword
+         * @description Deletes a negative keyword of any level and answers `{"id": "...", "deleted": true}`. Under an
+         *     ended campaign → `409 INVALID_STATE_TRANSITION`. Negatives are also deleted with their ad group,
+         *     campaign or list (each recorded in the history).
+         */
+        delete: operations["deleteNegative"];
+        options?: never;
+        /**
+         * Get a negative keyword, headers only (HEAD)
+         * @description `GET /negative-keywords/{negative_keyword_id}` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headGetNegative"];
+        patch?: never;
+        trace?: never;
+    };
+    "/negative-keyword-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the shared negative keyword lists
+         * @description The account's lists in this environment, newest first, one page at a time, each with its counts of
+         *     `entries` and of `campaigns` it is attached to.
+         */
+        get: operations["listNegativeLists"];
+        put?: never;
+        /**
+         * Create a shared negative keyword list
+         * @description Creates an empty list of negative keywords that the account shares across the campaigns of one
+         *     environment: `{name}` (1–200 characters after trimming). Entries are added with
+         *     `POST /negative-keyword-lists/{list_id}/entries`; a list takes effect on the campaigns it is attached
+         *     to (`PUT /campaigns/{campaign_id}/negative-keyword-lists/{list_id}`). A console viewer (or a
+         *     developer in production) → `403`.
+         */
+        post: operations["createNegativeList"];
+        delete?: never;
+        options?: never;
+        /**
+         * List the shared negative keyword lists, headers only (HEAD)
+         * @description `GET /negative-keyword-lists` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListNegativeLists"];
+        patch?: never;
+        trace?: never;
+    };
+    "/negative-keyword-lists/{list_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a shared negative keyword list
+         * @description One list, with its counts and its version as `ETag`.
+         */
+        get: operations["getNegativeList"];
+        /**
+         * Rename a shared negative keyword list
+         * @description Changes `name`; `If-Match` or a body `version` must name the current version (`412`).
+         */
+        put: operations["updateNegativeList"];
+        post?: never;
+        /**
+         * Delete a shared negative keyword list
+         * @description Deletes the list with its entries and detaches it from every campaign, in one transaction.
+         */
+        delete: operations["deleteNegativeList"];
+        options?: never;
+        /**
+         * Get a shared negative keyword list, headers only (HEAD)
+         * @description `GET /negative-keyword-lists/{list_id}` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headGetNegativeList"];
+        patch?: never;
+        trace?: never;
+    };
+    "/negative-keyword-lists/{list_id}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a shared list's entries
+         * @description Lists the negative keywords of a shared list, newest first, one page at a time, optionally filtered by
+         *     `status` and `match_type`; `page` ≥ 1, `page_size` 1 to 100. Another account's or environment's
+         *     list, or a malformed id → `404 NOT_FOUND`.
+         */
+        get: operations["listListEntries"];
+        put?: never;
+        /**
+         * Add entries to a shared negative keyword list
+         * @description Creates negative keywords under a shared list: searches that match one are not to show the ads of
+         *     every keyword of the campaigns the list is attached to. The body is one object `{text, match_type, status?}` → `201` with the negative, its
+         *     `Location` and `ETag`, and `warnings`; or `{"items": [...]}` of 1 to 1,000 of them → `201` with
+         *     `{"items": [...], "warnings": [...]}`.
+         *
+         *     * `text`: required; 1–80 characters after trimming; no control or invisible formatting characters.
+         *     * `match_type`: required; `exact` or `phrase` (no `broad`).
+         *     * `status`: `active` (the default) or `paused`.
+         *
+         *     Text is unique per parent and match type after NFKC normalisation, Unicode case folding and white
+         *     space made single spaces, as for keywords: a repeat of a stored negative or of an earlier item →
+         *     `409 DUPLICATE_KEYWORD`. A batch is all or nothing unless `?partial_failure=true` (→ `207`, one
+         *     result per item, as for keywords). A list holds at most 5,000 entries: a batch that would take it past → `400 VALIDATION_ERROR` (`items`, nothing stored).
+         *
+         *     **Warnings.** A negative blocks a keyword when, both texts folded as above, an `exact` negative
+         *     equals the keyword's text, or a `phrase` negative's words appear in the keyword's words, in order
+         *     and next to each other (`red shoes` blocks `buy red shoes now`, not `red running shoes`), whatever
+         *     the keyword's own match type. The create succeeds all the same, and `warnings` lists each active
+         *     keyword of the campaigns the list is attached to that a new active negative blocks: `{keyword_id, text, negative_keyword_id}`, in
+         *     keyword id order, at most 1,000 (`GET /ad-groups/{ad_group_id}/keywords?blocked=true` lists them all).
+         *
+         *     With `?validate_only=true` everything is checked and answered (`200`), warnings included; nothing is stored.
+         */
+        post: operations["addListEntries"];
+        /**
+         * Remove entries from a shared negative keyword list
+         * @description Removes entries by id: `?ids=nkw_...,nkw_...`, 1 to 1,000 ids separated by commas (no body). All or nothing: an id
+         *     that is not an entry of this list → `400 VALIDATION_ERROR` naming it (`ids[3]`), and nothing is
+         *     removed. Answers `{"removed": [...]}`, the ids in request order. One entry may also be deleted with
+         *     `DELETE /negative-keywords/{negative_keyword_id}`.
+         */
+        delete: operations["removeListEntries"];
+        options?: never;
+        /**
+         * List a shared list's entries, headers only (HEAD)
+         * @description `GET /negative-keyword-lists/{list_id}/entries` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListListEntries"];
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{campaign_id}/negative-keyword-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the lists attached to a campaign
+         * @description The shared lists attached to the campaign (at most 20), in id order, not paged.
+         */
+        get: operations["listAttachedLists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List the lists attached to a campaign, headers only (HEAD)
+         * @description `GET /campaigns/{campaign_id}/negative-keyword-lists` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListAttachedLists"];
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{campaign_id}/negative-keyword-lists/{list_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a list attached to a campaign
+         * @description The list, if it is attached to the campaign; else `404 NOT_FOUND`.
+         */
+        get: operations["getAttachedList"];
+        /**
+         * Attach a shared list to a campaign
+         * @description Attaches the list to the campaign (no body, or an empty object): its active entries then apply to
+         *     every keyword of the campaign. Attaching it again changes nothing and answers the same. A campaign
+         *     has at most 20 lists attached (`409 CONFLICT` for a 21st); an ended campaign refuses
+         *     (`409 INVALID_STATE_TRANSITION`). Answers `{campaign_id, list_id, attached: true, warnings}`,
+         *     `warnings` listing the campaign's active keywords that the list's active entries block (see the
+         *     create of negatives for the rule), at most 1,000.
+         */
+        put: operations["attachList"];
+        post?: never;
+        /**
+         * Detach a shared list from a campaign
+         * @description Detaches the list; `404 NOT_FOUND` if it is not attached. The list itself stays.
+         */
+        delete: operations["detachList"];
+        options?: never;
+        /**
+         * Get a list attached to a campaign, headers only (HEAD)
+         * @description `GET /campaigns/{campaign_id}/negative-keyword-lists/{list_id}` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headGetAttachedList"];
+        patch?: never;
+        trace?: never;
+    };
     "/channel-accounts": {
         parameters: {
             query?: never;
@@ -744,6 +1141,54 @@ export interface paths {
          *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
          */
         head: operations["headListKeywordChanges"];
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Empty the sandbox
+         * @description Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups and
+         *     keywords, in one transaction, each recorded in the change history as a delete by this key;
+         *     answers `200` with how many of each went. Production data is never touched: on the production
+         *     listener the path does not exist (`404 NOT_FOUND`). Takes no query parameters and no body.
+         */
+        post: operations["resetSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/sample-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fill the sandbox with sample data
+         * @description Sandbox only. Adds a realistic set to the key's account's sandbox, as the API would create it
+         *     (each entity with its history record): four campaigns in several marketplaces (US, DE, JP, UK,
+         *     or the deployment's own) and statuses (active, paused, ended), nine ad groups (some paused), and
+         *     a couple of hundred keywords of every match type, some with their own bid, some paused. Answers
+         *     `201` with how many of each it created. Call it again for another set; `POST /sandbox/reset`
+         *     empties the sandbox first. On the production listener the path is `404 NOT_FOUND`.
+         */
+        post: operations["createSandboxSampleData"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1120,12 +1565,21 @@ export interface components {
             success: true;
             data: components["schemas"]["WebhookSecretState"];
         };
+        /** @description How many campaigns, ad groups and keywords a sandbox operation deleted or created. */
+        SandboxCounts: {
+            /** Format: int64 */
+            campaigns: number;
+            /** Format: int64 */
+            ad_groups: number;
+            /** Format: int64 */
+            keywords: number;
+        };
         /**
-         * @description What a change record is about. `member` is a console user's place and role in the account.
+         * @description What a change record is about. `member` is a console user's place and role in the account; `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign).
          * @example campaign
          * @enum {string}
          */
-        HistoryEntityType: "campaign" | "ad_group" | "keyword" | "api_key" | "member" | "webhook_endpoint";
+        HistoryEntityType: "campaign" | "ad_group" | "keyword" | "api_key" | "member" | "negative_keyword" | "negative_keyword_list" | "webhook_endpoint";
         /**
          * @description Who made a change: a program signing with an API key, a person in the console, an operator at the admin command line, or adcamp itself (ending campaigns past their end date).
          * @example api_key
@@ -1263,7 +1717,7 @@ export interface components {
          *     | `INTERNAL_ERROR` | 500 |
          *     | `SERVICE_UNAVAILABLE` | 503 |
          *     | `UNAUTHORIZED`, `TIMESTAMP_EXPIRED`, `INVALID_SIGNATURE`, `SIGNATURE_INVALID` | 401 |
-         *     | `API_KEY_DISABLED` | 403 |
+         *     | `API_KEY_DISABLED`, `INSUFFICIENT_SCOPE`, `IP_NOT_ALLOWED` | 403 |
          *
          *     Which operation answers which code is said in each of its responses. In short: `VALIDATION_ERROR`
          *     and `INVALID_JSON` come from a bad query, header or body; `UNSUPPORTED_MEDIA_TYPE`,
@@ -1278,7 +1732,7 @@ export interface components {
          *     checks described under Authentication.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE_TRANSITION" | "DUPLICATE_KEYWORD" | "IDEMPOTENCY_KEY_REUSED" | "CONFLICT" | "PRECONDITION_FAILED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "TIMESTAMP_EXPIRED" | "INVALID_SIGNATURE" | "SIGNATURE_INVALID" | "API_KEY_DISABLED";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE_TRANSITION" | "DUPLICATE_KEYWORD" | "IDEMPOTENCY_KEY_REUSED" | "CONFLICT" | "PRECONDITION_FAILED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "TIMESTAMP_EXPIRED" | "INVALID_SIGNATURE" | "SIGNATURE_INVALID" | "API_KEY_DISABLED" | "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED";
         FieldIssueList: components["schemas"]["FieldIssue"][];
         FieldIssue: {
             /**
@@ -1314,6 +1768,21 @@ export interface components {
             skew_seconds?: number;
             /** @description Sandbox signature mismatches only. Each string to sign the server would have accepted, in order Scheme A (full path), Scheme A (relative path), Scheme B, as allowed by the signing mode. */
             expected_strings_to_sign?: string[];
+            /**
+             * @description `INSUFFICIENT_SCOPE` only: what the operation requires (its `x-required-scope`).
+             * @example campaigns:write
+             */
+            required_scope?: string;
+            /**
+             * @description `INSUFFICIENT_SCOPE` only: the key's level on that group.
+             * @example campaigns:read
+             */
+            granted_scope?: string;
+            /**
+             * @description `IP_NOT_ALLOWED` only: the client address the server saw.
+             * @example 198.51.100.7
+             */
+            client_ip?: string;
         };
         /**
          * Format: double
@@ -1960,6 +2429,232 @@ export interface components {
             success: true;
             data: components["schemas"]["Health"];
         };
+        /**
+         * @description How a negative keyword matches a keyword's text (see the create of negatives): `exact` or `phrase`,
+         *     no `broad`. (A pattern rather than an enum, so that generated clients keep the names of
+         *     `MatchType`'s values.)
+         * @example phrase
+         */
+        NegativeMatchType: string;
+        /**
+         * @description `nkw_` followed by a lower-case ULID.
+         * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+         */
+        NegativeKeywordId: string;
+        /**
+         * @description `nkl_` followed by a lower-case ULID.
+         * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+         */
+        NegativeListId: string;
+        /**
+         * @description A negative keyword. It belongs to one parent, told by `level`: an ad group (`ad_group_id`, and its
+         *     `campaign_id`), a campaign (`campaign_id`; `ad_group_id` null) or a shared list (`list_id`; the others null).
+         *     Every property is always present.
+         */
+        NegativeKeyword: {
+            id: components["schemas"]["NegativeKeywordId"];
+            /** @enum {string} */
+            level: "ad_group" | "campaign" | "list";
+            campaign_id: string | null;
+            ad_group_id: string | null;
+            list_id: string | null;
+            /** @example free */
+            text: string;
+            match_type: components["schemas"]["NegativeMatchType"];
+            status: components["schemas"]["ChildStatus"];
+            /** Format: int64 */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description One negative keyword: `{text, match_type, status?}`. */
+        NegativeKeywordCreate: {
+            /**
+             * @description 1–80 Unicode code points after trimming; unique in its parent for its match type, folded as keywords are.
+             * @example free
+             */
+            text: string;
+            match_type: components["schemas"]["NegativeMatchType"];
+            status?: components["schemas"]["ChildStatus"];
+        };
+        /** @description A batch of 1 to 1,000 negative keywords, nothing beside `items`. */
+        NegativeKeywordBatchCreate: {
+            items: components["schemas"]["NegativeKeywordCreate"][];
+        };
+        /** @description One negative keyword, or a batch. */
+        NegativeKeywordCreateBody: components["schemas"]["NegativeKeywordCreate"] | components["schemas"]["NegativeKeywordBatchCreate"];
+        /** @description `{status, version?}`: only the status of a negative changes. */
+        NegativeKeywordUpdate: {
+            status: components["schemas"]["ChildStatus"];
+            /**
+             * Format: int64
+             * @description If given, must be the current version (`412` otherwise).
+             */
+            version?: number;
+        };
+        /** @description A warning: an active keyword that an active negative keyword blocks. */
+        BlockedKeyword: {
+            keyword_id: components["schemas"]["KeywordId"];
+            /** @description The keyword's text. */
+            text: string;
+            negative_keyword_id: components["schemas"]["NegativeKeywordId"];
+        };
+        /** @description The keywords blocked, in keyword id order, at most 1,000; empty when none. */
+        Warnings: components["schemas"]["BlockedKeyword"][];
+        /** @description One negative keyword just created, with the warnings of the create. */
+        NegativeKeywordCreated: {
+            id: components["schemas"]["NegativeKeywordId"];
+            /** @enum {string} */
+            level: "ad_group" | "campaign" | "list";
+            campaign_id: string | null;
+            ad_group_id: string | null;
+            list_id: string | null;
+            text: string;
+            match_type: components["schemas"]["NegativeMatchType"];
+            status: components["schemas"]["ChildStatus"];
+            /** Format: int64 */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            warnings: components["schemas"]["Warnings"];
+        };
+        /** @description A batch just created, in request order, with the warnings of the create. */
+        NegativeKeywordBatch: {
+            items: components["schemas"]["NegativeKeyword"][];
+            warnings: components["schemas"]["Warnings"];
+        };
+        /** @description The outcome of a batch with `partial_failure=true`, as for keywords, with the warnings of the stored items. */
+        NegativeKeywordBatchResult: {
+            items: (components["schemas"]["NegativeBatchItemCreated"] | components["schemas"]["KeywordBatchItemFailed"])[];
+            created: number;
+            failed: number;
+            warnings: components["schemas"]["Warnings"];
+        };
+        /** @description An item stored (or, with `validate_only=true`, that would have been). */
+        NegativeBatchItemCreated: {
+            index: number;
+            /** @description `201`, or `200` with `validate_only=true` (nothing stored). */
+            status: number;
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["NegativeKeyword"];
+        };
+        NegativeKeywordPage: {
+            /** @description Newest first (created_at, then id, descending). */
+            items: components["schemas"]["NegativeKeyword"][];
+            page: number;
+            page_size: number;
+            /** Format: int64 */
+            total_items: number;
+            /** Format: int64 */
+            total_pages: number;
+        };
+        /** @description A shared negative keyword list, with its counts (read-only). */
+        NegativeList: {
+            id: components["schemas"]["NegativeListId"];
+            /** @example Competitor brands */
+            name: string;
+            /**
+             * Format: int64
+             * @description How many negative keywords the list holds (at most 5,000).
+             */
+            entries: number;
+            /**
+             * Format: int64
+             * @description How many campaigns it is attached to.
+             */
+            campaigns: number;
+            /** Format: int64 */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        NegativeListCreate: {
+            /**
+             * @description 1–200 characters after trimming.
+             * @example Competitor brands
+             */
+            name: string;
+        };
+        NegativeListUpdate: {
+            name: string;
+            /** Format: int64 */
+            version?: number;
+        };
+        NegativeListPage: {
+            items: components["schemas"]["NegativeList"][];
+            page: number;
+            page_size: number;
+            /** Format: int64 */
+            total_items: number;
+            /** Format: int64 */
+            total_pages: number;
+        };
+        /** @description A negative keyword. The success envelope. */
+        NegativeResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["NegativeKeyword"];
+        };
+        /** @description What a create of negatives made. The success envelope. */
+        NegativeCreatedResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["NegativeKeywordCreated"] | components["schemas"]["NegativeKeywordBatch"];
+        };
+        NegativeBatchResultResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["NegativeKeywordBatchResult"];
+        };
+        /** @description A page of negative keywords. The success envelope. */
+        NegativeListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["NegativeKeywordPage"];
+        };
+        /** @description A shared negative keyword list. The success envelope. */
+        NegativeKeywordListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["NegativeList"];
+        };
+        NegativeKeywordListPageResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["NegativeListPage"];
+        };
+        AttachedListsResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                items: components["schemas"]["NegativeList"][];
+            };
+        };
+        AttachmentResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                campaign_id: string;
+                list_id: components["schemas"]["NegativeListId"];
+                /** @enum {boolean} */
+                attached: true;
+                warnings: components["schemas"]["Warnings"];
+            };
+        };
+        EntriesRemovedResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                removed: components["schemas"]["NegativeKeywordId"][];
+            };
+        };
     };
     responses: {
         /** @description Created; the answer alone shows the signing `secret`. */
@@ -2502,7 +3197,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description `API_KEY_DISABLED`: the key is disabled and the request was signed with Scheme B. */
+        /** @description `API_KEY_DISABLED`: the key is disabled and the request was signed with Scheme B; `INSUFFICIENT_SCOPE`: the key's scope does not cover the operation (`details.required_scope`); `IP_NOT_ALLOWED`: the client address is outside the key's allowed ranges. All three come only after the signature verified. */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3125,6 +3820,283 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description Created: one negative with `warnings` (and its `Location` and `ETag`), or `{"items": [...], "warnings": [...]}` for a batch. */
+        NegativesCreated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                /**
+                 * @description The new entity's canonical address.
+                 * @example /api/v1/open/negative-keywords/nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+                 */
+                Location?: string;
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeCreatedResponse"];
+            };
+        };
+        /** @description `validate_only=true`: what the create would answer; nothing was stored. */
+        NegativesValidated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeCreatedResponse"];
+            };
+        };
+        /** @description Multi-Status: a batch with `partial_failure=true`, one result per item in request order, the counts, and the warnings of the stored items. */
+        NegativeBatchPartial: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeBatchResultResponse"];
+            };
+        };
+        /** @description The negative keyword, with its version as `ETag`. */
+        NegativeFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeResponse"];
+            };
+        };
+        /** @description The whole negative after the update, with its new `ETag`. */
+        NegativeUpdated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeResponse"];
+            };
+        };
+        /** @description One page of negative keywords, newest first. */
+        NegativePage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeListResponse"];
+            };
+        };
+        /** @description Deleted (or detached). */
+        NegativeDeleted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DeletedResponse"];
+            };
+        };
+        /** @description Created: the new, empty list. */
+        NegativeListCreated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                /**
+                 * @description The new entity's canonical address.
+                 * @example /api/v1/open/negative-keyword-lists/nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                Location?: string;
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordListResponse"];
+            };
+        };
+        /** @description `validate_only=true`: the list as it would be; nothing was stored. */
+        NegativeListValidated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordListResponse"];
+            };
+        };
+        /** @description The list with its counts, its version as `ETag`. */
+        NegativeListFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordListResponse"];
+            };
+        };
+        /** @description The list after the update, with its new `ETag`. */
+        NegativeListUpdated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordListResponse"];
+            };
+        };
+        /** @description One page of lists, newest first. */
+        NegativeListsPage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordListPageResponse"];
+            };
+        };
+        /** @description The lists attached to the campaign. */
+        AttachedLists: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AttachedListsResponse"];
+            };
+        };
+        /** @description Attached, with the warnings. */
+        ListAttached: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AttachmentResponse"];
+            };
+        };
+        /** @description Removed. */
+        ListEntriesRemoved: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EntriesRemovedResponse"];
+            };
+        };
+        /**
+         * @description `DUPLICATE_KEYWORD`: the text is already used in this parent with this match type (after NFKC
+         *     normalisation, Unicode case folding and white space made single spaces), by a stored negative or an
+         *     earlier item. `INVALID_STATE_TRANSITION`: the campaign has ended. `IDEMPOTENCY_KEY_REUSED`,
+         *     `CONFLICT`: as for every create.
+         */
+        NegativeCreateConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `DUPLICATE_KEYWORD`: an entry repeats one of the list. `CONFLICT`: the campaign has 20 lists attached
+         *     already (or as for every create). `INVALID_STATE_TRANSITION`: the campaign has ended.
+         *     `IDEMPOTENCY_KEY_REUSED`: as for every create.
+         */
+        NegativeListConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
     };
     parameters: {
         /** @description The endpoint's id (`whe_...`). */
@@ -3135,6 +4107,22 @@ export interface components {
         EventCursor: string;
         /** @description Only events of these types, comma-separated (`campaign.created,keyword.batch_created`). */
         EventTypeFilter: string;
+        /**
+         * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+         *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+         *     anything, so a change under a failure is not applied:
+         *
+         *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+         *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+         *     * `internal_error` — `500 INTERNAL_ERROR`;
+         *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+         *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+         *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+         *       for real.
+         *
+         *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+         */
+        SandboxSimulate: string;
         /** @description Only the records of this kind of entity. */
         HistoryEntityTypeFilter: components["schemas"]["HistoryEntityType"];
         /**
@@ -3246,6 +4234,35 @@ export interface components {
          * @example "3"
          */
         IfMatch: string;
+        /**
+         * @description A negative keyword id: `nkw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+         *     another account or environment, answers `404 NOT_FOUND`.
+         * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+         */
+        NegativeKeywordIdPath: string;
+        /**
+         * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+         *     or one of another account or environment, answers `404 NOT_FOUND`.
+         * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+         */
+        NegativeListIdPath: string;
+        /**
+         * @description Only negatives of this match type. No filter when absent.
+         * @example phrase
+         */
+        NegativeMatchTypeFilter: components["schemas"]["NegativeMatchType"];
+        /**
+         * @description `true`: only the keywords that an active negative keyword blocks (the ad group's, its campaign's, or
+         *     an entry of a list attached to the campaign; see the create of negative keywords for the rule).
+         *     `false` or absent: no such filter.
+         * @example true
+         */
+        BlockedFilter: boolean;
+        /**
+         * @description 1 to 1,000 ids of entries of the list, separated by commas.
+         * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7,nkw_01m80v5b7x1qf2k9c3d4e5f6g8
+         */
+        EntryIds: string;
     };
     requestBodies: {
         /** @description The campaign to create, as `application/json` (charset, if given, `utf-8`); at most 1 MiB. */
@@ -4116,6 +5133,13 @@ export interface operations {
                  * @example exact
                  */
                 match_type?: components["parameters"]["MatchTypeFilter"];
+                /**
+                 * @description `true`: only the keywords that an active negative keyword blocks (the ad group's, its campaign's, or
+                 *     an entry of a list attached to the campaign; see the create of negative keywords for the rule).
+                 *     `false` or absent: no such filter.
+                 * @example true
+                 */
+                blocked?: components["parameters"]["BlockedFilter"];
             };
             header?: never;
             path: {
@@ -4221,6 +5245,13 @@ export interface operations {
                  * @example exact
                  */
                 match_type?: components["parameters"]["MatchTypeFilter"];
+                /**
+                 * @description `true`: only the keywords that an active negative keyword blocks (the ad group's, its campaign's, or
+                 *     an entry of a list attached to the campaign; see the create of negative keywords for the rule).
+                 *     `false` or absent: no such filter.
+                 * @example true
+                 */
+                blocked?: components["parameters"]["BlockedFilter"];
             };
             header?: never;
             path: {
@@ -4388,6 +5419,1170 @@ export interface operations {
                  * @example kw_01m80v3rdkhzrdz6xbwbcvqhh8
                  */
                 keyword_id: components["parameters"]["KeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadEntity"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listAdGroupNegatives: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only ad groups (or keywords) with this status, `active` or `paused`. No filter when absent.
+                 * @example paused
+                 */
+                status?: components["parameters"]["ChildStatusFilter"];
+                /**
+                 * @description Only negatives of this match type. No filter when absent.
+                 * @example phrase
+                 */
+                match_type?: components["parameters"]["NegativeMatchTypeFilter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description An ad group id: `adg_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example adg_01m80v39s1rbqjszbkfg0k74m4
+                 */
+                ad_group_id: components["parameters"]["AdGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativePage"];
+            400: components["responses"]["ListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAdGroupNegatives: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: validate fully and answer `200` with the result, storing nothing. Only the literal
+                 *     values `true` and `false` are accepted.
+                 * @example true
+                 */
+                validate_only?: components["parameters"]["ValidateOnly"];
+                /**
+                 * @description Batches only (ignored for a single keyword object). `true`: store the valid items, answer
+                 *     `207` with one result per item. `false` (default): all-or-nothing. Only the literal values
+                 *     `true` and `false` are accepted.
+                 * @example true
+                 */
+                partial_failure?: components["parameters"]["PartialFailure"];
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description An ad group id: `adg_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example adg_01m80v39s1rbqjszbkfg0k74m4
+                 */
+                ad_group_id: components["parameters"]["AdGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordCreateBody"];
+            };
+        };
+        responses: {
+            200: components["responses"]["NegativesValidated"];
+            201: components["responses"]["NegativesCreated"];
+            207: components["responses"]["NegativeBatchPartial"];
+            400: components["responses"]["CreateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["NegativeCreateConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListAdGroupNegatives: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only ad groups (or keywords) with this status, `active` or `paused`. No filter when absent.
+                 * @example paused
+                 */
+                status?: components["parameters"]["ChildStatusFilter"];
+                /**
+                 * @description Only negatives of this match type. No filter when absent.
+                 * @example phrase
+                 */
+                match_type?: components["parameters"]["NegativeMatchTypeFilter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description An ad group id: `adg_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example adg_01m80v39s1rbqjszbkfg0k74m4
+                 */
+                ad_group_id: components["parameters"]["AdGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listCampaignNegatives: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only ad groups (or keywords) with this status, `active` or `paused`. No filter when absent.
+                 * @example paused
+                 */
+                status?: components["parameters"]["ChildStatusFilter"];
+                /**
+                 * @description Only negatives of this match type. No filter when absent.
+                 * @example phrase
+                 */
+                match_type?: components["parameters"]["NegativeMatchTypeFilter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativePage"];
+            400: components["responses"]["ListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCampaignNegatives: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: validate fully and answer `200` with the result, storing nothing. Only the literal
+                 *     values `true` and `false` are accepted.
+                 * @example true
+                 */
+                validate_only?: components["parameters"]["ValidateOnly"];
+                /**
+                 * @description Batches only (ignored for a single keyword object). `true`: store the valid items, answer
+                 *     `207` with one result per item. `false` (default): all-or-nothing. Only the literal values
+                 *     `true` and `false` are accepted.
+                 * @example true
+                 */
+                partial_failure?: components["parameters"]["PartialFailure"];
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordCreateBody"];
+            };
+        };
+        responses: {
+            200: components["responses"]["NegativesValidated"];
+            201: components["responses"]["NegativesCreated"];
+            207: components["responses"]["NegativeBatchPartial"];
+            400: components["responses"]["CreateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["NegativeCreateConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListCampaignNegatives: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only ad groups (or keywords) with this status, `active` or `paused`. No filter when absent.
+                 * @example paused
+                 */
+                status?: components["parameters"]["ChildStatusFilter"];
+                /**
+                 * @description Only negatives of this match type. No filter when absent.
+                 * @example phrase
+                 */
+                match_type?: components["parameters"]["NegativeMatchTypeFilter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    getNegative: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A negative keyword id: `nkw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+                 */
+                negative_keyword_id: components["parameters"]["NegativeKeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativeFound"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateNegative: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: validate fully and answer `200` with the result, storing nothing. Only the literal
+                 *     values `true` and `false` are accepted.
+                 * @example true
+                 */
+                validate_only?: components["parameters"]["ValidateOnly"];
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+                 *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
+                 *     `412 PRECONDITION_FAILED` and nothing changes.
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A negative keyword id: `nkw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+                 */
+                negative_keyword_id: components["parameters"]["NegativeKeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordUpdate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["NegativeUpdated"];
+            400: components["responses"]["UpdateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["EndedCampaignConflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteNegative: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+                 *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
+                 *     `412 PRECONDITION_FAILED` and nothing changes.
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A negative keyword id: `nkw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+                 */
+                negative_keyword_id: components["parameters"]["NegativeKeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativeDeleted"];
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["EndedCampaignConflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetNegative: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A negative keyword id: `nkw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+                 */
+                negative_keyword_id: components["parameters"]["NegativeKeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadEntity"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listNegativeLists: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativeListsPage"];
+            400: components["responses"]["ListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createNegativeList: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: validate fully and answer `200` with the result, storing nothing. Only the literal
+                 *     values `true` and `false` are accepted.
+                 * @example true
+                 */
+                validate_only?: components["parameters"]["ValidateOnly"];
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NegativeListCreate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["NegativeListValidated"];
+            201: components["responses"]["NegativeListCreated"];
+            400: components["responses"]["CreateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListNegativeLists: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    getNegativeList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativeListFound"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateNegativeList: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: validate fully and answer `200` with the result, storing nothing. Only the literal
+                 *     values `true` and `false` are accepted.
+                 * @example true
+                 */
+                validate_only?: components["parameters"]["ValidateOnly"];
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+                 *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
+                 *     `412 PRECONDITION_FAILED` and nothing changes.
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NegativeListUpdate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["NegativeListUpdated"];
+            400: components["responses"]["UpdateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteNegativeList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+                 *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
+                 *     `412 PRECONDITION_FAILED` and nothing changes.
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativeDeleted"];
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetNegativeList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadEntity"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listListEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only ad groups (or keywords) with this status, `active` or `paused`. No filter when absent.
+                 * @example paused
+                 */
+                status?: components["parameters"]["ChildStatusFilter"];
+                /**
+                 * @description Only negatives of this match type. No filter when absent.
+                 * @example phrase
+                 */
+                match_type?: components["parameters"]["NegativeMatchTypeFilter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativePage"];
+            400: components["responses"]["ListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addListEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: validate fully and answer `200` with the result, storing nothing. Only the literal
+                 *     values `true` and `false` are accepted.
+                 * @example true
+                 */
+                validate_only?: components["parameters"]["ValidateOnly"];
+                /**
+                 * @description Batches only (ignored for a single keyword object). `true`: store the valid items, answer
+                 *     `207` with one result per item. `false` (default): all-or-nothing. Only the literal values
+                 *     `true` and `false` are accepted.
+                 * @example true
+                 */
+                partial_failure?: components["parameters"]["PartialFailure"];
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordCreateBody"];
+            };
+        };
+        responses: {
+            200: components["responses"]["NegativesValidated"];
+            201: components["responses"]["NegativesCreated"];
+            207: components["responses"]["NegativeBatchPartial"];
+            400: components["responses"]["CreateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["NegativeListConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeListEntries: {
+        parameters: {
+            query: {
+                /**
+                 * @description 1 to 1,000 ids of entries of the list, separated by commas.
+                 * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7,nkw_01m80v5b7x1qf2k9c3d4e5f6g8
+                 */
+                ids: components["parameters"]["EntryIds"];
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ListEntriesRemoved"];
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListListEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only ad groups (or keywords) with this status, `active` or `paused`. No filter when absent.
+                 * @example paused
+                 */
+                status?: components["parameters"]["ChildStatusFilter"];
+                /**
+                 * @description Only negatives of this match type. No filter when absent.
+                 * @example phrase
+                 */
+                match_type?: components["parameters"]["NegativeMatchTypeFilter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listAttachedLists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AttachedLists"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListAttachedLists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    getAttachedList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativeListFound"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    attachList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ListAttached"];
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["NegativeListConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    detachList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativeDeleted"];
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["EndedCampaignConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetAttachedList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
             };
             cookie?: never;
         };
@@ -4933,6 +7128,166 @@ export interface operations {
             429: components["responses"]["HeadError"];
             500: components["responses"]["HeadError"];
             503: components["responses"]["HeadError"];
+        };
+    };
+    resetSandbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; the counts say how much. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "deleted": {
+                     *           "campaigns": 4,
+                     *           "ad_groups": 9,
+                     *           "keywords": 230
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            deleted: components["schemas"]["SandboxCounts"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSandboxSampleData: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; the counts say how much. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "created": {
+                     *           "campaigns": 4,
+                     *           "ad_groups": 9,
+                     *           "keywords": 230
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            created: components["schemas"]["SandboxCounts"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {

@@ -29,6 +29,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ChannelAccounts", testChannelAccounts},
 		{"Keys", testKeys},
 		{"TouchKeys", testTouchKeys},
+		{"KeyTrail", testKeyTrail},
 		{"EveryField", testEveryField},
 		{"CampaignRoundTrip", testCampaignRoundTrip},
 		{"CampaignListOrderAndPaging", testCampaignPaging},
@@ -56,6 +57,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Webhooks", testWebhooks},
 	}
 	tests = append(tests, consoleTests...)
+	tests = append(tests, negativeTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			db := open(t)
