@@ -25,10 +25,13 @@ const (
 	// shared negative lists.
 	EntityNegativeKeyword EntityType = "negative_keyword"
 	EntityNegativeList    EntityType = "negative_keyword_list"
+	// EntityAccount records changes of an account's own settings (its
+	// time zone).
+	EntityAccount EntityType = "account"
 )
 
 // EntityTypes lists the entity types, in the order the API names them.
-var EntityTypes = []EntityType{EntityCampaign, EntityAdGroup, EntityKeyword, EntityAPIKey, EntityMember,
+var EntityTypes = []EntityType{EntityCampaign, EntityAdGroup, EntityKeyword, EntityAPIKey, EntityMember, EntityAccount,
 	EntityNegativeKeyword, EntityNegativeList, EntityWebhookEndpoint}
 
 // Operation says what a change did to its entity.

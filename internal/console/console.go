@@ -145,6 +145,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /accounts/{account}/webhooks/{endpoint}/{op}", s.inAccount(s.changeWebhook))
 
 	s.adsRoutes(mux)
+	s.accountRoutes(mux)
 	s.keyAccessRoutes(mux)
 
 	mux.Handle("/", s.public(func(w http.ResponseWriter, r *http.Request) error {

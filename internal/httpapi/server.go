@@ -133,7 +133,6 @@ func (s *Server) routes() {
 		s.handle("GET "+p+"/keywords/{keyword_id}/changes", s.signed(s.entityChanges(adcamp.EntityKeyword, "keyword_id")))
 
 		s.sandboxRoutes(p)
-
 		s.handle("POST "+p+"/webhook-endpoints", s.signed(s.createEndpoint))
 		s.handle("GET "+p+"/webhook-endpoints", s.signed(s.listEndpoints))
 		s.handle("GET "+p+"/webhook-endpoints/{endpoint_id}", s.signed(s.getEndpoint))

@@ -107,7 +107,7 @@ func (s *Service) EntityChanges(ctx context.Context, t adcamp.Tenant, typ adcamp
 func (s *Service) changeQuery(t adcamp.Tenant, f adcamp.ChangeFilter) (store.ChangeQuery, error) {
 	var issues adcamp.Issues
 	if f.EntityType != "" && !slices.Contains(adcamp.EntityTypes, f.EntityType) {
-		issues.Add("entity_type", "must be one of campaign, ad_group, keyword, api_key, member, negative_keyword, negative_keyword_list, webhook_endpoint")
+		issues.Add("entity_type", "must be one of campaign, ad_group, keyword, api_key, member, account, negative_keyword, negative_keyword_list, webhook_endpoint")
 	}
 	if f.ActorType != "" && !slices.Contains(adcamp.ActorTypes, f.ActorType) {
 		issues.Add("actor_type", "must be one of api_key, user, admin, system")
@@ -144,7 +144,7 @@ func (s *Service) changeQuery(t adcamp.Tenant, f adcamp.ChangeFilter) (store.Cha
 		envs = []adcamp.Environment{adcamp.Production, adcamp.Sandbox}
 	}
 	switch {
-	case f.EntityType == adcamp.EntityMember:
+	case f.EntityType == adcamp.EntityMember || f.EntityType == adcamp.EntityAccount:
 		if f.CampaignID == "" && f.AdGroupID == "" {
 			q.Environments = []adcamp.Environment{""}
 		}
@@ -211,9 +211,11 @@ func (h *history) write(ctx context.Context, tx store.Tx) error {
 		return err
 	}
 	if evs := eventsOf(h.list); len(evs) > 0 {
-		return tx.AddEvents(ctx, evs)
+		if err := tx.AddEvents(ctx, evs); err != nil {
+			return err
+		}
 	}
-	return nil
+	return appendFeedOf(ctx, tx, h.list, h.now)
 }
 
 // Field values as the API writes them on the entity, as text (nil for

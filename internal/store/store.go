@@ -36,6 +36,7 @@ type Store interface {
 type Tx interface {
 	ConsoleTx
 	ChangesTx
+	OperatorTx
 	KeyTrailTx
 	NegativesTx
 	WebhooksTx

@@ -93,6 +93,33 @@ func (e AttachmentResponseSuccess) Valid() bool {
 	}
 }
 
+// Defines values for CampaignServingStatus.
+const (
+	CampaignServingStatusBudgetExhausted CampaignServingStatus = "budget_exhausted"
+	CampaignServingStatusEnded           CampaignServingStatus = "ended"
+	CampaignServingStatusNotStarted      CampaignServingStatus = "not_started"
+	CampaignServingStatusPaused          CampaignServingStatus = "paused"
+	CampaignServingStatusServing         CampaignServingStatus = "serving"
+)
+
+// Valid indicates whether the value is a known member of the CampaignServingStatus enum.
+func (e CampaignServingStatus) Valid() bool {
+	switch e {
+	case CampaignServingStatusBudgetExhausted:
+		return true
+	case CampaignServingStatusEnded:
+		return true
+	case CampaignServingStatusNotStarted:
+		return true
+	case CampaignServingStatusPaused:
+		return true
+	case CampaignServingStatusServing:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CampaignListResponseSuccess.
 const (
 	CampaignListResponseSuccessTrue CampaignListResponseSuccess = true
@@ -422,6 +449,7 @@ func (e HistoryActorType) Valid() bool {
 
 // Defines values for HistoryEntityType.
 const (
+	HistoryEntityTypeAccount             HistoryEntityType = "account"
 	HistoryEntityTypeAdGroup             HistoryEntityType = "ad_group"
 	HistoryEntityTypeApiKey              HistoryEntityType = "api_key"
 	HistoryEntityTypeCampaign            HistoryEntityType = "campaign"
@@ -435,6 +463,8 @@ const (
 // Valid indicates whether the value is a known member of the HistoryEntityType enum.
 func (e HistoryEntityType) Valid() bool {
 	switch e {
+	case HistoryEntityTypeAccount:
+		return true
 	case HistoryEntityTypeAdGroup:
 		return true
 	case HistoryEntityTypeApiKey:
@@ -1302,6 +1332,24 @@ type Campaign struct {
 	// Example: Budget agreed with finance on 2026-11-20.
 	Notes *string `json:"notes"`
 
+	// ServingStatus Read-only: whether the campaign's keywords are served now, on the account's day (its
+	// `time_zone`), decided in this order: `paused`; `ended` (its status, or its `end_date` before
+	// the account's today); `not_started` (`start_date` after the account's today);
+	// `budget_exhausted` (`spend_today` reached `budget_daily`: it serves again the next day, or at
+	// once when the budget is raised above `spend_today`); else `serving`.
+	//
+	//
+	// Example: serving
+	ServingStatus *CampaignServingStatus `json:"serving_status,omitempty"`
+
+	// SpendToday Read-only: what the campaign's keywords cost on the account's today (from midnight in the
+	// account's `time_zone`), from the delivery figures the marketplace reports per hour, in US
+	// dollars exact to the cent like `budget_daily`. Hours are counted in the day their start falls in.
+	//
+	//
+	// Example: 3.75
+	SpendToday *float64 `json:"spend_today,omitempty"`
+
 	// StartDate Example: 2026-12-01
 	StartDate *openapi_types.Date `json:"start_date"`
 
@@ -1318,6 +1366,15 @@ type Campaign struct {
 	// Example: 1
 	Version int64 `json:"version"`
 }
+
+// CampaignServingStatus Read-only: whether the campaign's keywords are served now, on the account's day (its
+// `time_zone`), decided in this order: `paused`; `ended` (its status, or its `end_date` before
+// the account's today); `not_started` (`start_date` after the account's today);
+// `budget_exhausted` (`spend_today` reached `budget_daily`: it serves again the next day, or at
+// once when the budget is raised above `spend_today`); else `serving`.
+//
+// Example: serving
+type CampaignServingStatus string
 
 // CampaignCreate One of two shapes: `{name, budget_daily, marketplace, start_date?, end_date?, notes?}` or
 // `{name, budget_daily, channel_account_id, start_date?, end_date?, notes?}`. Both `marketplace` and
@@ -1792,7 +1849,7 @@ type HistoryActor struct {
 // Example: api_key
 type HistoryActorType string
 
-// HistoryEntityType What a change record is about. `member` is a console user's place and role in the account; `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign).
+// HistoryEntityType What a change record is about. `member` is a console user's place and role in the account; `account` a change of the account's own settings (its `time_zone`); `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign); `webhook_endpoint` an endpoint of webhooks.
 //
 // Example: campaign
 type HistoryEntityType string
@@ -1853,7 +1910,7 @@ type HistoryRecord struct {
 	// Example: cmp_01jdkw1r2f8x4m9q3t7v5b6n0c
 	EntityId string `json:"entity_id"`
 
-	// EntityType What a change record is about. `member` is a console user's place and role in the account; `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign).
+	// EntityType What a change record is about. `member` is a console user's place and role in the account; `account` a change of the account's own settings (its `time_zone`); `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign); `webhook_endpoint` an endpoint of webhooks.
 	//
 	// Example: campaign
 	EntityType HistoryEntityType `json:"entity_type"`
@@ -2677,7 +2734,7 @@ type HistoryCursor = string
 // HistoryEntityId defines model for HistoryEntityId.
 type HistoryEntityId = string
 
-// HistoryEntityTypeFilter What a change record is about. `member` is a console user's place and role in the account; `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign).
+// HistoryEntityTypeFilter What a change record is about. `member` is a console user's place and role in the account; `account` a change of the account's own settings (its `time_zone`); `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign); `webhook_endpoint` an endpoint of webhooks.
 //
 // Example: campaign
 type HistoryEntityTypeFilter = HistoryEntityType

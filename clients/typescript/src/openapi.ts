@@ -1144,54 +1144,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sandbox/reset": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Empty the sandbox
-         * @description Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups and
-         *     keywords, in one transaction, each recorded in the change history as a delete by this key;
-         *     answers `200` with how many of each went. Production data is never touched: on the production
-         *     listener the path does not exist (`404 NOT_FOUND`). Takes no query parameters and no body.
-         */
-        post: operations["resetSandbox"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/sandbox/sample-data": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Fill the sandbox with sample data
-         * @description Sandbox only. Adds a realistic set to the key's account's sandbox, as the API would create it
-         *     (each entity with its history record): four campaigns in several marketplaces (US, DE, JP, UK,
-         *     or the deployment's own) and statuses (active, paused, ended), nine ad groups (some paused), and
-         *     a couple of hundred keywords of every match type, some with their own bid, some paused. Answers
-         *     `201` with how many of each it created. Call it again for another set; `POST /sandbox/reset`
-         *     empties the sandbox first. On the production listener the path is `404 NOT_FOUND`.
-         */
-        post: operations["createSandboxSampleData"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1404,6 +1356,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Empty the sandbox
+         * @description Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups and
+         *     keywords, in one transaction, each recorded in the change history as a delete by this key;
+         *     answers `200` with how many of each went. Production data is never touched: on the production
+         *     listener the path does not exist (`404 NOT_FOUND`). Takes no query parameters and no body.
+         */
+        post: operations["resetSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/sample-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fill the sandbox with sample data
+         * @description Sandbox only. Adds a realistic set to the key's account's sandbox, as the API would create it
+         *     (each entity with its history record): four campaigns in several marketplaces (US, DE, JP, UK,
+         *     or the deployment's own) and statuses (active, paused, ended), nine ad groups (some paused), and
+         *     a couple of hundred keywords of every match type, some with their own bid, some paused. Answers
+         *     `201` with how many of each it created. Call it again for another set; `POST /sandbox/reset`
+         *     empties the sandbox first. On the production listener the path is `404 NOT_FOUND`.
+         */
+        post: operations["createSandboxSampleData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1578,11 +1578,11 @@ export interface components {
             keywords: number;
         };
         /**
-         * @description What a change record is about. `member` is a console user's place and role in the account; `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign).
+         * @description What a change record is about. `member` is a console user's place and role in the account; `account` a change of the account's own settings (its `time_zone`); `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign); `webhook_endpoint` an endpoint of webhooks.
          * @example campaign
          * @enum {string}
          */
-        HistoryEntityType: "campaign" | "ad_group" | "keyword" | "api_key" | "member" | "negative_keyword" | "negative_keyword_list" | "webhook_endpoint";
+        HistoryEntityType: "campaign" | "ad_group" | "keyword" | "api_key" | "member" | "account" | "negative_keyword" | "negative_keyword_list" | "webhook_endpoint";
         /**
          * @description Who made a change: a program signing with an API key, a person in the console, an operator at the admin command line, or adcamp itself (ending campaigns past their end date).
          * @example api_key
@@ -1849,6 +1849,24 @@ export interface components {
              * @example Budget agreed with finance on 2026-11-20.
              */
             notes: string | null;
+            /**
+             * @description Read-only: whether the campaign's keywords are served now, on the account's day (its
+             *     `time_zone`), decided in this order: `paused`; `ended` (its status, or its `end_date` before
+             *     the account's today); `not_started` (`start_date` after the account's today);
+             *     `budget_exhausted` (`spend_today` reached `budget_daily`: it serves again the next day, or at
+             *     once when the budget is raised above `spend_today`); else `serving`.
+             * @example serving
+             * @enum {string}
+             */
+            readonly serving_status: "serving" | "paused" | "ended" | "not_started" | "budget_exhausted";
+            /**
+             * Format: double
+             * @description Read-only: what the campaign's keywords cost on the account's today (from midnight in the
+             *     account's `time_zone`), from the delivery figures the marketplace reports per hour, in US
+             *     dollars exact to the cent like `budget_daily`. Hours are counted in the day their start falls in.
+             * @example 3.75
+             */
+            readonly spend_today: Money;
             /**
              * Format: int64
              * @description Starts at 1; increased by one by every update. Also sent as `ETag`.
@@ -7133,166 +7151,6 @@ export interface operations {
             503: components["responses"]["HeadError"];
         };
     };
-    resetSandbox: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
-                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
-                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
-                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
-                 *     environment, not to one credential.
-                 * @example order-4711-create
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /**
-                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
-                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
-                 *     anything, so a change under a failure is not applied:
-                 *
-                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
-                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
-                 *     * `internal_error` — `500 INTERNAL_ERROR`;
-                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
-                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
-                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
-                 *       for real.
-                 *
-                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
-                 */
-                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; the counts say how much. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Date: components["headers"]["Date"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "deleted": {
-                     *           "campaigns": 4,
-                     *           "ad_groups": 9,
-                     *           "keywords": 230
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            deleted: components["schemas"]["SandboxCounts"];
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["DeleteBadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["ChangeNotFound"];
-            405: components["responses"]["MethodNotAllowed"];
-            409: components["responses"]["IdempotencyConflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    createSandboxSampleData: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
-                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
-                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
-                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
-                 *     environment, not to one credential.
-                 * @example order-4711-create
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /**
-                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
-                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
-                 *     anything, so a change under a failure is not applied:
-                 *
-                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
-                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
-                 *     * `internal_error` — `500 INTERNAL_ERROR`;
-                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
-                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
-                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
-                 *       for real.
-                 *
-                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
-                 */
-                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; the counts say how much. */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Date: components["headers"]["Date"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "created": {
-                     *           "campaigns": 4,
-                     *           "ad_groups": 9,
-                     *           "keywords": 230
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            created: components["schemas"]["SandboxCounts"];
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["DeleteBadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["ChangeNotFound"];
-            405: components["responses"]["MethodNotAllowed"];
-            409: components["responses"]["IdempotencyConflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     listWebhookEndpoints: {
         parameters: {
             query?: never;
@@ -7814,6 +7672,166 @@ export interface operations {
             503: components["responses"]["HeadError"];
         };
     };
+    resetSandbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; the counts say how much. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "deleted": {
+                     *           "campaigns": 4,
+                     *           "ad_groups": 9,
+                     *           "keywords": 230
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            deleted: components["schemas"]["SandboxCounts"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSandboxSampleData: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; the counts say how much. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "created": {
+                     *           "campaigns": 4,
+                     *           "ad_groups": 9,
+                     *           "keywords": 230
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            created: components["schemas"]["SandboxCounts"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
 }
 
 /**
@@ -7824,4 +7842,4 @@ export interface operations {
 export type Money = `${number}`;
 
 /** The properties of the API that hold money, read and written as Money. */
-export const moneyFields: ReadonlySet<string> = new Set(["bid","budget_daily","default_bid"]);
+export const moneyFields: ReadonlySet<string> = new Set(["bid","budget_daily","default_bid","spend_today"]);
