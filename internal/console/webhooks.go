@@ -23,10 +23,6 @@ type webhooksView struct {
 	Secret     *service.NewEndpoint // a new endpoint, its secret shown this once
 }
 
-func (s *Server) webhooksPath(c *call, env adcamp.Environment) string {
-	return c.accountPath("/webhooks") + "?environment=" + string(env)
-}
-
 func (s *Server) webhooks(w http.ResponseWriter, r *http.Request, c *call) error {
 	env, err := environmentOf(r)
 	if err != nil {

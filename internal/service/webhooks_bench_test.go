@@ -131,12 +131,13 @@ func sitting(t *testing.T, dbs []store.Store, secs, rate int) {
 	// The load: rate creates a second, spread over the services, from a
 	// few goroutines (each change its own transaction).
 	n := secs * rate
-	tick := time.NewTicker(time.Second / time.Duration(rate))
+	interval := time.Second / time.Duration(rate)
 	var load sync.WaitGroup
 	sem := make(chan struct{}, 64)
 	start := time.Now()
 	for i := range n {
-		<-tick.C
+		// On an absolute schedule, so that a slow moment is caught up.
+		time.Sleep(time.Until(start.Add(time.Duration(i) * interval)))
 		sem <- struct{}{}
 		load.Go(func() {
 			defer func() { <-sem }()
@@ -152,7 +153,6 @@ func sitting(t *testing.T, dbs []store.Store, secs, rate int) {
 			mu.Unlock()
 		})
 	}
-	tick.Stop()
 	load.Wait()
 	elapsed := time.Since(start)
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {

@@ -503,16 +503,16 @@ func (e HistoryListResponseSuccess) Valid() bool {
 
 // Defines values for HistoryRecordEnvironment.
 const (
-	HistoryRecordEnvironmentProduction HistoryRecordEnvironment = "production"
-	HistoryRecordEnvironmentSandbox    HistoryRecordEnvironment = "sandbox"
+	Production HistoryRecordEnvironment = "production"
+	Sandbox    HistoryRecordEnvironment = "sandbox"
 )
 
 // Valid indicates whether the value is a known member of the HistoryRecordEnvironment enum.
 func (e HistoryRecordEnvironment) Valid() bool {
 	switch e {
-	case HistoryRecordEnvironmentProduction:
+	case Production:
 		return true
-	case HistoryRecordEnvironmentSandbox:
+	case Sandbox:
 		return true
 	default:
 		return false
@@ -900,24 +900,6 @@ func (e WebhookEndpointDisabledReason) Valid() bool {
 	case WebhookEndpointDisabledReasonLessThannil:
 		return true
 	case WebhookEndpointDisabledReasonUser:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for WebhookEndpointEnvironment.
-const (
-	WebhookEndpointEnvironmentProduction WebhookEndpointEnvironment = "production"
-	WebhookEndpointEnvironmentSandbox    WebhookEndpointEnvironment = "sandbox"
-)
-
-// Valid indicates whether the value is a known member of the WebhookEndpointEnvironment enum.
-func (e WebhookEndpointEnvironment) Valid() bool {
-	switch e {
-	case WebhookEndpointEnvironmentProduction:
-		return true
-	case WebhookEndpointEnvironmentSandbox:
 		return true
 	default:
 		return false
@@ -2623,7 +2605,11 @@ type WebhookEndpoint struct {
 	// DisabledReason Why a disabled endpoint is; null while enabled.
 	DisabledReason *WebhookEndpointDisabledReason `json:"disabled_reason"`
 	Enabled        bool                           `json:"enabled"`
-	Environment    WebhookEndpointEnvironment     `json:"environment"`
+
+	// Environment `production` or `sandbox`: the key's, for every endpoint it reads.
+	//
+	// Example: production
+	Environment string `json:"environment"`
 
 	// EventTypes The types sent; empty for every type.
 	EventTypes []WebhookEventType `json:"event_types"`
@@ -2649,9 +2635,6 @@ type WebhookEndpoint struct {
 
 // WebhookEndpointDisabledReason Why a disabled endpoint is; null while enabled.
 type WebhookEndpointDisabledReason string
-
-// WebhookEndpointEnvironment defines model for WebhookEndpoint.Environment.
-type WebhookEndpointEnvironment string
 
 // WebhookEndpointCreate defines model for WebhookEndpointCreate.
 type WebhookEndpointCreate struct {

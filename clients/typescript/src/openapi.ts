@@ -1416,8 +1416,11 @@ export interface components {
         WebhookEndpoint: {
             /** @example whe_01m7q5cqg06b8994h5jr7na6t9 */
             id: string;
-            /** @enum {string} */
-            environment: "production" | "sandbox";
+            /**
+             * @description `production` or `sandbox`: the key's, for every endpoint it reads.
+             * @example production
+             */
+            environment: string;
             /** @example https://hooks.example.com/adcamp */
             url: string;
             description: string | null;
