@@ -170,6 +170,9 @@ func testNegativeLists(t *testing.T, db store.Store) {
 	})
 	read(t, db, func(tx store.Tx) error {
 		ids, err := tx.AttachedLists(ctx, c.ID)
+		if err != nil {
+			t.Errorf("AttachedLists: %v", err)
+		}
 		want := []string{l1.ID, l2.ID}
 		if l2.ID < l1.ID {
 			want = []string{l2.ID, l1.ID}
@@ -193,6 +196,9 @@ func testNegativeLists(t *testing.T, db store.Store) {
 			t.Errorf("KeywordTexts of the campaign = %v, %v", texts, err)
 		}
 		places, err := tx.KeywordPlaces(ctx, tn, []string{kws[0].ID, "kw_missing"})
+		if err != nil {
+			t.Errorf("KeywordPlaces: %v", err)
+		}
 		same(t, "KeywordPlaces", places, map[string]store.KeywordPlace{kws[0].ID: {AdGroupID: g.ID, CampaignID: c.ID}})
 		eff, err := store.EffectiveNegatives(ctx, tx, tn, []string{kws[0].ID, kws[1].ID})
 		if err != nil || len(eff[kws[0].ID]) != 2 || len(eff[kws[1].ID]) != 2 {
