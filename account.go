@@ -1,6 +1,9 @@
 package adcamp
 
-import "time"
+import (
+	"net/netip"
+	"time"
+)
 
 // Environment separates production data and credentials from sandbox ones.
 type Environment string
@@ -75,4 +78,16 @@ type APIKey struct {
 	// CreatedBy is who created it: a console user, an operator at the
 	// command line; nil for credentials made before this was recorded.
 	CreatedBy *Actor `json:"created_by,omitempty"`
+	// Scopes are its levels per group of operations (AllWrite unless
+	// restricted).
+	Scopes Scopes `json:"scopes"`
+	// ExpiresAt, AllowedIPs and RateLimit restrict it further (KeyLimits).
+	ExpiresAt  *time.Time     `json:"expires_at"`
+	AllowedIPs []netip.Prefix `json:"allowed_ips"`
+	RateLimit  int            `json:"rate_limit"`
+}
+
+// Limits returns k's restrictions beyond its scopes.
+func (k *APIKey) Limits() KeyLimits {
+	return KeyLimits{ExpiresAt: k.ExpiresAt, AllowedIPs: k.AllowedIPs, RateLimit: k.RateLimit}
 }

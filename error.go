@@ -35,6 +35,9 @@ const (
 	CodeInvalidSignature Code = "INVALID_SIGNATURE" // Scheme A wording, and --signing auto
 	CodeSignatureInvalid Code = "SIGNATURE_INVALID" // Scheme B wording, with --signing b
 	CodeAPIKeyDisabled   Code = "API_KEY_DISABLED"
+	// Refusals of a credential whose signature verified (scoped keys).
+	CodeInsufficientScope Code = "INSUFFICIENT_SCOPE"
+	CodeIPNotAllowed      Code = "IP_NOT_ALLOWED"
 )
 
 // FieldIssue names one invalid field or parameter and what is wrong with it.

@@ -169,6 +169,9 @@ func (c *Client) attempt(ctx context.Context, req *http.Request, body []byte, si
 	}
 	r := req.Clone(ctx)
 	setBody(r, body)
+	if f := simulatedFault(ctx); f != "" {
+		r.Header.Set(HeaderSandboxSimulate, f)
+	}
 	if signed {
 		signing.SignRequest(r, c.scheme, c.cred.apiKey, c.cred.secret, body, c.signTime(r, body))
 	}

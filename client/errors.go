@@ -33,6 +33,8 @@ const (
 	CodeInvalidSignature       = "INVALID_SIGNATURE" // signing modes auto and a
 	CodeSignatureInvalid       = "SIGNATURE_INVALID" // signing mode b
 	CodeAPIKeyDisabled         = "API_KEY_DISABLED"
+	CodeInsufficientScope      = "INSUFFICIENT_SCOPE" // the key's scope does not cover the operation
+	CodeIPNotAllowed           = "IP_NOT_ALLOWED"     // the client address is outside the key's ranges
 )
 
 // Error is a failure the API answered with. Every method of Client that
@@ -52,7 +54,9 @@ type Error struct {
 	Details []FieldIssue
 	// AuthDetails holds the details of an authentication error:
 	// server_time, server_time_iso, skew_seconds and, in the sandbox,
-	// expected_strings_to_sign. Numbers are json.Number.
+	// expected_strings_to_sign; required_scope and granted_scope of an
+	// INSUFFICIENT_SCOPE; client_ip of an IP_NOT_ALLOWED. Numbers are
+	// json.Number.
 	AuthDetails map[string]any
 	// RequestID identifies the request; quote it when reporting a problem.
 	RequestID string
@@ -228,6 +232,11 @@ func IsValidation(err error) bool { return hasCode(err, CodeValidation, CodeInva
 func IsUnauthorized(err error) bool {
 	return hasStatus(err, http.StatusUnauthorized) || hasCode(err, CodeAPIKeyDisabled)
 }
+
+// IsForbidden reports whether the key may not do what was asked: 403
+// INSUFFICIENT_SCOPE (Error.AuthDetails["required_scope"] names the scope
+// needed) or IP_NOT_ALLOWED. Retrying does not help.
+func IsForbidden(err error) bool { return hasCode(err, CodeInsufficientScope, CodeIPNotAllowed) }
 
 // IsTimestampExpired reports whether err is a 401 TIMESTAMP_EXPIRED: the
 // client's clock is more than 300 s from the server's even after the

@@ -37,7 +37,8 @@ var adminCommands = map[string]adminCommand{
 	"accounts create":         {flags: accountsCreate},
 	"channel-accounts create": {flags: channelAccountsCreate},
 	"channel-accounts list":   {flags: channelAccountsList},
-	"keys create":             {flags: keysCreate},
+	"keys create":             {flags: keysCreateLimited},
+	"keys update":             {flags: keysUpdate, args: 1},
 	"keys list":               {flags: keysList},
 	"keys roll":               {flags: keysRoll, args: 1},
 	"keys disable":            {flags: keysSetDisabled(true), args: 1},
@@ -122,23 +123,6 @@ func channelAccountsList(fs *flag.FlagSet) func(context.Context, *adminRun) erro
 	account := fs.String("account", "", "account id (required)")
 	return func(ctx context.Context, a *adminRun) error {
 		return a.out.channelAccounts(ctx, a.svc, *account)
-	}
-}
-
-func keysCreate(fs *flag.FlagSet) func(context.Context, *adminRun) error {
-	account := fs.String("account", "", "account id (required)")
-	envName := fs.String("env", "", "sandbox or production (required)")
-	name := fs.String("name", "", "a name for the key, shown in the console")
-	return func(ctx context.Context, a *adminRun) error {
-		env, ok := adcamp.ParseEnvironment(*envName)
-		if !ok {
-			return usageError("--env must be sandbox or production, got %q", *envName)
-		}
-		k, err := a.svc.CreateKeyWith(ctx, service.KeyRequest{AccountID: *account, Environment: env, Name: *name})
-		if err != nil {
-			return explain(err)
-		}
-		return a.out.credential(k, false)
 	}
 }
 
@@ -231,7 +215,8 @@ func (p *printer) object(v any, format string, args ...any) error {
 // credential prints a created or (rolled) rolled credential with its secret.
 func (p *printer) credential(k *service.NewCredential, rolled bool) error {
 	if p.json {
-		v := map[string]any{"api_key": k.ID, "api_secret": k.Secret, "environment": k.Environment, "account_id": k.AccountID}
+		v := map[string]any{"api_key": k.ID, "api_secret": k.Secret, "environment": k.Environment, "account_id": k.AccountID,
+			"scopes": k.Scopes, "expires_at": k.ExpiresAt, "allowed_ips": k.AllowedIPs, "rate_limit": k.RateLimit}
 		if k.PreviousExpiresAt != nil {
 			v["previous_secret_expires_at"] = k.PreviousExpiresAt.Format(time.RFC3339)
 		}
@@ -242,6 +227,7 @@ func (p *printer) credential(k *service.NewCredential, rolled bool) error {
 	fmt.Fprintf(w, "API secret:\t%s\n", k.Secret)
 	fmt.Fprintf(w, "Environment:\t%s\n", k.Environment)
 	fmt.Fprintf(w, "Account:\t%s\n", k.AccountID)
+	fmt.Fprintf(w, "Scopes and limits:\t%s\n", describeLimits(&k.APIKey, time.Now()))
 	if k.PreviousExpiresAt != nil {
 		fmt.Fprintf(w, "Old secret valid until:\t%s\n", k.PreviousExpiresAt.Format(time.RFC3339))
 	} else if rolled {
@@ -284,16 +270,20 @@ func (p *printer) keys(keys []adcamp.APIKey) error {
 		return p.object(keys, "")
 	}
 	w := tabwriter.NewWriter(p.c.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "API KEY\tENVIRONMENT\tSTATE\tCREATED\tLAST USED")
+	fmt.Fprintln(w, "API KEY\tENVIRONMENT\tSTATE\tCREATED\tLAST USED\tSCOPES AND LIMITS")
+	now := time.Now()
 	for _, k := range keys {
 		state, last := "enabled", "never"
 		if k.Disabled {
 			state = "disabled"
+		} else if k.Expired(now) {
+			state = "expired"
 		}
 		if k.LastUsedAt != nil {
 			last = k.LastUsedAt.Format(time.RFC3339)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", k.ID, k.Environment, state, k.CreatedAt.Format(time.RFC3339), last)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Environment, state, k.CreatedAt.Format(time.RFC3339), last,
+			describeLimits(&k, now))
 	}
 	return w.Flush()
 }

@@ -20,6 +20,9 @@ Usage:
   adcamp channel-accounts create --account ID --marketplace CODE --name NAME [--json]
   adcamp channel-accounts list --account ID [--json]
   adcamp keys create --account ID --env sandbox|production [--name NAME] [--json]
+      [--scope campaigns=read,reports=read] [--expires-in 90d | --expires-at TIME] [--allow-ip CIDR]... [--rate-limit N]
+  adcamp keys update KEY [--scope ...] [--expires-in 30d | --expires-at TIME | --no-expiry]
+      [--allow-ip CIDR... | --allow-any-ip] [--rate-limit N] [--json]
   adcamp keys list --account ID [--json]
   adcamp keys disable|enable|delete KEY
   adcamp keys roll KEY [--grace 24h] [--json]   (--grace 0: the old secret stops at once)
@@ -62,6 +65,8 @@ API commands (signed requests to a running server):
   adcamp changes list [--campaign ID | --ad-group ID | --keyword ID] [--entity-type T] [--entity-id ID]
                       [--actor-type T] [--actor-id ID] [--since TIME] [--until TIME]
                       [--limit N] [--cursor C | --all]
+  adcamp sandbox reset          delete the account's sandbox campaigns, ad groups and keywords (sandbox only)
+  adcamp sandbox sample-data    fill the sandbox with sample campaigns, ad groups and keywords (sandbox only)
 
 Every API command takes --json (print the API's data) and --config PATH; create
 and update take --validate-only; update, delete, pause, resume and end take
@@ -140,7 +145,7 @@ func (c *cli) dispatch(ctx context.Context, cmd string, rest []string) error {
 			return c.api(ctx, cmd+" "+rest[0], rest[1:])
 		}
 		return c.admin(ctx, cmd+" "+rest[0], rest[1:])
-	case "campaigns", "ad-groups", "keywords", "changes", "negatives":
+	case "campaigns", "ad-groups", "keywords", "changes", "sandbox", "negatives":
 		if len(rest) == 0 {
 			return usageError("%s needs a subcommand; see adcamp %s -h", cmd, cmd)
 		}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -63,6 +64,8 @@ type serveConfig struct {
 	consoleAddr    string
 	consoleURL     string
 	historyDays    int // days change records are kept; 0 keeps them all
+	trustedProxies string
+	trusted        []netip.Prefix
 	ops            opsConfig
 }
 
@@ -80,6 +83,8 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	str(&cfg.debugAddr, "debug-addr", "", "listen address of the Go profiler (/debug/pprof/); empty (the default) turns it off")
 	str(&cfg.consoleAddr, "console-addr", "127.0.0.1:8082", "listen address of the account console; empty turns it off")
 	str(&cfg.consoleURL, "console-url", "", "the console's address as its users reach it (https://... behind a proxy), for its links")
+	str(&cfg.trustedProxies, "trusted-proxies", "",
+		"CIDR ranges of the proxies whose X-Forwarded-For is believed (comma-separated); empty: the connection's address counts")
 	str(&cfg.metricsAddr, "metrics-addr", "127.0.0.1:9090",
 		"listen address of the Prometheus metrics (GET /metrics), never on an API listener; empty turns it off")
 	counts := []struct {
@@ -117,6 +122,11 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	if err := finishOps(cfg); err != nil {
 		return nil, err
 	}
+	trusted, err := adcamp.ParsePrefixes([]string{cfg.trustedProxies})
+	if err != nil {
+		return nil, usageError("--trusted-proxies: %v", err)
+	}
+	cfg.trusted = trusted
 	if cfg.historyDays > maxHistoryDays {
 		return nil, usageError("--history-retention must be at most %d days, got %d (0 keeps everything)", maxHistoryDays, cfg.historyDays)
 	}
@@ -256,7 +266,8 @@ func (a *app) listen(cfg *serveConfig) (listeners, error) {
 			continue
 		}
 		h, err := httpapi.New(a.svc, e.env, a.log.With("env", string(e.env)), httpapi.WithMetrics(a.metrics),
-			httpapi.WithRateLimit(cfg.rateLimit), httpapi.WithAuthFailureLimit(cfg.authFailures))
+			httpapi.WithRateLimit(cfg.rateLimit), httpapi.WithAuthFailureLimit(cfg.authFailures),
+			httpapi.WithTrustedProxies(cfg.trusted))
 		if err != nil {
 			return ls, err
 		}

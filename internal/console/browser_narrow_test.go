@@ -30,7 +30,9 @@ func TestBrowserEveryPageNarrow(t *testing.T) {
 	long := func(word string, n int) string { return strings.Repeat(word, n/len(word)+1)[:n] }
 
 	// The longest of everything, made through the console.
-	c.post("/accounts/"+acc+"/api-keys/new", url.Values{"environment": {"sandbox"}, "name": {long("Reportingjob", 100)}}).wantStatus(200)
+	c.post("/accounts/"+acc+"/api-keys/new", url.Values{"environment": {"sandbox"}, "name": {long("Reportingjob", 100)},
+		"scope_campaigns": {"read"}, "scope_history": {"none"}, "expires_at": {"365d"}, "rate_limit": {"99999"},
+		"allowed_ips": {"2001:db8:1234:5678:9abc:def0:1234:0/112, 203.0.113.0/24, 198.51.100.0/24, 192.0.2.0/24"}}).wantStatus(200)
 	c.post("/accounts/"+acc+"/api-keys/new", url.Values{"environment": {"production"}, "name": {"Live"}, "confirm": {ownerPassword}}).wantStatus(200)
 	key := e.keys(acc)[0].ID
 	api := e.apiFor(acc, env)
@@ -51,6 +53,9 @@ func TestBrowserEveryPageNarrow(t *testing.T) {
 		{"api-keys", "/accounts/" + acc + "/api-keys"},
 		{"key-new", "/accounts/" + acc + "/api-keys/new?environment=production"},
 		{"key-roll", "/accounts/" + acc + "/api-keys/" + key + "/roll"},
+		{"key-access", "/accounts/" + acc + "/api-keys/" + key + "/access"},
+		{"key-uses", "/accounts/" + acc + "/api-keys/" + key + "/uses"},
+		{"sandbox-reset", at(acc, env, "/reset")},
 		{"members", "/accounts/" + acc + "/members"},
 		{"member-new", "/accounts/" + acc + "/members/new"},
 		{"member-remove", "/accounts/" + acc + "/members/" + member + "/remove"},

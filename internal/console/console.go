@@ -140,6 +140,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /accounts/{account}/members/{user}/remove", s.inAccount(s.removeMember))
 
 	s.adsRoutes(mux)
+	s.keyAccessRoutes(mux)
 
 	mux.Handle("/", s.public(func(w http.ResponseWriter, r *http.Request) error {
 		return adcamp.Errorf(adcamp.CodeNotFound, "There is no page at this address.")

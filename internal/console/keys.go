@@ -71,7 +71,8 @@ func environmentOf(r *http.Request) (adcamp.Environment, error) {
 
 // newKeyView is the new credential form's content.
 type newKeyView struct {
-	Env adcamp.Environment
+	Env    adcamp.Environment
+	Access accessView
 }
 
 // newKey creates a credential: its secret is then shown once, on a page
@@ -83,15 +84,19 @@ func (s *Server) newKey(w http.ResponseWriter, r *http.Request, c *call) error {
 	}
 	s.enter(w, c, env)
 	p := c.page(r, "New "+string(env)+" API key", "keys")
-	p.Form, p.Data = newForm(r, "name"), newKeyView{Env: env}
+	p.Form, p.Data = accessForm(r, nil, "name"), newKeyView{Env: env, Access: newAccessView(nil, s.svc.Now())}
 	if r.Method == http.MethodGet {
 		if err := s.svc.MayChangeKeys(c.ctx, c.account.ID, env); err != nil {
 			return s.showForm(w, "key-new.html", p, err)
 		}
 		return s.render(w, http.StatusOK, "key-new.html", p)
 	}
-	k, err := s.svc.CreateKeyWith(c.ctx, service.KeyRequest{AccountID: c.account.ID, Environment: env,
-		Name: r.PostFormValue("name"), Confirm: r.PostFormValue("confirm")})
+	req := service.KeyRequest{AccountID: c.account.ID, Environment: env,
+		Name: r.PostFormValue("name"), Confirm: r.PostFormValue("confirm")}
+	if err := keyRequestAccess(r, s.svc.Now(), &req); err != nil {
+		return s.showForm(w, "key-new.html", p, err)
+	}
+	k, err := s.svc.CreateKeyWith(c.ctx, req)
 	if err != nil {
 		return s.showForm(w, "key-new.html", p, err)
 	}

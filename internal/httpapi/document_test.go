@@ -52,6 +52,9 @@ func TestEveryPathAsDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, path := range spec.strict.Paths() {
+		if strings.HasPrefix(path, "/sandbox/") {
+			continue // actions of the sandbox listener alone, POST only: TestSandboxRoutesAsDocumented
+		}
 		prefixes := []string{signing.PrefixCanonical, signing.PrefixShort}
 		if rootPaths[path] {
 			prefixes = []string{""}

@@ -30,6 +30,8 @@ var statusOf = map[adcamp.Code]int{
 	adcamp.CodeInvalidSignature:       http.StatusUnauthorized,
 	adcamp.CodeSignatureInvalid:       http.StatusUnauthorized,
 	adcamp.CodeAPIKeyDisabled:         http.StatusForbidden,
+	adcamp.CodeInsufficientScope:      http.StatusForbidden,
+	adcamp.CodeIPNotAllowed:           http.StatusForbidden,
 }
 
 type errorBody struct {

@@ -20,8 +20,8 @@ import (
 // Buckets exist only for credentials that authenticated, so the map is
 // bounded by the number of keys.
 type limiter struct {
-	perSecond int
-	burst     []string // RateLimit-Limit, the same on every answer
+	perSecond int      // the server's limit; 0: none but the keys' own
+	burst     []string // RateLimit-Limit of the server's limit, the same on every answer
 	mu        sync.Mutex
 	buckets   map[string]*rate.Limiter
 }
@@ -30,13 +30,24 @@ func newLimiter(perSecond int) *limiter {
 	return &limiter{perSecond: perSecond, burst: []string{strconv.Itoa(2 * perSecond)}, buckets: make(map[string]*rate.Limiter)}
 }
 
-// allow takes a token for keyID and sets the RateLimit headers; it returns
-// RATE_LIMITED (with Retry-After set) when the bucket is empty.
-func (l *limiter) allow(w http.ResponseWriter, keyID string, now time.Time) error {
+// rateFor is the limit that applies to a key whose own limit is own (0
+// for none): the lower of it and the server's.
+func (l *limiter) rateFor(own int) int {
+	if own > 0 && (l.perSecond == 0 || own < l.perSecond) {
+		return own
+	}
+	return l.perSecond
+}
+
+// allow takes a token for keyID, limited to perSecond, and sets the
+// RateLimit headers; it returns RATE_LIMITED (with Retry-After set) when
+// the bucket is empty. A key whose own limit changed gets a bucket of the
+// new size.
+func (l *limiter) allow(w http.ResponseWriter, keyID string, perSecond int, now time.Time) error {
 	l.mu.Lock()
 	b, ok := l.buckets[keyID]
-	if !ok {
-		b = rate.NewLimiter(rate.Limit(l.perSecond), 2*l.perSecond)
+	if !ok || b.Burst() != 2*perSecond {
+		b = rate.NewLimiter(rate.Limit(perSecond), 2*perSecond)
 		l.buckets[keyID] = b
 	}
 	l.mu.Unlock()
@@ -46,17 +57,21 @@ func (l *limiter) allow(w http.ResponseWriter, keyID string, now time.Time) erro
 	burst := float64(b.Burst())
 	h := w.Header()
 	// Set by their canonical names: Header.Set would canonicalise each.
-	h["Ratelimit-Limit"] = l.burst
+	if perSecond == l.perSecond {
+		h["Ratelimit-Limit"] = l.burst
+	} else {
+		h["Ratelimit-Limit"] = []string{strconv.Itoa(2 * perSecond)}
+	}
 	h["Ratelimit-Remaining"] = []string{strconv.Itoa(int(max(0, math.Floor(tokens))))}
-	h["Ratelimit-Reset"] = []string{strconv.Itoa(int(math.Ceil((burst - tokens) / float64(l.perSecond))))}
+	h["Ratelimit-Reset"] = []string{strconv.Itoa(int(math.Ceil((burst - tokens) / float64(perSecond))))}
 	if allowed {
 		return nil
 	}
-	wait := max(1, int(math.Ceil((1-tokens)/float64(l.perSecond))))
+	wait := max(1, int(math.Ceil((1-tokens)/float64(perSecond))))
 	h.Set("Retry-After", strconv.Itoa(wait))
 	return adcamp.Errorf(adcamp.CodeRateLimited,
 		"rate limit of %d requests per second (burst %d) exceeded for this API key; retry after %d s",
-		l.perSecond, b.Burst(), wait)
+		perSecond, b.Burst(), wait)
 }
 
 // failureLimiter limits failed authentications per client address: each

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -29,7 +30,12 @@ type Server struct {
 	known   *http.ServeMux // every route but the catch-all: what noRoute asks
 	openapi []byte         // openapi.yaml as JSON
 	metrics *metrics.Metrics
-	limiter *limiter // nil: no rate limit
+	limiter *limiter // the server's limit and the keys' own
+	// scopes is what each route requires of a key, read from openapi.yaml
+	// (see scopes.go); trusted are the proxies whose X-Forwarded-For is
+	// believed.
+	scopes  map[string]adcamp.Scope
+	trusted []netip.Prefix
 	// failures limits failed authentications per client address; nil: no
 	// limit.
 	failures *failureLimiter
@@ -47,9 +53,7 @@ func WithMetrics(m *metrics.Metrics) Option { return func(s *Server) { s.metrics
 // with a burst of twice that; 0 turns the limit off.
 func WithRateLimit(perSecond int) Option {
 	return func(s *Server) {
-		if perSecond > 0 {
-			s.limiter = newLimiter(perSecond)
-		}
+		s.limiter = newLimiter(max(0, perSecond))
 	}
 }
 
@@ -70,9 +74,13 @@ func New(svc *service.Service, env adcamp.Environment, log *slog.Logger, opts ..
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{svc: svc, env: env, log: log, mux: http.NewServeMux(), known: http.NewServeMux(), openapi: spec}
+	s := &Server{svc: svc, env: env, log: log, mux: http.NewServeMux(), known: http.NewServeMux(), openapi: spec,
+		limiter: newLimiter(0)}
 	for _, o := range opts {
 		o(s)
+	}
+	if s.scopes, err = documentedScopes(spec); err != nil {
+		return nil, err
 	}
 	s.routes()
 	return s, nil
@@ -123,6 +131,8 @@ func (s *Server) routes() {
 		s.handle("GET "+p+"/campaigns/{campaign_id}/changes", s.signed(s.entityChanges(adcamp.EntityCampaign, "campaign_id")))
 		s.handle("GET "+p+"/ad-groups/{ad_group_id}/changes", s.signed(s.entityChanges(adcamp.EntityAdGroup, "ad_group_id")))
 		s.handle("GET "+p+"/keywords/{keyword_id}/changes", s.signed(s.entityChanges(adcamp.EntityKeyword, "keyword_id")))
+
+		s.sandboxRoutes(p)
 	}
 	s.mux.HandleFunc(catchAll, s.noRoute)
 }
@@ -229,6 +239,7 @@ func (s *Server) signed(h handler) http.Handler {
 
 func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) error {
 	var addr string
+	client := s.clientIP(r)
 	if s.failures != nil {
 		addr = clientAddr(r)
 		if err := s.failures.check(w, addr, time.Now()); err != nil {
@@ -253,14 +264,17 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 			body, err = readBody(w, r)
 			return body, err
 		},
-		Repeated: repeatedAuthHeader(r.Header),
+		Repeated:   repeatedAuthHeader(r.Header),
+		ClientAddr: client,
+		Scope:      s.requiredScope(r.Pattern),
+		Route:      r.Pattern,
 	})
 	if err != nil {
 		if service.IsAuthError(err) {
 			if s.metrics != nil {
 				s.metrics.AuthFailure(string(s.env), string(adcamp.ErrorCode(err)))
 			}
-			if s.failures != nil {
+			if s.failures != nil && !service.SignatureVerified(err) {
 				s.failures.fail(addr, time.Now())
 			}
 		}
@@ -269,13 +283,16 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 	if rec, ok := w.(*recorder); ok {
 		rec.keyID = key.ID
 	}
-	if s.limiter != nil {
-		if err := s.limiter.allow(w, key.ID, time.Now()); err != nil {
+	if lim := s.limiter.rateFor(key.RateLimit); lim > 0 {
+		if err := s.limiter.allow(w, key.ID, lim, time.Now()); err != nil {
 			if s.metrics != nil {
 				s.metrics.RateLimited(string(s.env))
 			}
 			return err
 		}
+	}
+	if err := s.simulate(w, r); err != nil {
+		return err
 	}
 	c := &call{tenant: adcamp.Tenant{AccountID: key.AccountID, Environment: s.env}, key: key, body: body}
 	switch r.Method {

@@ -59,7 +59,7 @@ func TestSigningVectors(t *testing.T) {
 		}
 		stored[v.APIKey] = true
 		k := &store.Credential{
-			APIKey: adcamp.APIKey{ID: v.APIKey, AccountID: acc.ID, Environment: adcamp.Sandbox, CreatedAt: e.clock.Now()},
+			APIKey: adcamp.APIKey{ID: v.APIKey, AccountID: acc.ID, Environment: adcamp.Sandbox, CreatedAt: e.clock.Now(), Scopes: adcamp.AllWrite},
 			Secret: e.box.Seal([]byte(v.Secret), []byte(v.APIKey)),
 		}
 		if err := e.db.Write(ctx, func(tx store.Tx) error { return tx.CreateCredential(ctx, k) }); err != nil {

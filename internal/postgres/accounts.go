@@ -119,18 +119,23 @@ func (t *tx) ListChannelAccounts(ctx context.Context, accountID string, q store.
 }
 
 const keyColumns = `id, account_id, environment, secret, previous_secret, previous_expires_at, disabled, created_at, last_used_at,
-	name, created_by_type, created_by_id`
+	name, created_by_type, created_by_id, scopes, expires_at, allowed_ips, rate_limit`
 
 func scanKey(r row) (*store.Credential, error) {
 	var k store.Credential
 	var created int64
-	var prevExp, lastUsed *int64
+	var prevExp, lastUsed, expires *int64
 	var by adcamp.Actor
+	var scopes, ips string
 	err := r.Scan(&k.ID, &k.AccountID, &k.Environment, &k.Secret, &k.PreviousSecret,
-		&prevExp, &k.Disabled, &created, &lastUsed, &k.Name, &by.Type, &by.ID)
+		&prevExp, &k.Disabled, &created, &lastUsed, &k.Name, &by.Type, &by.ID, &scopes, &expires, &ips, &k.RateLimit)
 	if err != nil {
 		return nil, err
 	}
+	if err := scanLimits(&k.APIKey, scopes, ips); err != nil {
+		return nil, err
+	}
+	k.ExpiresAt = fromNullMicros(expires)
 	k.CreatedBy = actorOrNil(by)
 	k.CreatedAt = fromMicros(created)
 	k.PreviousExpiresAt = fromNullMicros(prevExp)
@@ -140,10 +145,11 @@ func scanKey(r row) (*store.Credential, error) {
 
 func (t *tx) CreateCredential(ctx context.Context, k *store.Credential) error {
 	_, err := t.tx.Exec(ctx,
-		`INSERT INTO api_keys (`+keyColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+		`INSERT INTO api_keys (`+keyColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
 		k.ID, k.AccountID, string(k.Environment), k.Secret, k.PreviousSecret,
 		nullMicros(k.PreviousExpiresAt), k.Disabled, micros(k.CreatedAt), nullMicros(k.LastUsedAt),
-		k.Name, actorType(k.CreatedBy), actorID(k.CreatedBy))
+		k.Name, actorType(k.CreatedBy), actorID(k.CreatedBy),
+		k.Scopes.String(), nullMicros(k.ExpiresAt), prefixesText(&k.APIKey), k.RateLimit)
 	return err
 }
 
@@ -175,9 +181,11 @@ func (t *tx) ListCredentials(ctx context.Context, accountID string) ([]*store.Cr
 
 func (t *tx) UpdateCredential(ctx context.Context, k *store.Credential) error {
 	tag, err := t.tx.Exec(ctx,
-		`UPDATE api_keys SET secret = $2, previous_secret = $3, previous_expires_at = $4, disabled = $5
+		`UPDATE api_keys SET secret = $2, previous_secret = $3, previous_expires_at = $4, disabled = $5,
+		 scopes = $6, expires_at = $7, allowed_ips = $8, rate_limit = $9
 		 WHERE id = $1`,
-		k.ID, k.Secret, k.PreviousSecret, nullMicros(k.PreviousExpiresAt), k.Disabled)
+		k.ID, k.Secret, k.PreviousSecret, nullMicros(k.PreviousExpiresAt), k.Disabled,
+		k.Scopes.String(), nullMicros(k.ExpiresAt), prefixesText(&k.APIKey), k.RateLimit)
 	return affectedOne(tag, err, "API key", k.ID)
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"encoding/base64"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -191,6 +192,9 @@ func (s *Service) publicKey(k *store.Credential) adcamp.APIKey {
 	pub := k.APIKey
 	if pub.PreviousExpiresAt != nil && !pub.PreviousExpiresAt.After(s.Now()) {
 		pub.PreviousExpiresAt = nil
+	}
+	if pub.AllowedIPs == nil {
+		pub.AllowedIPs = []netip.Prefix{}
 	}
 	return pub
 }

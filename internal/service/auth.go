@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +25,13 @@ type AuthRequest struct {
 	// timestamp and the key have passed: a request refused before costs
 	// no body read. Its error is returned as it is.
 	ReadBody func() ([]byte, error)
+	// ClientAddr is the client's address (the connection's, or the one
+	// trusted proxies forwarded), checked against a key's allowed ranges.
+	ClientAddr netip.Addr
+	// Scope is what the operation requires of the key; Route names it
+	// ("GET /api/v1/open/campaigns"), for messages and the key's trail.
+	Scope adcamp.Scope
+	Route string
 	// Repeated names an authentication header the request carries more
 	// than once, which is refused: which one would count is ambiguous.
 	Repeated string
@@ -102,7 +110,10 @@ func (s *Service) Authenticate(ctx context.Context, r AuthRequest) (*adcamp.APIK
 		}
 		return nil, authError(adcamp.CodeUnauthorized, now, skew, "API key is disabled")
 	}
-	s.recordUse(k.ID, now)
+	if err := checkKeyLimits(&k.APIKey, r, now, skew); err != nil {
+		return nil, err
+	}
+	s.recordUse(k.ID, now, r.ClientAddr, r.Route)
 	pub := k.APIKey
 	return &pub, nil
 }
@@ -112,7 +123,18 @@ func (s *Service) Authenticate(ctx context.Context, r AuthRequest) (*adcamp.APIK
 func IsAuthError(err error) bool {
 	switch adcamp.ErrorCode(err) {
 	case adcamp.CodeUnauthorized, adcamp.CodeTimestampExpired, adcamp.CodeInvalidSignature,
-		adcamp.CodeSignatureInvalid, adcamp.CodeAPIKeyDisabled:
+		adcamp.CodeSignatureInvalid, adcamp.CodeAPIKeyDisabled, adcamp.CodeInsufficientScope, adcamp.CodeIPNotAllowed:
+		return true
+	}
+	return false
+}
+
+// SignatureVerified reports whether err refuses a request whose signature
+// verified (a disabled, expired or restricted key): a failure that tells
+// nothing of a guess.
+func SignatureVerified(err error) bool {
+	switch adcamp.ErrorCode(err) {
+	case adcamp.CodeAPIKeyDisabled, adcamp.CodeInsufficientScope, adcamp.CodeIPNotAllowed:
 		return true
 	}
 	return false

@@ -335,13 +335,14 @@ func recordKeyword(h *history, op adcamp.Operation, campaignID string, before, a
 		diff(op, keywordFields, keywordValues(before), keywordValues(after)))
 }
 
-var keyFields = []string{"name", "disabled", "previous_secret_expires_at"}
+var keyFields = []string{"name", "disabled", "previous_secret_expires_at", "scopes", "expires_at", "allowed_ips", "rate_limit"}
 
 func keyValues(k *adcamp.APIKey) []*string {
 	if k == nil {
 		return nil
 	}
-	return []*string{textOrNull(k.Name), textBool(k.Disabled), textTime(k.PreviousExpiresAt)}
+	return []*string{textOrNull(k.Name), textBool(k.Disabled), textTime(k.PreviousExpiresAt),
+		text(k.Scopes.String()), textTime(k.ExpiresAt), textOrNull(prefixList(k.AllowedIPs)), text(strconv.Itoa(k.RateLimit))}
 }
 
 // recordKey records a credential's change. A roll is an update whose

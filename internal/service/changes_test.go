@@ -207,14 +207,15 @@ func TestChangesOfKeysAndMembers(t *testing.T) {
 		t.Fatal(err)
 	}
 	expires := `"` + f.clock.Now().Add(time.Hour).Format(time.RFC3339) + `"`
+	all := adcamp.AllWrite.String()
 	kid, o, b := k.ID[:8], owner.User.ID[:8], bob.User.ID[:8]
 	want := []string{
 		` delete member ` + b + ` by user:` + owner.User.ID + ` req="" idem="" [email:"bob@example.com"→null role:"developer"→null]`,
-		`sandbox delete api_key ` + kid + ` by admin:root req="" idem="" [name:"ci"→null disabled:"false"→null previous_secret_expires_at:` + expires + `→null]`,
+		`sandbox delete api_key ` + kid + ` by admin:root req="" idem="" [name:"ci"→null disabled:"false"→null previous_secret_expires_at:` + expires + `→null scopes:"` + all + `"→null expires_at:null→null allowed_ips:null→null rate_limit:"0"→null]`,
 		`sandbox update api_key ` + kid + ` by admin:root req="" idem="" [previous_secret_expires_at:null→` + expires + ` secret:"replaced"→"issued"]`,
 		`sandbox update api_key ` + kid + ` by admin:root req="" idem="" [disabled:"true"→"false"]`,
 		`sandbox update api_key ` + kid + ` by admin:root req="" idem="" [disabled:"false"→"true"]`,
-		`sandbox create api_key ` + kid + ` by admin:root req="" idem="" [name:null→"ci" disabled:null→"false" previous_secret_expires_at:null→null]`,
+		`sandbox create api_key ` + kid + ` by admin:root req="" idem="" [name:null→"ci" disabled:null→"false" previous_secret_expires_at:null→null scopes:null→"` + all + `" expires_at:null→null allowed_ips:null→null rate_limit:null→"0"]`,
 		` update member ` + b + ` by user:` + owner.User.ID + ` req="" idem="" [role:"viewer"→"developer"]`,
 		` create member ` + b + ` by admin:root req="" idem="" [email:null→"bob@example.com" role:null→"viewer"]`,
 		` create member ` + o + ` by user:` + owner.User.ID + ` req="" idem="" [email:null→"owner@example.com" role:null→"owner"]`,

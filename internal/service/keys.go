@@ -33,6 +33,10 @@ type KeyRequest struct {
 	AccountID   string
 	Environment adcamp.Environment
 	Name        string
+	// Scopes are its levels per group (nil: write on every group).
+	Scopes *adcamp.Scopes
+	// Limits restrict it further: expiry, allowed addresses, rate limit.
+	Limits adcamp.KeyLimits
 	// Confirm is the password (or a code of their authenticator app) of
 	// the console user asking: a production credential needs it.
 	Confirm string
@@ -50,6 +54,7 @@ func (s *Service) CreateKeyWith(ctx context.Context, r KeyRequest) (*NewCredenti
 	if _, ok := adcamp.ParseEnvironment(string(r.Environment)); !ok {
 		issues.AddKind("environment", adcamp.IssueNotOneOf, "production, sandbox", "must be production or sandbox")
 	}
+	checkLimits(&issues, r.Limits, s.Now())
 	if err := issues.Err(); err != nil {
 		return nil, err
 	}
@@ -62,7 +67,15 @@ func (s *Service) CreateKeyWith(ctx context.Context, r KeyRequest) (*NewCredenti
 	secret := "sk_" + env.KeyInfix() + "_" + randomToken(32, true)
 	by := OriginOf(ctx).Actor
 	k := &store.Credential{
-		APIKey: adcamp.APIKey{ID: id, AccountID: r.AccountID, Environment: env, CreatedAt: now, Name: name, CreatedBy: &by},
+		APIKey: adcamp.APIKey{ID: id, AccountID: r.AccountID, Environment: env, CreatedAt: now, Name: name, CreatedBy: &by,
+			Scopes: adcamp.AllWrite, AllowedIPs: r.Limits.AllowedIPs, RateLimit: r.Limits.RateLimit},
+	}
+	if r.Scopes != nil {
+		k.Scopes = *r.Scopes
+	}
+	if e := r.Limits.ExpiresAt; e != nil {
+		t := e.UTC().Truncate(time.Second)
+		k.ExpiresAt = &t
 	}
 	seal(s.box, k, []byte(secret), nil)
 	err := s.write(ctx, func(tx store.Tx) error {
@@ -82,7 +95,7 @@ func (s *Service) CreateKeyWith(ctx context.Context, r KeyRequest) (*NewCredenti
 	if err != nil {
 		return nil, err
 	}
-	return &NewCredential{APIKey: k.APIKey, Secret: secret}, nil
+	return &NewCredential{APIKey: s.publicKey(k), Secret: secret}, nil
 }
 
 // confirmKeyChange asks a console user for their password before a

@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"context"
 	"log/slog"
+	"net/netip"
 	"runtime"
 	"slices"
 	"strings"
@@ -76,8 +77,9 @@ type Service struct {
 	day        atomic.Pointer[cachedDay] // see today
 
 	usageMu sync.Mutex
-	usage   map[string]time.Time // key id -> last use not yet written
-	uses    map[keyDay]int64     // requests not yet counted in the store
+	usage   map[string]time.Time    // key id -> last use not yet written
+	uses    map[keyDay]int64        // requests not yet counted in the store
+	trail   map[string][]pendingUse // key id -> last uses not yet written, oldest first
 
 	console console // see sessions.go
 }
@@ -87,7 +89,7 @@ func New(cfg Config) *Service {
 	s := &Service{
 		store: cfg.Store, box: cfg.Box, log: cfg.Logger, now: cfg.Now,
 		signing: cfg.Signing, maxSkew: cfg.MaxSkew, retention: cfg.HistoryRetention,
-		usage: make(map[string]time.Time), uses: make(map[keyDay]int64),
+		usage: make(map[string]time.Time), uses: make(map[keyDay]int64), trail: make(map[string][]pendingUse),
 	}
 	s.console.hashing = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
 	if s.log == nil {
@@ -208,15 +210,29 @@ func (s *Service) EndDueCampaigns(ctx context.Context) (int64, error) {
 // write per request.
 func (s *Service) FlushUsage(ctx context.Context) {
 	s.usageMu.Lock()
-	pending, uses := s.usage, s.uses
+	pending, uses, trail := s.usage, s.uses, s.trail
 	if len(pending) == 0 {
 		s.usageMu.Unlock()
 		return
 	}
 	s.usage, s.uses = make(map[string]time.Time, len(pending)), make(map[keyDay]int64, len(uses))
+	s.trail = make(map[string][]pendingUse, len(trail))
 	s.usageMu.Unlock()
+	var trailUses []store.KeyUse
+	for id, t := range trail {
+		for _, u := range t[max(0, len(t)-store.KeyTrailKept):] {
+			use := store.KeyUse{KeyID: id, At: u.at, Route: u.route}
+			if u.addr.IsValid() {
+				use.Address = u.addr.String()
+			}
+			trailUses = append(trailUses, use)
+		}
+	}
 	err := s.write(ctx, func(tx store.Tx) error {
 		if err := tx.TouchCredentials(ctx, pending); err != nil {
+			return err
+		}
+		if err := tx.AddKeyUses(ctx, trailUses); err != nil {
 			return err
 		}
 		return tx.AddCredentialUses(ctx, usesByDate(uses))
@@ -226,10 +242,27 @@ func (s *Service) FlushUsage(ctx context.Context) {
 	}
 }
 
-func (s *Service) recordUse(keyID string, at time.Time) {
+// recordUse notes a request of keyID in memory, for FlushUsage: its time,
+// its count for the day, and its place in the key's trail (of which only
+// the newest store.KeyTrailKept are kept).
+// pendingUse is a use of a key noted by recordUse: held as it came, made
+// text only when written.
+type pendingUse struct {
+	at    time.Time
+	addr  netip.Addr
+	route string
+}
+
+func (s *Service) recordUse(keyID string, at time.Time, addr netip.Addr, route string) {
 	day := at.Unix() / secondsPerDay
+	use := pendingUse{at: at, addr: addr, route: route}
 	s.usageMu.Lock()
 	s.usage[keyID] = at
 	s.uses[keyDay{keyID, day}]++
+	t := s.trail[keyID]
+	if len(t) >= 2*store.KeyTrailKept { // drop the oldest, amortized: only the newest are written
+		t = append(t[:0], t[len(t)-store.KeyTrailKept+1:]...)
+	}
+	s.trail[keyID] = append(t, use)
 	s.usageMu.Unlock()
 }

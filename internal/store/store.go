@@ -36,6 +36,7 @@ type Store interface {
 type Tx interface {
 	ConsoleTx
 	ChangesTx
+	KeyTrailTx
 	NegativesTx
 	CreateAccount(ctx context.Context, a *adcamp.Account) error
 	GetAccount(ctx context.Context, id string) (*adcamp.Account, error)
@@ -47,7 +48,8 @@ type Tx interface {
 	CreateCredential(ctx context.Context, k *Credential) error
 	GetCredential(ctx context.Context, id string) (*Credential, error)
 	ListCredentials(ctx context.Context, accountID string) ([]*Credential, error)
-	// UpdateCredential writes the mutable fields of k: secrets, disabled.
+	// UpdateCredential writes the mutable fields of k: secrets, disabled,
+	// scopes and limits.
 	UpdateCredential(ctx context.Context, k *Credential) error
 	DeleteCredential(ctx context.Context, id string) error
 	// TouchCredentials records last use times; unknown ids are ignored.

@@ -229,10 +229,12 @@ const (
 	ErrorCodeDUPLICATEKEYWORD       ErrorCode = "DUPLICATE_KEYWORD"
 	ErrorCodeHEADERSTOOLARGE        ErrorCode = "HEADERS_TOO_LARGE"
 	ErrorCodeIDEMPOTENCYKEYREUSED   ErrorCode = "IDEMPOTENCY_KEY_REUSED"
+	ErrorCodeINSUFFICIENTSCOPE      ErrorCode = "INSUFFICIENT_SCOPE"
 	ErrorCodeINTERNALERROR          ErrorCode = "INTERNAL_ERROR"
 	ErrorCodeINVALIDJSON            ErrorCode = "INVALID_JSON"
 	ErrorCodeINVALIDSIGNATURE       ErrorCode = "INVALID_SIGNATURE"
 	ErrorCodeINVALIDSTATETRANSITION ErrorCode = "INVALID_STATE_TRANSITION"
+	ErrorCodeIPNOTALLOWED           ErrorCode = "IP_NOT_ALLOWED"
 	ErrorCodeMETHODNOTALLOWED       ErrorCode = "METHOD_NOT_ALLOWED"
 	ErrorCodeNOTFOUND               ErrorCode = "NOT_FOUND"
 	ErrorCodePAYLOADTOOLARGE        ErrorCode = "PAYLOAD_TOO_LARGE"
@@ -259,6 +261,8 @@ func (e ErrorCode) Valid() bool {
 		return true
 	case ErrorCodeIDEMPOTENCYKEYREUSED:
 		return true
+	case ErrorCodeINSUFFICIENTSCOPE:
+		return true
 	case ErrorCodeINTERNALERROR:
 		return true
 	case ErrorCodeINVALIDJSON:
@@ -266,6 +270,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeINVALIDSIGNATURE:
 		return true
 	case ErrorCodeINVALIDSTATETRANSITION:
+		return true
+	case ErrorCodeIPNOTALLOWED:
 		return true
 	case ErrorCodeMETHODNOTALLOWED:
 		return true
@@ -783,6 +789,36 @@ func (e TimeResponseSuccess) Valid() bool {
 	}
 }
 
+// Defines values for ResetSandbox200JSONResponseBodySuccess.
+const (
+	ResetSandbox200JSONResponseBodySuccessTrue ResetSandbox200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the ResetSandbox200JSONResponseBodySuccess enum.
+func (e ResetSandbox200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case ResetSandbox200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateSandboxSampleData201JSONResponseBodySuccess.
+const (
+	CreateSandboxSampleData201JSONResponseBodySuccessTrue CreateSandboxSampleData201JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the CreateSandboxSampleData201JSONResponseBodySuccess enum.
+func (e CreateSandboxSampleData201JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case CreateSandboxSampleData201JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // AdGroup An ad group as the API shows it. Every property is always present. `default_bid` is the bid of
 // its keywords whose `bid` is null.
 type AdGroup struct {
@@ -957,8 +993,23 @@ type AttachmentResponseSuccess bool
 
 // AuthErrorDetails defines model for AuthErrorDetails.
 type AuthErrorDetails struct {
+	// ClientIp `IP_NOT_ALLOWED` only: the client address the server saw.
+	//
+	// Example: 198.51.100.7
+	ClientIp *string `json:"client_ip,omitempty"`
+
 	// ExpectedStringsToSign Sandbox signature mismatches only. Each string to sign the server would have accepted, in order Scheme A (full path), Scheme A (relative path), Scheme B, as allowed by the signing mode.
 	ExpectedStringsToSign *[]string `json:"expected_strings_to_sign,omitempty"`
+
+	// GrantedScope `INSUFFICIENT_SCOPE` only: the key's level on that group.
+	//
+	// Example: campaigns:read
+	GrantedScope *string `json:"granted_scope,omitempty"`
+
+	// RequiredScope `INSUFFICIENT_SCOPE` only: what the operation requires (its `x-required-scope`).
+	//
+	// Example: campaigns:write
+	RequiredScope *string `json:"required_scope,omitempty"`
 
 	// ServerTime The server's clock, Unix seconds.
 	//
@@ -1356,7 +1407,7 @@ type Error struct {
 	// | `INTERNAL_ERROR` | 500 |
 	// | `SERVICE_UNAVAILABLE` | 503 |
 	// | `UNAUTHORIZED`, `TIMESTAMP_EXPIRED`, `INVALID_SIGNATURE`, `SIGNATURE_INVALID` | 401 |
-	// | `API_KEY_DISABLED` | 403 |
+	// | `API_KEY_DISABLED`, `INSUFFICIENT_SCOPE`, `IP_NOT_ALLOWED` | 403 |
 	//
 	// Which operation answers which code is said in each of its responses. In short: `VALIDATION_ERROR`
 	// and `INVALID_JSON` come from a bad query, header or body; `UNSUPPORTED_MEDIA_TYPE`,
@@ -1406,7 +1457,7 @@ type Error_Details struct {
 // | `INTERNAL_ERROR` | 500 |
 // | `SERVICE_UNAVAILABLE` | 503 |
 // | `UNAUTHORIZED`, `TIMESTAMP_EXPIRED`, `INVALID_SIGNATURE`, `SIGNATURE_INVALID` | 401 |
-// | `API_KEY_DISABLED` | 403 |
+// | `API_KEY_DISABLED`, `INSUFFICIENT_SCOPE`, `IP_NOT_ALLOWED` | 403 |
 //
 // Which operation answers which code is said in each of its responses. In short: `VALIDATION_ERROR`
 // and `INVALID_JSON` come from a bad query, header or body; `UNSUPPORTED_MEDIA_TYPE`,
@@ -2170,6 +2221,13 @@ type NegativeResponse struct {
 // NegativeResponseSuccess defines model for NegativeResponse.Success.
 type NegativeResponseSuccess bool
 
+// SandboxCounts How many campaigns, ad groups and keywords a sandbox operation deleted or created.
+type SandboxCounts struct {
+	AdGroups  int64 `json:"ad_groups"`
+	Campaigns int64 `json:"campaigns"`
+	Keywords  int64 `json:"keywords"`
+}
+
 // Time defines model for Time.
 type Time struct {
 	// Iso The same instant, RFC 3339 UTC.
@@ -2274,6 +2332,9 @@ type PageSize = int
 
 // PartialFailure defines model for PartialFailure.
 type PartialFailure = bool
+
+// SandboxSimulate Example: rate_limited
+type SandboxSimulate = string
 
 // StatusFilter `active` on create; `active` ↔ `paused`; `active`/`paused` → `ended`; `ended` is final. A campaign whose `end_date` has passed (UTC) is `ended`.
 type StatusFilter = CampaignStatus
@@ -3304,6 +3365,62 @@ type UpdateNegativeParams struct {
 	// `412 PRECONDITION_FAILED` and nothing changes.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
+
+// ResetSandboxParams defines parameters for ResetSandbox.
+type ResetSandboxParams struct {
+	// IdempotencyKey A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+	// POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+	// first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+	// path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+	// environment, not to one credential.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XSandboxSimulate Sandbox only; the production listener ignores it entirely. After authentication (and the
+	// scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+	// anything, so a change under a failure is not applied:
+	//
+	// * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+	//   `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+	// * `internal_error` — `500 INTERNAL_ERROR`;
+	// * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+	// * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+	// * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+	//   for real.
+	//
+	// Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+	XSandboxSimulate *SandboxSimulate `json:"X-Sandbox-Simulate,omitempty"`
+}
+
+// ResetSandbox200JSONResponseBodySuccess defines parameters for ResetSandbox.
+type ResetSandbox200JSONResponseBodySuccess bool
+
+// CreateSandboxSampleDataParams defines parameters for CreateSandboxSampleData.
+type CreateSandboxSampleDataParams struct {
+	// IdempotencyKey A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+	// POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+	// first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+	// path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+	// environment, not to one credential.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XSandboxSimulate Sandbox only; the production listener ignores it entirely. After authentication (and the
+	// scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+	// anything, so a change under a failure is not applied:
+	//
+	// * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+	//   `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+	// * `internal_error` — `500 INTERNAL_ERROR`;
+	// * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+	// * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+	// * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+	//   for real.
+	//
+	// Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+	XSandboxSimulate *SandboxSimulate `json:"X-Sandbox-Simulate,omitempty"`
+}
+
+// CreateSandboxSampleData201JSONResponseBodySuccess defines parameters for CreateSandboxSampleData.
+type CreateSandboxSampleData201JSONResponseBodySuccess bool
 
 // UpdateAdGroupJSONRequestBody defines body for UpdateAdGroup for application/json ContentType.
 type UpdateAdGroupJSONRequestBody = AdGroupUpdate
@@ -5090,6 +5207,28 @@ type ClientInterface interface {
 	//
 	// Corresponds with HEAD /readyz (the `HeadGetReadiness` operationId).
 	HeadGetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResetSandbox Empty the sandbox
+	//
+	// Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups and
+	// keywords, in one transaction, each recorded in the change history as a delete by this key;
+	// answers `200` with how many of each went. Production data is never touched: on the production
+	// listener the path does not exist (`404 NOT_FOUND`). Takes no query parameters and no body.
+	//
+	// Corresponds with POST /sandbox/reset (the `ResetSandbox` operationId).
+	ResetSandbox(ctx context.Context, params *ResetSandboxParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSandboxSampleData Fill the sandbox with sample data
+	//
+	// Sandbox only. Adds a realistic set to the key's account's sandbox, as the API would create it
+	// (each entity with its history record): four campaigns in several marketplaces (US, DE, JP, UK,
+	// or the deployment's own) and statuses (active, paused, ended), nine ad groups (some paused), and
+	// a couple of hundred keywords of every match type, some with their own bid, some paused. Answers
+	// `201` with how many of each it created. Call it again for another set; `POST /sandbox/reset`
+	// empties the sandbox first. On the production listener the path is `404 NOT_FOUND`.
+	//
+	// Corresponds with POST /sandbox/sample-data (the `CreateSandboxSampleData` operationId).
+	CreateSandboxSampleData(ctx context.Context, params *CreateSandboxSampleDataParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetServerTime Server time
 	//
@@ -7053,6 +7192,48 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 // Corresponds with HEAD /readyz (the `HeadGetReadiness` operationId).
 func (c *Client) HeadGetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewHeadGetReadinessRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResetSandbox Empty the sandbox
+//
+// Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups and
+// keywords, in one transaction, each recorded in the change history as a delete by this key;
+// answers `200` with how many of each went. Production data is never touched: on the production
+// listener the path does not exist (`404 NOT_FOUND`). Takes no query parameters and no body.
+//
+// Corresponds with POST /sandbox/reset (the `ResetSandbox` operationId).
+func (c *Client) ResetSandbox(ctx context.Context, params *ResetSandboxParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResetSandboxRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSandboxSampleData Fill the sandbox with sample data
+//
+// Sandbox only. Adds a realistic set to the key's account's sandbox, as the API would create it
+// (each entity with its history record): four campaigns in several marketplaces (US, DE, JP, UK,
+// or the deployment's own) and statuses (active, paused, ended), nine ad groups (some paused), and
+// a couple of hundred keywords of every match type, some with their own bid, some paused. Answers
+// `201` with how many of each it created. Call it again for another set; `POST /sandbox/reset`
+// empties the sandbox first. On the production listener the path is `404 NOT_FOUND`.
+//
+// Corresponds with POST /sandbox/sample-data (the `CreateSandboxSampleData` operationId).
+func (c *Client) CreateSandboxSampleData(ctx context.Context, params *CreateSandboxSampleDataParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSandboxSampleDataRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -11989,6 +12170,112 @@ func NewHeadGetReadinessRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewResetSandboxRequest constructs an http.Request for the ResetSandbox method
+func NewResetSandboxRequest(server string, params *ResetSandboxParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/sandbox/reset")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+		if params.XSandboxSimulate != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Sandbox-Simulate", *params.XSandboxSimulate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Sandbox-Simulate", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewCreateSandboxSampleDataRequest constructs an http.Request for the CreateSandboxSampleData method
+func NewCreateSandboxSampleDataRequest(server string, params *CreateSandboxSampleDataParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/sandbox/sample-data")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+		if params.XSandboxSimulate != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Sandbox-Simulate", *params.XSandboxSimulate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Sandbox-Simulate", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetServerTimeRequest constructs an http.Request for the GetServerTime method
 func NewGetServerTimeRequest(server string) (*http.Request, error) {
 	var err error
@@ -13352,6 +13639,32 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with HEAD /readyz (the `HeadGetReadiness` operationId).
 	HeadGetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HeadGetReadinessResponse, error)
+
+	// ResetSandboxWithResponse Empty the sandbox
+	//
+	// Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups and
+	// keywords, in one transaction, each recorded in the change history as a delete by this key;
+	// answers `200` with how many of each went. Production data is never touched: on the production
+	// listener the path does not exist (`404 NOT_FOUND`). Takes no query parameters and no body.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/reset (the `ResetSandbox` operationId).
+	ResetSandboxWithResponse(ctx context.Context, params *ResetSandboxParams, reqEditors ...RequestEditorFn) (*ResetSandboxResponse, error)
+
+	// CreateSandboxSampleDataWithResponse Fill the sandbox with sample data
+	//
+	// Sandbox only. Adds a realistic set to the key's account's sandbox, as the API would create it
+	// (each entity with its history record): four campaigns in several marketplaces (US, DE, JP, UK,
+	// or the deployment's own) and statuses (active, paused, ended), nine ad groups (some paused), and
+	// a couple of hundred keywords of every match type, some with their own bid, some paused. Answers
+	// `201` with how many of each it created. Call it again for another set; `POST /sandbox/reset`
+	// empties the sandbox first. On the production listener the path is `404 NOT_FOUND`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/sample-data (the `CreateSandboxSampleData` operationId).
+	CreateSandboxSampleDataWithResponse(ctx context.Context, params *CreateSandboxSampleDataParams, reqEditors ...RequestEditorFn) (*CreateSandboxSampleDataResponse, error)
 
 	// GetServerTimeWithResponse Server time
 	//
@@ -25849,6 +26162,484 @@ func (r HeadGetReadinessResponse) ContentType() string {
 	return ""
 }
 
+// ResetSandboxResponse200Headers the declared response headers of an HTTP 200 response for ResetSandbox
+type ResetSandboxResponse200Headers struct {
+	Date               *string
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ResetSandboxResponse400Headers the declared response headers of an HTTP 400 response for ResetSandbox
+type ResetSandboxResponse400Headers struct {
+	Date               *string
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ResetSandboxResponse401Headers the declared response headers of an HTTP 401 response for ResetSandbox
+type ResetSandboxResponse401Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// ResetSandboxResponse403Headers the declared response headers of an HTTP 403 response for ResetSandbox
+type ResetSandboxResponse403Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// ResetSandboxResponse404Headers the declared response headers of an HTTP 404 response for ResetSandbox
+type ResetSandboxResponse404Headers struct {
+	Date               *string
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ResetSandboxResponse405Headers the declared response headers of an HTTP 405 response for ResetSandbox
+type ResetSandboxResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
+// ResetSandboxResponse409Headers the declared response headers of an HTTP 409 response for ResetSandbox
+type ResetSandboxResponse409Headers struct {
+	Date               *string
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ResetSandboxResponse413Headers the declared response headers of an HTTP 413 response for ResetSandbox
+type ResetSandboxResponse413Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// ResetSandboxResponse429Headers the declared response headers of an HTTP 429 response for ResetSandbox
+type ResetSandboxResponse429Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestId         *string
+}
+
+// ResetSandboxResponse500Headers the declared response headers of an HTTP 500 response for ResetSandbox
+type ResetSandboxResponse500Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// ResetSandboxResponse503Headers the declared response headers of an HTTP 503 response for ResetSandbox
+type ResetSandboxResponse503Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestId         *string
+}
+
+type ResetSandboxResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data struct {
+			// Deleted How many campaigns, ad groups and keywords a sandbox operation deleted or created.
+			Deleted SandboxCounts `json:"deleted"`
+		} `json:"data"`
+		Success ResetSandbox200JSONResponseBodySuccess `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *DeleteBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *ChangeNotFound
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *IdempotencyConflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ResetSandboxResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ResetSandboxResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ResetSandboxResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ResetSandboxResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ResetSandboxResponse404Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *ResetSandboxResponse405Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ResetSandboxResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ResetSandboxResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ResetSandboxResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ResetSandboxResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResetSandboxResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResetSandboxResponse) GetJSON200() *struct {
+	Data struct {
+		// Deleted How many campaigns, ad groups and keywords a sandbox operation deleted or created.
+		Deleted SandboxCounts `json:"deleted"`
+	} `json:"data"`
+	Success ResetSandbox200JSONResponseBodySuccess `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ResetSandboxResponse) GetJSON400() *DeleteBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ResetSandboxResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ResetSandboxResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ResetSandboxResponse) GetJSON404() *ChangeNotFound {
+	return r.JSON404
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r ResetSandboxResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ResetSandboxResponse) GetJSON409() *IdempotencyConflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ResetSandboxResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ResetSandboxResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ResetSandboxResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ResetSandboxResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ResetSandboxResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResetSandboxResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResetSandboxResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResetSandboxResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateSandboxSampleDataResponse201Headers the declared response headers of an HTTP 201 response for CreateSandboxSampleData
+type CreateSandboxSampleDataResponse201Headers struct {
+	Date               *string
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// CreateSandboxSampleDataResponse400Headers the declared response headers of an HTTP 400 response for CreateSandboxSampleData
+type CreateSandboxSampleDataResponse400Headers struct {
+	Date               *string
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// CreateSandboxSampleDataResponse401Headers the declared response headers of an HTTP 401 response for CreateSandboxSampleData
+type CreateSandboxSampleDataResponse401Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// CreateSandboxSampleDataResponse403Headers the declared response headers of an HTTP 403 response for CreateSandboxSampleData
+type CreateSandboxSampleDataResponse403Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// CreateSandboxSampleDataResponse404Headers the declared response headers of an HTTP 404 response for CreateSandboxSampleData
+type CreateSandboxSampleDataResponse404Headers struct {
+	Date               *string
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// CreateSandboxSampleDataResponse405Headers the declared response headers of an HTTP 405 response for CreateSandboxSampleData
+type CreateSandboxSampleDataResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
+// CreateSandboxSampleDataResponse409Headers the declared response headers of an HTTP 409 response for CreateSandboxSampleData
+type CreateSandboxSampleDataResponse409Headers struct {
+	Date               *string
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// CreateSandboxSampleDataResponse413Headers the declared response headers of an HTTP 413 response for CreateSandboxSampleData
+type CreateSandboxSampleDataResponse413Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// CreateSandboxSampleDataResponse429Headers the declared response headers of an HTTP 429 response for CreateSandboxSampleData
+type CreateSandboxSampleDataResponse429Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestId         *string
+}
+
+// CreateSandboxSampleDataResponse500Headers the declared response headers of an HTTP 500 response for CreateSandboxSampleData
+type CreateSandboxSampleDataResponse500Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// CreateSandboxSampleDataResponse503Headers the declared response headers of an HTTP 503 response for CreateSandboxSampleData
+type CreateSandboxSampleDataResponse503Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestId         *string
+}
+
+type CreateSandboxSampleDataResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *struct {
+		Data struct {
+			// Created How many campaigns, ad groups and keywords a sandbox operation deleted or created.
+			Created SandboxCounts `json:"created"`
+		} `json:"data"`
+		Success CreateSandboxSampleData201JSONResponseBodySuccess `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *DeleteBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *ChangeNotFound
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *IdempotencyConflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateSandboxSampleDataResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateSandboxSampleDataResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateSandboxSampleDataResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreateSandboxSampleDataResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CreateSandboxSampleDataResponse404Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *CreateSandboxSampleDataResponse405Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateSandboxSampleDataResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreateSandboxSampleDataResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateSandboxSampleDataResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreateSandboxSampleDataResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateSandboxSampleDataResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateSandboxSampleDataResponse) GetJSON201() *struct {
+	Data struct {
+		// Created How many campaigns, ad groups and keywords a sandbox operation deleted or created.
+		Created SandboxCounts `json:"created"`
+	} `json:"data"`
+	Success CreateSandboxSampleData201JSONResponseBodySuccess `json:"success"`
+} {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateSandboxSampleDataResponse) GetJSON400() *DeleteBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateSandboxSampleDataResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateSandboxSampleDataResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateSandboxSampleDataResponse) GetJSON404() *ChangeNotFound {
+	return r.JSON404
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r CreateSandboxSampleDataResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateSandboxSampleDataResponse) GetJSON409() *IdempotencyConflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateSandboxSampleDataResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateSandboxSampleDataResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateSandboxSampleDataResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateSandboxSampleDataResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateSandboxSampleDataResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateSandboxSampleDataResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateSandboxSampleDataResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateSandboxSampleDataResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetServerTimeResponse200Headers the declared response headers of an HTTP 200 response for GetServerTime
 type GetServerTimeResponse200Headers struct {
 	Date       *string
@@ -27742,6 +28533,44 @@ func (c *ClientWithResponses) HeadGetReadinessWithResponse(ctx context.Context, 
 		return nil, err
 	}
 	return ParseHeadGetReadinessResponse(rsp)
+}
+
+// ResetSandboxWithResponse Empty the sandbox
+//
+// Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups and
+// keywords, in one transaction, each recorded in the change history as a delete by this key;
+// answers `200` with how many of each went. Production data is never touched: on the production
+// listener the path does not exist (`404 NOT_FOUND`). Takes no query parameters and no body.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /sandbox/reset (the `ResetSandbox` operationId).
+func (c *ClientWithResponses) ResetSandboxWithResponse(ctx context.Context, params *ResetSandboxParams, reqEditors ...RequestEditorFn) (*ResetSandboxResponse, error) {
+	rsp, err := c.ResetSandbox(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResetSandboxResponse(rsp)
+}
+
+// CreateSandboxSampleDataWithResponse Fill the sandbox with sample data
+//
+// Sandbox only. Adds a realistic set to the key's account's sandbox, as the API would create it
+// (each entity with its history record): four campaigns in several marketplaces (US, DE, JP, UK,
+// or the deployment's own) and statuses (active, paused, ended), nine ad groups (some paused), and
+// a couple of hundred keywords of every match type, some with their own bid, some paused. Answers
+// `201` with how many of each it created. Call it again for another set; `POST /sandbox/reset`
+// empties the sandbox first. On the production listener the path is `404 NOT_FOUND`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /sandbox/sample-data (the `CreateSandboxSampleData` operationId).
+func (c *ClientWithResponses) CreateSandboxSampleDataWithResponse(ctx context.Context, params *CreateSandboxSampleDataParams, reqEditors ...RequestEditorFn) (*CreateSandboxSampleDataResponse, error) {
+	rsp, err := c.CreateSandboxSampleData(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSandboxSampleDataResponse(rsp)
 }
 
 // GetServerTimeWithResponse Server time
@@ -55354,6 +56183,982 @@ func ParseHeadGetReadinessResponse(rsp *http.Response) (*HeadGetReadinessRespons
 				return nil, err
 			}
 			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResetSandboxResponse parses an HTTP response from a ResetSandboxWithResponse call
+func ParseResetSandboxResponse(rsp *http.Response) (*ResetSandboxResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResetSandboxResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data struct {
+				// Deleted How many campaigns, ad groups and keywords a sandbox operation deleted or created.
+				Deleted SandboxCounts `json:"deleted"`
+			} `json:"data"`
+			Success ResetSandbox200JSONResponseBodySuccess `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest DeleteBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ChangeNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest IdempotencyConflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ResetSandboxResponse200Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ResetSandboxResponse400Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ResetSandboxResponse401Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ResetSandboxResponse403Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ResetSandboxResponse404Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 405:
+		var headers ResetSandboxResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
+	case rsp.StatusCode == 409:
+		var headers ResetSandboxResponse409Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers ResetSandboxResponse413Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers ResetSandboxResponse429Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ResetSandboxResponse500Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResetSandboxResponse503Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateSandboxSampleDataResponse parses an HTTP response from a CreateSandboxSampleDataWithResponse call
+func ParseCreateSandboxSampleDataResponse(rsp *http.Response) (*CreateSandboxSampleDataResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateSandboxSampleDataResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest struct {
+			Data struct {
+				// Created How many campaigns, ad groups and keywords a sandbox operation deleted or created.
+				Created SandboxCounts `json:"created"`
+			} `json:"data"`
+			Success CreateSandboxSampleData201JSONResponseBodySuccess `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest DeleteBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ChangeNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest IdempotencyConflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateSandboxSampleDataResponse201Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreateSandboxSampleDataResponse400Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateSandboxSampleDataResponse401Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreateSandboxSampleDataResponse403Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CreateSandboxSampleDataResponse404Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 405:
+		var headers CreateSandboxSampleDataResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreateSandboxSampleDataResponse409Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreateSandboxSampleDataResponse413Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateSandboxSampleDataResponse429Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreateSandboxSampleDataResponse500Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateSandboxSampleDataResponse503Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string

@@ -1144,10 +1144,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Empty the sandbox
+         * @description Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups and
+         *     keywords, in one transaction, each recorded in the change history as a delete by this key;
+         *     answers `200` with how many of each went. Production data is never touched: on the production
+         *     listener the path does not exist (`404 NOT_FOUND`). Takes no query parameters and no body.
+         */
+        post: operations["resetSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/sample-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fill the sandbox with sample data
+         * @description Sandbox only. Adds a realistic set to the key's account's sandbox, as the API would create it
+         *     (each entity with its history record): four campaigns in several marketplaces (US, DE, JP, UK,
+         *     or the deployment's own) and statuses (active, paused, ended), nine ad groups (some paused), and
+         *     a couple of hundred keywords of every match type, some with their own bid, some paused. Answers
+         *     `201` with how many of each it created. Call it again for another set; `POST /sandbox/reset`
+         *     empties the sandbox first. On the production listener the path is `404 NOT_FOUND`.
+         */
+        post: operations["createSandboxSampleData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description How many campaigns, ad groups and keywords a sandbox operation deleted or created. */
+        SandboxCounts: {
+            /** Format: int64 */
+            campaigns: number;
+            /** Format: int64 */
+            ad_groups: number;
+            /** Format: int64 */
+            keywords: number;
+        };
         /**
          * @description What a change record is about. `member` is a console user's place and role in the account; `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign).
          * @example campaign
@@ -1291,7 +1348,7 @@ export interface components {
          *     | `INTERNAL_ERROR` | 500 |
          *     | `SERVICE_UNAVAILABLE` | 503 |
          *     | `UNAUTHORIZED`, `TIMESTAMP_EXPIRED`, `INVALID_SIGNATURE`, `SIGNATURE_INVALID` | 401 |
-         *     | `API_KEY_DISABLED` | 403 |
+         *     | `API_KEY_DISABLED`, `INSUFFICIENT_SCOPE`, `IP_NOT_ALLOWED` | 403 |
          *
          *     Which operation answers which code is said in each of its responses. In short: `VALIDATION_ERROR`
          *     and `INVALID_JSON` come from a bad query, header or body; `UNSUPPORTED_MEDIA_TYPE`,
@@ -1306,7 +1363,7 @@ export interface components {
          *     checks described under Authentication.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE_TRANSITION" | "DUPLICATE_KEYWORD" | "IDEMPOTENCY_KEY_REUSED" | "CONFLICT" | "PRECONDITION_FAILED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "TIMESTAMP_EXPIRED" | "INVALID_SIGNATURE" | "SIGNATURE_INVALID" | "API_KEY_DISABLED";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_STATE_TRANSITION" | "DUPLICATE_KEYWORD" | "IDEMPOTENCY_KEY_REUSED" | "CONFLICT" | "PRECONDITION_FAILED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "TIMESTAMP_EXPIRED" | "INVALID_SIGNATURE" | "SIGNATURE_INVALID" | "API_KEY_DISABLED" | "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED";
         FieldIssueList: components["schemas"]["FieldIssue"][];
         FieldIssue: {
             /**
@@ -1342,6 +1399,21 @@ export interface components {
             skew_seconds?: number;
             /** @description Sandbox signature mismatches only. Each string to sign the server would have accepted, in order Scheme A (full path), Scheme A (relative path), Scheme B, as allowed by the signing mode. */
             expected_strings_to_sign?: string[];
+            /**
+             * @description `INSUFFICIENT_SCOPE` only: what the operation requires (its `x-required-scope`).
+             * @example campaigns:write
+             */
+            required_scope?: string;
+            /**
+             * @description `INSUFFICIENT_SCOPE` only: the key's level on that group.
+             * @example campaigns:read
+             */
+            granted_scope?: string;
+            /**
+             * @description `IP_NOT_ALLOWED` only: the client address the server saw.
+             * @example 198.51.100.7
+             */
+            client_ip?: string;
         };
         /**
          * Format: double
@@ -2552,7 +2624,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description `API_KEY_DISABLED`: the key is disabled and the request was signed with Scheme B. */
+        /** @description `API_KEY_DISABLED`: the key is disabled and the request was signed with Scheme B; `INSUFFICIENT_SCOPE`: the key's scope does not cover the operation (`details.required_scope`); `IP_NOT_ALLOWED`: the client address is outside the key's allowed ranges. All three come only after the signature verified. */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3454,6 +3526,22 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+         *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+         *     anything, so a change under a failure is not applied:
+         *
+         *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+         *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+         *     * `internal_error` — `500 INTERNAL_ERROR`;
+         *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+         *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+         *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+         *       for real.
+         *
+         *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+         */
+        SandboxSimulate: string;
         /** @description Only the records of this kind of entity. */
         HistoryEntityTypeFilter: components["schemas"]["HistoryEntityType"];
         /**
@@ -6459,6 +6547,166 @@ export interface operations {
             429: components["responses"]["HeadError"];
             500: components["responses"]["HeadError"];
             503: components["responses"]["HeadError"];
+        };
+    };
+    resetSandbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; the counts say how much. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "deleted": {
+                     *           "campaigns": 4,
+                     *           "ad_groups": 9,
+                     *           "keywords": 230
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            deleted: components["schemas"]["SandboxCounts"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSandboxSampleData: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; the counts say how much. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "created": {
+                     *           "campaigns": 4,
+                     *           "ad_groups": 9,
+                     *           "keywords": 230
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            created: components["schemas"]["SandboxCounts"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

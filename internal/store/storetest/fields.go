@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"fmt"
+	"net/netip"
 	"reflect"
 	"slices"
 	"strings"
@@ -255,13 +256,19 @@ func (r *roundTrip) credential(a *adcamp.Account) {
 	expires := at(86400)
 	k := &store.Credential{
 		APIKey: adcamp.APIKey{ID: "ak_test_full", AccountID: a.ID, Environment: adcamp.Sandbox, CreatedAt: at(8),
-			Name: "Reporting job", CreatedBy: &adcamp.Actor{Type: adcamp.ActorUser, ID: "usr_someone"}},
+			Name: "Reporting job", CreatedBy: &adcamp.Actor{Type: adcamp.ActorUser, ID: "usr_someone"},
+			Scopes:     adcamp.Scopes{Campaigns: adcamp.AccessRead, Reports: adcamp.AccessWrite, History: adcamp.AccessNone, Webhooks: adcamp.AccessRead},
+			ExpiresAt:  &expires,
+			AllowedIPs: []netip.Prefix{netip.MustParsePrefix("203.0.113.0/24"), netip.MustParsePrefix("2001:db8::/32")},
+			RateLimit:  5},
 		Secret: []byte("sealed first secret"),
 	}
 	r.writing(func(tx store.Tx) error { return tx.CreateCredential(ctx, k) })
 	// Rolled, disabled and used: what the other calls write.
 	k.PreviousSecret, k.PreviousExpiresAt = k.Secret, &expires
 	k.Secret, k.Disabled = []byte("sealed second secret"), true
+	k.Scopes.History, k.RateLimit = adcamp.AccessRead, 7
+	k.AllowedIPs = append(k.AllowedIPs, netip.MustParsePrefix("::1/128"))
 	r.writing(func(tx store.Tx) error { return tx.UpdateCredential(ctx, k) })
 	used := at(60)
 	k.LastUsedAt = &used

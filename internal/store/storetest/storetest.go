@@ -29,6 +29,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ChannelAccounts", testChannelAccounts},
 		{"Keys", testKeys},
 		{"TouchKeys", testTouchKeys},
+		{"KeyTrail", testKeyTrail},
 		{"EveryField", testEveryField},
 		{"CampaignRoundTrip", testCampaignRoundTrip},
 		{"CampaignListOrderAndPaging", testCampaignPaging},

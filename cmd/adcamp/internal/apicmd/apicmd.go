@@ -100,6 +100,10 @@ func (c *cli) api(ctx context.Context, cmd string, args []string) error {
 		return c.channelAccountsListAPI(ctx, args)
 	case "changes list":
 		return c.changesList(ctx, args)
+	case "sandbox reset":
+		return c.sandboxAction(ctx, cmd, args, (*client.Client).ResetSandbox, "deleted")
+	case "sandbox sample-data":
+		return c.sandboxAction(ctx, cmd, args, (*client.Client).CreateSampleData, "created")
 	}
 	if ok, err := c.negatives(ctx, cmd, args); ok {
 		return err
