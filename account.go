@@ -47,6 +47,10 @@ type Account struct {
 	Name      string    `json:"name"`
 	Email     string    `json:"email,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
+	// TimeZone is the IANA name of the zone the account's days are
+	// counted in (a campaign's daily budget, its spend today); "UTC"
+	// unless set.
+	TimeZone string `json:"time_zone"`
 }
 
 // ChannelAccount is a seller account of the account holder on one

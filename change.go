@@ -25,11 +25,14 @@ const (
 	// shared negative lists.
 	EntityNegativeKeyword EntityType = "negative_keyword"
 	EntityNegativeList    EntityType = "negative_keyword_list"
+	// EntityAccount records changes of an account's own settings (its
+	// time zone).
+	EntityAccount EntityType = "account"
 )
 
 // EntityTypes lists the entity types, in the order the API names them.
-var EntityTypes = []EntityType{EntityCampaign, EntityAdGroup, EntityKeyword, EntityAPIKey, EntityMember,
-	EntityNegativeKeyword, EntityNegativeList}
+var EntityTypes = []EntityType{EntityCampaign, EntityAdGroup, EntityKeyword, EntityAPIKey, EntityMember, EntityAccount,
+	EntityNegativeKeyword, EntityNegativeList, EntityWebhookEndpoint}
 
 // Operation says what a change did to its entity.
 type Operation string

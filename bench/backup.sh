@@ -17,7 +17,7 @@ dir=$work/data
 pin0="" pin1=""
 if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then pin0="taskset -c 0" pin1="taskset -c 1"; fi
 $pin0 "$work/adcamp" serve --data-dir "$dir" --production-addr "127.0.0.1:$port" --sandbox-addr "" \
-	--metrics-addr "" --console-addr "" --log-level error &
+	--metrics-addr "" --console-addr "" --operator-addr "" --log-level error &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true; rm -rf "${cleanup:-}"' EXIT
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done

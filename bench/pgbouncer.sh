@@ -58,7 +58,7 @@ acc=$("$work/adcamp" accounts create --name pgbouncer --json --database-url "$di
 key=$(sed -n 's/.*"api_key": "\(.*\)".*/\1/p' "$work/key.json")
 secret=$(sed -n 's/.*"api_secret": "\(.*\)".*/\1/p' "$work/key.json")
 "$work/adcamp" serve --data-dir "$work/data" --database-url "$bouncer" "${db[@]}" --production-addr 127.0.0.1:$PORT \
-	--sandbox-addr "" --metrics-addr 127.0.0.1:$((PORT + 1)) --console-addr 127.0.0.1:$((PORT + 2)) >"$work/serve.log" 2>&1 &
+	--sandbox-addr "" --metrics-addr 127.0.0.1:$((PORT + 1)) --console-addr 127.0.0.1:$((PORT + 2)) --operator-addr "" >"$work/serve.log" 2>&1 &
 srv=$!
 for _ in $(seq 100); do curl -fsS -o /dev/null "http://127.0.0.1:$PORT/healthz" 2>/dev/null && break; sleep 0.1; done
 "$work/load" -url "http://127.0.0.1:$PORT" -key "$key" -secret "$secret" -bodies contract -sign-query=false \

@@ -39,7 +39,7 @@ run() { # run PROCS CONC REP: one line of results
 	for i in $(seq 1 "$procs"); do
 		"${SRV[@]}" "$work/adcamp" serve --data-dir "$dir" --database-url "$url" --master-key-file "$dir/master.key" \
 			--production-addr 127.0.0.1:$((BASE_PORT + i)) --sandbox-addr "" \
-			--metrics-addr 127.0.0.1:$((BASE_PORT + 20 + i)) --console-addr 127.0.0.1:$((BASE_PORT + 40 + i)) \
+			--metrics-addr 127.0.0.1:$((BASE_PORT + 20 + i)) --console-addr 127.0.0.1:$((BASE_PORT + 40 + i)) --operator-addr "" \
 			>"$dir/server$i.log" 2>&1 &
 		pids+=($!)
 	done

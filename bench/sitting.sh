@@ -23,7 +23,7 @@ port=${PROJECT_PORT:-18081}
 export PROJECT_URL=http://127.0.0.1:$port
 export PROJECT_CMD="$work/adcamp serve --data-dir {dir} --production-addr 127.0.0.1:$port --sandbox-addr \"\""
 if [[ $port != 18081 ]]; then
-	PROJECT_CMD+=" --metrics-addr 127.0.0.1:$((port + 1000)) --console-addr 127.0.0.1:$((port + 1001))"
+	PROJECT_CMD+=" --metrics-addr 127.0.0.1:$((port + 1000)) --console-addr 127.0.0.1:$((port + 1001)) --operator-addr="
 fi
 if [[ ${STORE:-sqlite} == postgres ]]; then
 	PROJECT_CMD+=" --database-url \"\$(bash $root/bench/pg-schema.sh {dir})\" --master-key-file {dir}/master.key"

@@ -8,6 +8,18 @@ import (
 	"time"
 )
 
+// ServingStatus is a campaign's serving status (Campaign.ServingStatus).
+type ServingStatus string
+
+// The serving statuses.
+const (
+	ServingServing         ServingStatus = "serving"
+	ServingPaused          ServingStatus = "paused"
+	ServingEnded           ServingStatus = "ended"
+	ServingNotStarted      ServingStatus = "not_started"
+	ServingBudgetExhausted ServingStatus = "budget_exhausted"
+)
+
 // Campaign is an advertising campaign on one marketplace.
 type Campaign struct {
 	ID          string `json:"id"`
@@ -25,6 +37,13 @@ type Campaign struct {
 	// Notes is the account holder's own text on the campaign ("" when
 	// there is none; the API sends null).
 	Notes string `json:"notes"`
+	// ServingStatus (read-only) says whether the campaign's keywords are
+	// served now, on the account's day: serving, paused, ended,
+	// not_started or budget_exhausted.
+	ServingStatus ServingStatus `json:"serving_status"`
+	// SpendToday (read-only) is what its keywords cost on the account's
+	// today, from the marketplace's delivery figures.
+	SpendToday Money `json:"spend_today"`
 	// Version starts at 1 and grows with every update; pass it as
 	// UpdateOptions.IfMatch or DeleteOptions.IfMatch to act only on
 	// the version you read.

@@ -47,7 +47,7 @@ func freeAddr(t *testing.T) string {
 // startProcess runs the binary's serve command and waits until it is ready.
 func startProcess(t *testing.T, bin, addr string, args ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--production-addr", addr, "--sandbox-addr", "", "--console-addr", "",
+	cmd := exec.Command(bin, append([]string{"serve", "--production-addr", addr, "--sandbox-addr", "", "--console-addr", "", "--operator-addr", "",
 		"--metrics-addr", "", "--log-level", "error"}, args...)...)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {

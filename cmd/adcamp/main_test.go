@@ -35,7 +35,7 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 // --metrics-addr): their default addresses are fixed ports, which tests
 // running at once would compete for.
 func noEnv(name string) (string, bool) {
-	return "", name == "ADCAMP_CONSOLE_ADDR" || name == "ADCAMP_METRICS_ADDR"
+	return "", name == "ADCAMP_CONSOLE_ADDR" || name == "ADCAMP_METRICS_ADDR" || name == "ADCAMP_OPERATOR_ADDR"
 }
 
 // mustJSON runs a command that must succeed and decodes its --json output.

@@ -15,8 +15,9 @@ import (
 const usage = `adcamp runs and administers the Campaign Advertising Open API, and calls it.
 
 Usage:
-  adcamp serve [flags]                       run the API (production :8080, sandbox :8081) and the console (:8082)
+  adcamp serve [flags]                       run the API (production :8080, sandbox :8081), the console (:8082), the operator listener (:8083)
   adcamp accounts create --name NAME [--email EMAIL] [--json]
+  adcamp accounts update ID --time-zone ZONE [--json]   (IANA name: the account's days, for budgets)
   adcamp channel-accounts create --account ID --marketplace CODE --name NAME [--json]
   adcamp channel-accounts list --account ID [--json]
   adcamp keys create --account ID --env sandbox|production [--name NAME] [--json]
@@ -26,6 +27,9 @@ Usage:
   adcamp keys list --account ID [--json]
   adcamp keys disable|enable|delete KEY
   adcamp keys roll KEY [--grace 24h] [--json]   (--grace 0: the old secret stops at once)
+  adcamp operator-keys create --name NAME [--json]   (the marketplace's ad server, --operator-addr)
+  adcamp operator-keys list [--json]
+  adcamp operator-keys disable|enable|delete KEY
   adcamp users create --account ID --email EMAIL --role owner|developer|viewer [--console-url URL] [--json]
   adcamp users reset-password --email EMAIL [--console-url URL] [--json]
   adcamp users reset-two-step --email EMAIL [--json]   (for a user who lost their authenticator)
@@ -67,6 +71,12 @@ API commands (signed requests to a running server):
                       [--limit N] [--cursor C | --all]
   adcamp sandbox reset          delete the account's sandbox campaigns, ad groups and keywords (sandbox only)
   adcamp sandbox sample-data    fill the sandbox with sample campaigns, ad groups and keywords (sandbox only)
+  adcamp webhooks create --url URL [--description D] [--event-types T,T] [--disabled]
+  adcamp webhooks list | get ID | delete ID | test ID | deliveries ID [--limit N] [--cursor C]
+  adcamp webhooks update ID [--url URL] [--description D] [--event-types T,T|all] [--enable | --disable]
+  adcamp webhooks rotate-secret ID [--grace 24h]
+  adcamp webhooks redeliver ID (--event ID | --since TIME [--until TIME])
+  adcamp events list [--type T,T] [--since TIME] [--until TIME] [--limit N] [--cursor C | --all]
 
 Every API command takes --json (print the API's data) and --config PATH; create
 and update take --validate-only; update, delete, pause, resume and end take
@@ -134,7 +144,7 @@ func (c *cli) dispatch(ctx context.Context, cmd string, rest []string) error {
 	switch cmd {
 	case "serve":
 		return c.serve(ctx, rest)
-	case "accounts", "channel-accounts", "keys", "users":
+	case "accounts", "channel-accounts", "keys", "users", "operator-keys":
 		if len(rest) == 0 {
 			return usageError("%s needs a subcommand; see adcamp %s -h", cmd, cmd)
 		}
@@ -145,7 +155,7 @@ func (c *cli) dispatch(ctx context.Context, cmd string, rest []string) error {
 			return c.api(ctx, cmd+" "+rest[0], rest[1:])
 		}
 		return c.admin(ctx, cmd+" "+rest[0], rest[1:])
-	case "campaigns", "ad-groups", "keywords", "changes", "sandbox", "negatives":
+	case "campaigns", "ad-groups", "keywords", "changes", "sandbox", "negatives", "webhooks", "events":
 		if len(rest) == 0 {
 			return usageError("%s needs a subcommand; see adcamp %s -h", cmd, cmd)
 		}

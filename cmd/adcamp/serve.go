@@ -63,10 +63,15 @@ type serveConfig struct {
 	metricsAddr    string
 	consoleAddr    string
 	consoleURL     string
+	operatorAddr   string
+	feedRetention  time.Duration
 	historyDays    int // days change records are kept; 0 keeps them all
 	trustedProxies string
 	trusted        []netip.Prefix
 	ops            opsConfig
+	// webhooksAllowPrivate lets webhooks go to private and loopback
+	// addresses (tests, receivers inside one's network).
+	webhooksAllowPrivate bool
 }
 
 func (c *cli) serveFlags(args []string) (*serveConfig, error) {
@@ -82,6 +87,7 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	str(&cfg.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	str(&cfg.debugAddr, "debug-addr", "", "listen address of the Go profiler (/debug/pprof/); empty (the default) turns it off")
 	str(&cfg.consoleAddr, "console-addr", "127.0.0.1:8082", "listen address of the account console; empty turns it off")
+	str(&cfg.operatorAddr, "operator-addr", "127.0.0.1:8083", "listen address of the operator listener (the marketplace's ad server); empty turns it off")
 	str(&cfg.consoleURL, "console-url", "", "the console's address as its users reach it (https://... behind a proxy), for its links")
 	str(&cfg.trustedProxies, "trusted-proxies", "",
 		"CIDR ranges of the proxies whose X-Forwarded-For is believed (comma-separated); empty: the connection's address counts")
@@ -100,7 +106,10 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 		{"history-retention", "days the change history is kept, older records purged in the background; 0 keeps everything",
 			int(service.DefaultHistoryRetention / (24 * time.Hour)), &cfg.historyDays, ""},
 	}
+	c.feedFlags(fs, cfg)
 	finishOps := c.opsFlags(fs, &cfg.ops)
+	fs.BoolVar(&cfg.webhooksAllowPrivate, "webhooks-allow-private", false,
+		"deliver webhooks to loopback, private and link-local addresses too (refused by default)")
 	for i := range counts {
 		n := &counts[i]
 		n.text = c.envDefault(envName(n.name), strconv.Itoa(n.def))
@@ -192,6 +201,9 @@ type app struct {
 	metrics *metrics.Metrics
 	log     *slog.Logger
 	ops     *opsRuntime
+	sole    bool // the only process on its store (SQLite)
+	// webhooksAllowPrivate is serve --webhooks-allow-private.
+	webhooksAllowPrivate bool
 }
 
 // openServe opens the store and builds the service of serve.
@@ -205,6 +217,7 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 		Marketplaces:     strings.Split(cfg.marketplaces, ","),
 		HistoryRetention: time.Duration(cfg.historyDays) * 24 * time.Hour,
 	})
+	svc.SetFeedRetention(cfg.feedRetention)
 	if err := svc.LoadSettings(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -213,7 +226,8 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 	m := metrics.New(pools)
 	b := readBuildInfo()
 	m.SetBuildInfo(b.Version, b.Commit, b.GoVersion)
-	return &app{db: db, svc: svc, metrics: m, log: log, ops: &opsRuntime{cfg: cfg.ops, dataDir: cfg.store.dataDir}}, nil
+	return &app{db: db, svc: svc, metrics: m, log: log, ops: &opsRuntime{cfg: cfg.ops, dataDir: cfg.store.dataDir},
+		sole: cfg.store.databaseURL == "", webhooksAllowPrivate: cfg.webhooksAllowPrivate}, nil
 }
 
 // listener is one bound address and the server that will serve it.
@@ -299,6 +313,13 @@ func (a *app) listen(cfg *serveConfig) (listeners, error) {
 		}
 		ls = append(ls, l)
 	}
+	if cfg.operatorAddr != "" {
+		l, err := a.listenOperator(cfg, tlsConfig)
+		if err != nil {
+			return ls, err
+		}
+		ls = append(ls, l)
+	}
 	if cfg.debugAddr != "" {
 		l, err := net.Listen("tcp", cfg.debugAddr)
 		if err != nil {
@@ -317,6 +338,8 @@ func (a *app) run(ctx context.Context, ls listeners) error {
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Go(func() { a.svc.Run(runCtx, 5*time.Second) })
+	wg.Go(func() { a.runWebhooks(runCtx, a.webhooksAllowPrivate) })
+	wg.Go(func() { a.svc.RunFeed(runCtx, feedTick) })
 	a.startBackground(runCtx, &wg)
 
 	errc := make(chan error, len(ls))

@@ -75,8 +75,14 @@ func (s *Server) campaign(w http.ResponseWriter, r *http.Request, c *call) error
 
 // campaignFacts lists a campaign's fields for people.
 func (s *Server) campaignFacts(c *call, camp *adcamp.Campaign) ([]fact, error) {
+	sv, err := s.svc.CampaignServing(c.ctx, c.tenant(), []*adcamp.Campaign{camp})
+	if err != nil {
+		return nil, err
+	}
 	facts := []fact{
 		{"Daily budget", money(camp.BudgetDaily)},
+		{"Spent today", money(sv[0].SpendToday) + " (the account's day, " + c.account.TimeZone + ")"},
+		{"Serving", servingText[sv[0].Status]},
 		{"Marketplace", camp.Marketplace},
 	}
 	if camp.ChannelAccountID != nil {
@@ -362,4 +368,13 @@ func (s *Server) opFailed(w http.ResponseWriter, p *page, err error, reload func
 	v.Stale = true
 	p.Data = v
 	return s.render(w, http.StatusConflict, "ad-confirm.html", p)
+}
+
+// servingText says a campaign's serving status for people.
+var servingText = map[adcamp.ServingStatus]string{
+	adcamp.ServingServing:         "Serving",
+	adcamp.ServingPaused:          "Not serving: paused",
+	adcamp.ServingEnded:           "Not serving: ended",
+	adcamp.ServingNotStarted:      "Not serving yet: its start date is ahead",
+	adcamp.ServingBudgetExhausted: "Not serving: today's budget is spent (it serves again tomorrow, or now if the budget is raised)",
 }

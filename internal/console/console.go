@@ -139,7 +139,13 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /accounts/{account}/members/{user}/remove", s.inAccount(s.removeMember))
 	mux.Handle("POST /accounts/{account}/members/{user}/remove", s.inAccount(s.removeMember))
 
+	mux.Handle("GET /accounts/{account}/webhooks", s.inAccount(s.webhooks))
+	mux.Handle("POST /accounts/{account}/webhooks/new", s.inAccount(s.newWebhook))
+	mux.Handle("GET /accounts/{account}/webhooks/{endpoint}", s.inAccount(s.webhookLog))
+	mux.Handle("POST /accounts/{account}/webhooks/{endpoint}/{op}", s.inAccount(s.changeWebhook))
+
 	s.adsRoutes(mux)
+	s.accountRoutes(mux)
 	s.keyAccessRoutes(mux)
 
 	mux.Handle("/", s.public(func(w http.ResponseWriter, r *http.Request) error {

@@ -18,9 +18,13 @@ type campaignJSON struct {
 	EndDate          optDate       `json:"end_date"`
 	Status           adcamp.Status `json:"status"`
 	Notes            optText       `json:"notes"`
-	Version          int64         `json:"version"`
-	CreatedAt        apiTime       `json:"created_at"`
-	UpdatedAt        apiTime       `json:"updated_at"`
+	// ServingStatus and SpendToday are read-only, on the account's day
+	// (see withServing).
+	ServingStatus adcamp.ServingStatus `json:"serving_status"`
+	SpendToday    adcamp.Money         `json:"spend_today"`
+	Version       int64                `json:"version"`
+	CreatedAt     apiTime              `json:"created_at"`
+	UpdatedAt     apiTime              `json:"updated_at"`
 }
 
 // appendJSON writes c as encoding/json would (see jsonAppender).
@@ -47,6 +51,10 @@ func (c campaignJSON) appendJSON(b []byte) []byte {
 	b = appendJSONString(b, string(c.Status))
 	b = append(b, `,"notes":`...)
 	b = c.Notes.appendJSON(b)
+	b = append(b, `,"serving_status":`...)
+	b = appendJSONString(b, string(c.ServingStatus))
+	b = append(b, `,"spend_today":`...)
+	b = c.SpendToday.AppendText(b)
 	b = append(b, `,"version":`...)
 	b = strconv.AppendInt(b, c.Version, 10)
 	b = append(b, `,"created_at":`...)
@@ -112,7 +120,7 @@ func campaignInput(o *object) (in adcamp.CampaignInput) {
 			o.str(m.name, m.value, &in.Notes)
 		case "version":
 			o.integer(m.name, m.value, &in.Version)
-		case "id", "created_at", "updated_at":
+		case "id", "created_at", "updated_at", "serving_status", "spend_today":
 			o.readOnly(m.name)
 		default:
 			o.unknown(m.name)
@@ -131,7 +139,11 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request, c *call)
 	if err != nil {
 		return err
 	}
-	writeCreated(w, dryRun, "/campaigns/"+camp.ID, camp.Version, toCampaignJSON(camp))
+	out, err := s.withServing(r, c, camp)
+	if err != nil {
+		return err
+	}
+	writeCreated(w, dryRun, "/campaigns/"+camp.ID, camp.Version, out[0])
 	return nil
 }
 
@@ -143,7 +155,11 @@ func (s *Server) getCampaign(w http.ResponseWriter, r *http.Request, c *call) er
 	if err != nil {
 		return err
 	}
-	writeEntity(w, http.StatusOK, camp.Version, toCampaignJSON(camp))
+	out, err := s.withServing(r, c, camp)
+	if err != nil {
+		return err
+	}
+	writeEntity(w, http.StatusOK, camp.Version, out[0])
 	return nil
 }
 
@@ -158,7 +174,11 @@ func (s *Server) listCampaigns(w http.ResponseWriter, r *http.Request, c *call) 
 	if err != nil {
 		return err
 	}
-	writeData(w, http.StatusOK, toListJSON(p, toCampaignJSON))
+	l := toListJSON(p, toCampaignJSON)
+	if l.Items, err = s.withServing(r, c, p.Items...); err != nil {
+		return err
+	}
+	writeData(w, http.StatusOK, l)
 	return nil
 }
 
@@ -171,7 +191,11 @@ func (s *Server) updateCampaign(w http.ResponseWriter, r *http.Request, c *call)
 	if err != nil {
 		return err
 	}
-	writeEntity(w, http.StatusOK, camp.Version, toCampaignJSON(camp))
+	out, err := s.withServing(r, c, camp)
+	if err != nil {
+		return err
+	}
+	writeEntity(w, http.StatusOK, camp.Version, out[0])
 	return nil
 }
 
@@ -186,4 +210,19 @@ func (s *Server) deleteCampaign(w http.ResponseWriter, r *http.Request, c *call)
 	}
 	writeData(w, http.StatusOK, deletedJSON{ID: id, Deleted: true, AdGroups: &d.AdGroups, Keywords: &d.Keywords})
 	return nil
+}
+
+// withServing renders campaigns with their serving status and spend
+// today, read after the campaigns (a moment later: what the feed shows).
+func (s *Server) withServing(r *http.Request, c *call, camps ...*adcamp.Campaign) ([]campaignJSON, error) {
+	sv, err := s.svc.CampaignServing(r.Context(), c.tenant, camps)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]campaignJSON, len(camps))
+	for i, camp := range camps {
+		out[i] = toCampaignJSON(camp)
+		out[i].ServingStatus, out[i].SpendToday = sv[i].Status, sv[i].SpendToday
+	}
+	return out, nil
 }

@@ -24,6 +24,7 @@ func TestCreateCampaign(t *testing.T) {
 	wantData := map[string]any{
 		"id": id, "name": "Spring sale", "budget_daily": 12.5, "marketplace": "US", "channel_account_id": nil,
 		"start_date": "2026-12-01", "end_date": "2026-12-31", "status": "active", "notes": nil, "version": float64(1),
+		"serving_status": "not_started", "spend_today": float64(0),
 		"created_at": "2026-11-22T09:30:00Z", "updated_at": "2026-11-22T09:30:00Z",
 	}
 	if diff := cmp.Diff(wantData, d); diff != "" {

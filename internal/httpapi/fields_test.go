@@ -121,11 +121,16 @@ func TestAnswersShowEveryField(t *testing.T) {
 			}
 		}
 		slices.Sort(want)
-		if got := jsonFields(r.answer); !slices.Equal(got, want) {
+		got := slices.DeleteFunc(jsonFields(r.answer), func(f string) bool { return slices.Contains(computedFields, f) })
+		if !slices.Equal(got, want) {
 			t.Errorf("%T writes %v; the fields of %T are %v", r.answer, got, r.entity, want)
 		}
 	}
 }
+
+// computedFields are fields an answer computes rather than stores: a
+// campaign's serving status and spend today.
+var computedFields = []string{"serving_status", "spend_today"}
 
 // snakeCase writes a Go field name as a JSON member: ChannelAccountID is
 // channel_account_id.

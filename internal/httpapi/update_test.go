@@ -22,6 +22,7 @@ func TestUpdateCampaign(t *testing.T) {
 	wantData := map[string]any{
 		"id": id, "name": "b", "budget_daily": 2.25, "marketplace": "US", "channel_account_id": nil,
 		"start_date": "2026-12-01", "end_date": nil, "status": "active", "notes": nil, "version": float64(2),
+		"serving_status": "not_started", "spend_today": float64(0),
 		"created_at": "2026-11-22T09:30:00Z", "updated_at": "2026-11-22T09:31:00Z",
 	}
 	if diff := cmp.Diff(wantData, got); diff != "" {

@@ -107,7 +107,7 @@ func (s *Service) EntityChanges(ctx context.Context, t adcamp.Tenant, typ adcamp
 func (s *Service) changeQuery(t adcamp.Tenant, f adcamp.ChangeFilter) (store.ChangeQuery, error) {
 	var issues adcamp.Issues
 	if f.EntityType != "" && !slices.Contains(adcamp.EntityTypes, f.EntityType) {
-		issues.Add("entity_type", "must be one of campaign, ad_group, keyword, api_key, member, negative_keyword, negative_keyword_list")
+		issues.Add("entity_type", "must be one of campaign, ad_group, keyword, api_key, member, account, negative_keyword, negative_keyword_list, webhook_endpoint")
 	}
 	if f.ActorType != "" && !slices.Contains(adcamp.ActorTypes, f.ActorType) {
 		issues.Add("actor_type", "must be one of api_key, user, admin, system")
@@ -144,7 +144,7 @@ func (s *Service) changeQuery(t adcamp.Tenant, f adcamp.ChangeFilter) (store.Cha
 		envs = []adcamp.Environment{adcamp.Production, adcamp.Sandbox}
 	}
 	switch {
-	case f.EntityType == adcamp.EntityMember:
+	case f.EntityType == adcamp.EntityMember || f.EntityType == adcamp.EntityAccount:
 		if f.CampaignID == "" && f.AdGroupID == "" {
 			q.Environments = []adcamp.Environment{""}
 		}
@@ -201,12 +201,21 @@ func (h *history) add(account string, env adcamp.Environment, typ adcamp.EntityT
 	})
 }
 
-// write stores the records in tx.
+// write stores the records in tx, with the webhook events they make
+// (webhook_events.go).
 func (h *history) write(ctx context.Context, tx store.Tx) error {
 	if len(h.list) == 0 {
 		return nil
 	}
-	return tx.AddChanges(ctx, h.list)
+	if err := tx.AddChanges(ctx, h.list); err != nil {
+		return err
+	}
+	if evs := eventsOf(h.list); len(evs) > 0 {
+		if err := tx.AddEvents(ctx, evs); err != nil {
+			return err
+		}
+	}
+	return appendFeedOf(ctx, tx, h.list, h.now)
 }
 
 // Field values as the API writes them on the entity, as text (nil for

@@ -81,7 +81,8 @@ type Service struct {
 	uses    map[keyDay]int64        // requests not yet counted in the store
 	trail   map[string][]pendingUse // key id -> last uses not yet written, oldest first
 
-	console console // see sessions.go
+	console console   // see sessions.go
+	feed    feedState // see feed.go
 }
 
 // New returns a Service for cfg.

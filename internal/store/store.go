@@ -36,8 +36,10 @@ type Store interface {
 type Tx interface {
 	ConsoleTx
 	ChangesTx
+	OperatorTx
 	KeyTrailTx
 	NegativesTx
+	WebhooksTx
 	CreateAccount(ctx context.Context, a *adcamp.Account) error
 	GetAccount(ctx context.Context, id string) (*adcamp.Account, error)
 

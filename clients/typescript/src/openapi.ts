@@ -1144,6 +1144,218 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The endpoints of the key's environment, oldest first (at most 20, so in one page). Takes no query
+         *     parameters. Secrets are never shown again.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Adds an endpoint that receives the events of the key's environment, signed per the Standard
+         *     Webhooks specification (docs/webhooks.md). `url` is required: an absolute `https://` URL
+         *     (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
+         *     when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
+         *     the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
+         *     absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+         *
+         *     The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
+         *     verify deliveries. It is stored encrypted.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        /**
+         * List webhook endpoints, headers only (HEAD)
+         * @description `GET /webhook-endpoints` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListWebhookEndpoints"];
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description One endpoint. Another account's or environment's endpoint, and a malformed id, answer `404 NOT_FOUND`.
+         *     `enabled` false with `disabled_reason`: `user` (through the API, the console or the CLI), `gone`
+         *     (it answered `410 Gone`) or `failing` (every delivery failed for 5 days).
+         */
+        get: operations["getWebhookEndpoint"];
+        /**
+         * Update a webhook endpoint
+         * @description Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+         *     Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
+         *     queued while it was disabled are then sent. Each change is in the change history
+         *     (`entity_type` `webhook_endpoint`).
+         */
+        put: operations["updateWebhookEndpoint"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint with its pending deliveries and delivery log. Irreversible; events stay
+         *     listed in `GET /events`. Takes no body.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        /**
+         * Get a webhook endpoint, headers only (HEAD)
+         * @description `GET /webhook-endpoints/{endpoint_id}` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headGetWebhookEndpoint"];
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpoint_id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the state of the signing secret
+         * @description What may be known of the endpoint's secret: never the secret itself (shown once, by create and
+         *     rotation), but until when the secret before the last rotation still signs too.
+         */
+        get: operations["getWebhookSecretState"];
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Gives the endpoint a new secret, answered this once. For `grace_seconds` (default 86400, at most
+         *     604800; 0 for none) deliveries are signed with both secrets: `webhook-signature` carries two
+         *     space-separated `v1,` signatures, so a receiver that knows either verifies them while it changes
+         *     over. The body is optional.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        /**
+         * Get the state of the signing secret, headers only (HEAD)
+         * @description `GET /webhook-endpoints/{endpoint_id}/secret` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headGetWebhookSecretState"];
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List delivery attempts
+         * @description The endpoint's delivery log, newest first, cursor-paged like `/changes`: each attempt's time,
+         *     event, HTTP status (null when no answer came), latency, and the first 1 KiB of the answer.
+         */
+        get: operations["listDeliveryAttempts"];
+        put?: never;
+        /**
+         * Send a test event, or redeliver events
+         * @description Queues deliveries to this endpoint, sent at once, and answers `202` with how many:
+         *     - `{"test": true}`: a `webhook.test` event for this endpoint alone, whatever its `event_types`
+         *       (its id is `test_event_id`). A disabled endpoint answers `409 INVALID_STATE_TRANSITION`.
+         *     - `{"event_id": "evt_..."}`: that event again, whether it was delivered or not.
+         *     - `{"since": ..., "until": ...}`: every event of the time range (`until` defaults to now) of the
+         *       types the endpoint takes, at most 10,000 a call, for as long as the change history keeps them.
+         *     A redelivered event keeps its `webhook-id` (the event's id), so a receiver that deduplicates by it
+         *     sees the same event.
+         */
+        post: operations["queueWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        /**
+         * List delivery attempts, headers only (HEAD)
+         * @description `GET /webhook-endpoints/{endpoint_id}/deliveries` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListDeliveryAttempts"];
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
+         *     poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
+         *     `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
+         *     kept as long as the change history (`--history-retention`, 400 days by default).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List events, headers only (HEAD)
+         * @description `GET /events` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListEvents"];
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id (`evt_...`), the `webhook-id` of its deliveries. */
+                event_id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One event, as it is delivered. Another account's or environment's event answers `404 NOT_FOUND`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Get an event, headers only (HEAD)
+         * @description `GET /events/{event_id}` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headGetEvent"];
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/reset": {
         parameters: {
             query?: never;
@@ -1196,6 +1408,163 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description An event type an endpoint may subscribe to (`webhook.test` is sent on request only).
+         * @enum {string}
+         */
+        WebhookEventType: "campaign.created" | "campaign.updated" | "campaign.deleted" | "campaign.ended" | "ad_group.created" | "ad_group.updated" | "ad_group.deleted" | "keyword.created" | "keyword.batch_created" | "keyword.updated" | "keyword.deleted" | "api_key.disabled" | "api_key.rolled" | "api_key.deleted";
+        WebhookEndpoint: {
+            /** @example whe_01m7q5cqg06b8994h5jr7na6t9 */
+            id: string;
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+            /** @example https://hooks.example.com/adcamp */
+            url: string;
+            description: string | null;
+            /** @description The types sent; empty for every type. */
+            event_types: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            /**
+             * @description Why a disabled endpoint is; null while enabled.
+             * @enum {string|null}
+             */
+            disabled_reason: "user" | "gone" | "failing" | null;
+            /**
+             * Format: date-time
+             * @description When the current run of failed deliveries began; null after a success.
+             */
+            failing_since: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the secret before the last rotation still signs too.
+             */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * @description The signing secret, in the answers of create and rotate-secret only.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret?: string;
+        };
+        WebhookEndpointCreate: {
+            url: string;
+            description?: string;
+            event_types?: components["schemas"]["WebhookEventType"][];
+            enabled?: boolean;
+        };
+        WebhookEndpointUpdate: {
+            url?: string;
+            description?: string;
+            event_types?: components["schemas"]["WebhookEventType"][];
+            enabled?: boolean;
+        };
+        WebhookRotation: {
+            grace_seconds?: number;
+        };
+        WebhookSecretState: {
+            endpoint_id: string;
+            /** Format: date-time */
+            previous_secret_expires_at: string | null;
+        };
+        WebhookDeliveryRequest: {
+            test?: boolean;
+            event_id?: string;
+            /** Format: date-time */
+            since?: string;
+            /** Format: date-time */
+            until?: string;
+        };
+        /**
+         * @description An event, exactly as delivered. `data` is, for the events of campaigns, ad groups, keywords and
+         *     API keys, the change record (as `GET /changes` shows it); for `keyword.batch_created`, the
+         *     batch: `{campaign_id, ad_group_id, count, keyword_ids, actor, request_id, transaction_id}`.
+         */
+        Event: {
+            /** @example evt_01m7q5cqg06b8994h5jr7na6t9 */
+            id: string;
+            /** @example campaign.created */
+            type: string;
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        DeliveryAttempt: {
+            id: string;
+            event_id: string;
+            event_type: string;
+            /** Format: date-time */
+            attempted_at: string;
+            /** @description The HTTP status answered; null when no answer came. */
+            status: number | null;
+            /** Format: int64 */
+            latency_ms: number;
+            succeeded: boolean;
+            error: string | null;
+            /** @description The first 1 KiB of the answer's body. */
+            response: string;
+        };
+        WebhookEndpointList: {
+            items: components["schemas"]["WebhookEndpoint"][];
+        };
+        EventList: {
+            items: components["schemas"]["Event"][];
+            next_cursor: string | null;
+        };
+        DeliveryAttemptList: {
+            items: components["schemas"]["DeliveryAttempt"][];
+            next_cursor: string | null;
+        };
+        Redelivery: {
+            queued: number;
+            test_event_id?: string;
+        };
+        /** @description A webhook endpoint. The success envelope: `success` is always true. */
+        WebhookEndpointResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["WebhookEndpoint"];
+        };
+        /** @description The webhook endpoints. The success envelope: `success` is always true. */
+        WebhookEndpointListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["WebhookEndpointList"];
+        };
+        /** @description An event. The success envelope: `success` is always true. */
+        EventResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Event"];
+        };
+        /** @description A page of events. The success envelope: `success` is always true. */
+        EventListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["EventList"];
+        };
+        /** @description A page of delivery attempts. The success envelope: `success` is always true. */
+        DeliveryAttemptListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["DeliveryAttemptList"];
+        };
+        /** @description What was queued. The success envelope: `success` is always true. */
+        RedeliveryResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Redelivery"];
+        };
+        /** @description The state of a secret. The success envelope: `success` is always true. */
+        WebhookSecretStateResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["WebhookSecretState"];
+        };
         /** @description How many campaigns, ad groups and keywords a sandbox operation deleted or created. */
         SandboxCounts: {
             /** Format: int64 */
@@ -1206,11 +1575,11 @@ export interface components {
             keywords: number;
         };
         /**
-         * @description What a change record is about. `member` is a console user's place and role in the account; `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign).
+         * @description What a change record is about. `member` is a console user's place and role in the account; `account` a change of the account's own settings (its `time_zone`); `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign); `webhook_endpoint` an endpoint of webhooks.
          * @example campaign
          * @enum {string}
          */
-        HistoryEntityType: "campaign" | "ad_group" | "keyword" | "api_key" | "member" | "negative_keyword" | "negative_keyword_list";
+        HistoryEntityType: "campaign" | "ad_group" | "keyword" | "api_key" | "member" | "account" | "negative_keyword" | "negative_keyword_list" | "webhook_endpoint";
         /**
          * @description Who made a change: a program signing with an API key, a person in the console, an operator at the admin command line, or adcamp itself (ending campaigns past their end date).
          * @example api_key
@@ -1477,6 +1846,24 @@ export interface components {
              * @example Budget agreed with finance on 2026-11-20.
              */
             notes: string | null;
+            /**
+             * @description Read-only: whether the campaign's keywords are served now, on the account's day (its
+             *     `time_zone`), decided in this order: `paused`; `ended` (its status, or its `end_date` before
+             *     the account's today); `not_started` (`start_date` after the account's today);
+             *     `budget_exhausted` (`spend_today` reached `budget_daily`: it serves again the next day, or at
+             *     once when the budget is raised above `spend_today`); else `serving`.
+             * @example serving
+             * @enum {string}
+             */
+            readonly serving_status: "serving" | "paused" | "ended" | "not_started" | "budget_exhausted";
+            /**
+             * Format: double
+             * @description Read-only: what the campaign's keywords cost on the account's today (from midnight in the
+             *     account's `time_zone`), from the delivery figures the marketplace reports per hour, in US
+             *     dollars exact to the cent like `budget_daily`. Hours are counted in the day their start falls in.
+             * @example 3.75
+             */
+            readonly spend_today: Money;
             /**
              * Format: int64
              * @description Starts at 1; increased by one by every update. Also sent as `ETag`.
@@ -2288,6 +2675,210 @@ export interface components {
         };
     };
     responses: {
+        /** @description Created; the answer alone shows the signing `secret`. */
+        WebhookEndpointCreated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                Location: components["headers"]["Location"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointResponse"];
+            };
+        };
+        /** @description The endpoint. */
+        WebhookEndpointFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointResponse"];
+            };
+        };
+        /** @description The endpoint as changed. */
+        WebhookEndpointUpdated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointResponse"];
+            };
+        };
+        /** @description The endpoint with its new `secret`, shown this once. */
+        WebhookSecretRotated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointResponse"];
+            };
+        };
+        /** @description The environment endpoints, oldest first. */
+        WebhookEndpointsListed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointListResponse"];
+            };
+        };
+        /** @description Deleted, with its deliveries and their log. */
+        WebhookEndpointDeleted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DeletedResponse"];
+            };
+        };
+        /** @description Queued: how many deliveries (and the test event). */
+        WebhookDeliveriesQueued: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RedeliveryResponse"];
+            };
+        };
+        /** @description The state of the secret. */
+        WebhookSecretStateFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookSecretStateResponse"];
+            };
+        };
+        /** @description One page of the delivery log, newest first. */
+        DeliveryAttemptPage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DeliveryAttemptListResponse"];
+            };
+        };
+        /** @description One page of events, newest first. */
+        EventPage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EventListResponse"];
+            };
+        };
+        /** @description The event, as it is delivered. */
+        EventFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EventResponse"];
+            };
+        };
+        /** @description `VALIDATION_ERROR`: a field or a query parameter is unknown, repeated or invalid (a `url` that is not https in production, an unknown event type, a cursor this list did not give, `limit` outside 1 to 200); `details` lists each. `INVALID_JSON`: the body is not one JSON object, or a value has the wrong type. */
+        WebhookBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `INVALID_STATE_TRANSITION`: the endpoint is disabled; enable it first. `IDEMPOTENCY_KEY_REUSED` and `CONFLICT`: as for every signed change (see `IdempotencyConflict`). */
+        WebhookEndpointDisabled: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `VALIDATION_ERROR`: a query parameter is unknown, repeated or invalid (an unknown event type, a cursor this list did not give, `limit` outside 1 to 200, a time not in RFC 3339, `until` not after `since`); `details` lists each. */
+        WebhookQueryBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description One page of change records, newest first. */
         HistoryPage: {
             headers: {
@@ -3526,6 +4117,14 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The endpoint's id (`whe_...`). */
+        WebhookEndpointIdPath: string;
+        /** @description The event's id (`evt_...`), the `webhook-id` of its deliveries. */
+        EventIdPath: string;
+        /** @description The `next_cursor` of the page before. */
+        EventCursor: string;
+        /** @description Only events of these types, comma-separated (`campaign.created,keyword.batch_created`). */
+        EventTypeFilter: string;
         /**
          * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
          *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
@@ -6549,6 +7148,527 @@ export interface operations {
             503: components["responses"]["HeadError"];
         };
     };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WebhookEndpointsListed"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["WebhookEndpointCreated"];
+            400: components["responses"]["WebhookBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WebhookEndpointFound"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookEndpointUpdated"];
+            400: components["responses"]["WebhookBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WebhookEndpointDeleted"];
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    getWebhookSecretState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WebhookSecretStateFound"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookRotation"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookSecretRotated"];
+            400: components["responses"]["WebhookBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetWebhookSecretState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listDeliveryAttempts: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the page before. */
+                cursor?: components["parameters"]["EventCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["DeliveryAttemptPage"];
+            400: components["responses"]["WebhookQueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    queueWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryRequest"];
+            };
+        };
+        responses: {
+            202: components["responses"]["WebhookDeliveriesQueued"];
+            400: components["responses"]["WebhookBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["WebhookEndpointDisabled"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListDeliveryAttempts: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the page before. */
+                cursor?: components["parameters"]["EventCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of these types, comma-separated (`campaign.created,keyword.batch_created`). */
+                type?: components["parameters"]["EventTypeFilter"];
+                /**
+                 * @description Only the changes made at or after this time (RFC 3339).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                since?: components["parameters"]["HistorySince"];
+                /**
+                 * @description Only the changes made before this time (RFC 3339); it must be after `since`.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                until?: components["parameters"]["HistoryUntil"];
+                /** @description The `next_cursor` of the page before. */
+                cursor?: components["parameters"]["EventCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EventPage"];
+            400: components["responses"]["WebhookQueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of these types, comma-separated (`campaign.created,keyword.batch_created`). */
+                type?: components["parameters"]["EventTypeFilter"];
+                /**
+                 * @description Only the changes made at or after this time (RFC 3339).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                since?: components["parameters"]["HistorySince"];
+                /**
+                 * @description Only the changes made before this time (RFC 3339); it must be after `since`.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                until?: components["parameters"]["HistoryUntil"];
+                /** @description The `next_cursor` of the page before. */
+                cursor?: components["parameters"]["EventCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id (`evt_...`), the `webhook-id` of its deliveries. */
+                event_id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EventFound"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id (`evt_...`), the `webhook-id` of its deliveries. */
+                event_id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
     resetSandbox: {
         parameters: {
             query?: never;
@@ -6719,4 +7839,4 @@ export interface operations {
 export type Money = `${number}`;
 
 /** The properties of the API that hold money, read and written as Money. */
-export const moneyFields: ReadonlySet<string> = new Set(["bid","budget_daily","default_bid"]);
+export const moneyFields: ReadonlySet<string> = new Set(["bid","budget_daily","default_bid","spend_today"]);

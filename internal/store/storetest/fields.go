@@ -37,12 +37,14 @@ func testEveryField(t *testing.T, db store.Store) {
 	r.updates(c, g, k)
 	r.negatives(c, g, k)
 	r.credential(a)
+	r.webhooks(a)
 	r.change(c, g, k)
 	r.record()
 	u := r.user()
 	r.member(a, u)
 	r.session(u)
 	r.token(u)
+	r.operatorKey()
 	r.complete()
 }
 
@@ -85,7 +87,8 @@ func (r *roundTrip) writing(fn func(tx store.Tx) error) {
 
 func (r *roundTrip) account() *adcamp.Account {
 	ctx := r.t.Context()
-	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, base), Name: "Acme", Email: "ops@example.test", CreatedAt: base}
+	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, base), Name: "Acme", Email: "ops@example.test", CreatedAt: base,
+		TimeZone: "Asia/Seoul"}
 	r.fixture("an account", a)
 	r.writing(func(tx store.Tx) error { return tx.CreateAccount(ctx, a) })
 	r.reading(func(tx store.Tx) {

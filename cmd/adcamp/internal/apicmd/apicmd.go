@@ -108,6 +108,9 @@ func (c *cli) api(ctx context.Context, cmd string, args []string) error {
 	if ok, err := c.negatives(ctx, cmd, args); ok {
 		return err
 	}
+	if strings.HasPrefix(cmd, "webhooks ") || strings.HasPrefix(cmd, "events ") {
+		return c.webhooks(ctx, cmd, args)
+	}
 	return usageError("unknown command %q; see adcamp help", cmd)
 }
 

@@ -208,12 +208,12 @@ func TestAPICampaigns(t *testing.T) {
 
 	// get: a key/value block.
 	out = s.ok("campaigns", "get", spring.ID)
-	wantContains(t, "campaigns get", out, "ID:", spring.ID, "Daily budget:", "12.50 USD", "End date:", "2030-12-31", "Version:")
+	wantContains(t, "campaigns get", out, "ID:", spring.ID, "Daily budget:", "12.50 USD", "Spent today:", "0.00 USD", "Serving:", "not_started", "End date:", "2030-12-31", "Version:")
 
 	// list: a table, and the API's page as JSON; newest first.
 	out = s.ok("campaigns", "list")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 4 || strings.Join(strings.Fields(lines[0]), " ") != "ID NAME STATUS BUDGET MARKETPLACE START END VERSION" ||
+	if len(lines) != 4 || strings.Join(strings.Fields(lines[0]), " ") != "ID NAME STATUS SERVING BUDGET SPENT TODAY MARKETPLACE START END VERSION" ||
 		!strings.HasPrefix(lines[1], summer.ID) || !strings.HasPrefix(lines[2], spring.ID) || lines[3] != "Page 1 of 1; 2 campaigns in all." {
 		t.Errorf("campaigns list =\n%s", out)
 	}

@@ -10,9 +10,9 @@ import (
 
 var campaignView = view[client.Campaign]{
 	noun: "campaign", plural: "campaigns",
-	header: []string{"ID", "NAME", "STATUS", "BUDGET", "MARKETPLACE", "START", "END", "VERSION"},
+	header: []string{"ID", "NAME", "STATUS", "SERVING", "BUDGET", "SPENT TODAY", "MARKETPLACE", "START", "END", "VERSION"},
 	row: func(c client.Campaign) []string {
-		return []string{c.ID, c.Name, string(c.Status), c.BudgetDaily.String(), c.Marketplace,
+		return []string{c.ID, c.Name, string(c.Status), string(c.ServingStatus), c.BudgetDaily.String(), c.SpendToday.String(), c.Marketplace,
 			dateCell(c.StartDate), dateCell(c.EndDate), versionCell(c.Version)}
 	},
 	fields: func(c client.Campaign) [][2]string {
@@ -25,7 +25,8 @@ var campaignView = view[client.Campaign]{
 		}
 		return [][2]string{
 			{"ID", c.ID}, {"Name", c.Name}, {"Status", string(c.Status)},
-			{"Daily budget", c.BudgetDaily.String() + " USD"}, {"Marketplace", c.Marketplace},
+			{"Daily budget", c.BudgetDaily.String() + " USD"}, {"Spent today", c.SpendToday.String() + " USD"},
+			{"Serving", string(c.ServingStatus)}, {"Marketplace", c.Marketplace},
 			{"Channel account", channel}, {"Start date", dateCell(c.StartDate)}, {"End date", dateCell(c.EndDate)},
 			{"Notes", notes}, {"Version", versionCell(c.Version)}, {"Created", timeCell(c.CreatedAt)},
 			{"Updated", timeCell(c.UpdatedAt)},
@@ -34,6 +35,7 @@ var campaignView = view[client.Campaign]{
 	json: func(c client.Campaign) any {
 		out := campaignJSON{ID: c.ID, Name: c.Name, BudgetDaily: c.BudgetDaily, Marketplace: c.Marketplace,
 			StartDate: c.StartDate, EndDate: c.EndDate, Status: c.Status, Version: c.Version,
+			ServingStatus: c.ServingStatus, SpendToday: c.SpendToday,
 			CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 		if c.ChannelAccountID != 0 {
 			out.ChannelAccountID = &c.ChannelAccountID
@@ -58,6 +60,8 @@ type campaignJSON struct {
 	EndDate          client.Date           `json:"end_date"`
 	Status           client.CampaignStatus `json:"status"`
 	Notes            *string               `json:"notes"`
+	ServingStatus    client.ServingStatus  `json:"serving_status"`
+	SpendToday       client.Money          `json:"spend_today"`
 	Version          int64                 `json:"version"`
 	CreatedAt        time.Time             `json:"created_at"`
 	UpdatedAt        time.Time             `json:"updated_at"`

@@ -1,0 +1,29 @@
+package console
+
+import (
+	"net/http"
+)
+
+// The account's own settings: its time zone, in which its campaigns'
+// days (daily budgets, spend today) are counted.
+
+// accountRoutes installs the account settings' routes.
+func (s *Server) accountRoutes(mux *http.ServeMux) {
+	mux.Handle("GET /accounts/{account}/settings", s.inAccount(s.accountSettings))
+	mux.Handle("POST /accounts/{account}/settings", s.inAccount(s.accountSettings))
+}
+
+// accountSettings shows the account's settings and, for an owner, the
+// form that changes its time zone.
+func (s *Server) accountSettings(w http.ResponseWriter, r *http.Request, c *call) error {
+	p := c.page(r, "Account settings", "account")
+	p.Form = newForm(r, "time_zone")
+	if r.Method == http.MethodGet {
+		p.Form.values["time_zone"] = c.account.TimeZone
+		return s.render(w, http.StatusOK, "account-settings.html", p)
+	}
+	if _, err := s.svc.SetAccountTimeZone(c.ctx, c.account.ID, r.PostFormValue("time_zone")); err != nil {
+		return s.showForm(w, "account-settings.html", p, err)
+	}
+	return redirect(w, r, c.accountPath("/settings"))
+}

@@ -1,0 +1,390 @@
+package operatorapi_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"reflect"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/client/signing"
+	"github.com/adcamp/adcamp/internal/postgres"
+	"github.com/adcamp/adcamp/internal/postgres/pgtest"
+	"github.com/adcamp/adcamp/internal/service"
+	"github.com/adcamp/adcamp/internal/sqlite"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// feedClient follows the feed as an ad server would.
+type feedClient struct {
+	upserts, removes int
+	e                *env
+	id, secret       string
+	environment      adcamp.Environment
+}
+
+func (f *feedClient) get(path string) (int, []byte) {
+	f.e.t.Helper()
+	req, _ := http.NewRequest("GET", f.e.operator.URL+path, nil)
+	signing.SignRequest(req, signing.SchemeB, f.id, f.secret, nil, f.e.clock.Now())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+// snapshot returns the servable keywords by id and the position.
+func (f *feedClient) snapshot() (map[string]json.RawMessage, string) {
+	f.e.t.Helper()
+	status, body := f.get("/operator/v1/serving/snapshot?environment=" + string(f.environment))
+	if status != http.StatusOK {
+		f.e.t.Fatalf("snapshot = %d %s", status, body)
+	}
+	out := map[string]json.RawMessage{}
+	pos := ""
+	sc := bufio.NewScanner(bytes.NewReader(body))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var line struct {
+			KeywordID string `json:"keyword_id"`
+			Position  string `json:"position"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			f.e.t.Fatalf("snapshot line %q: %v", sc.Text(), err)
+		}
+		if pos != "" {
+			f.e.t.Fatalf("snapshot has a line after its position: %s", sc.Text())
+		}
+		if line.Position != "" {
+			pos = line.Position
+			continue
+		}
+		out[line.KeywordID] = compact(sc.Bytes())
+	}
+	if pos == "" {
+		f.e.t.Fatalf("snapshot without a position line:\n%s", body)
+	}
+	return out, pos
+}
+
+// follow applies the changes after pos to state until there are none, and
+// returns the position reached.
+func (f *feedClient) follow(state map[string]json.RawMessage, pos string) string {
+	f.e.t.Helper()
+	for range 100 {
+		status, body := f.get("/operator/v1/serving/changes?environment=" + string(f.environment) + "&after=" + pos)
+		if status != http.StatusOK {
+			f.e.t.Fatalf("changes after %s = %d %s", pos, status, body)
+		}
+		var a struct {
+			Data struct {
+				Changes []struct {
+					Op        string          `json:"op"`
+					Keyword   json.RawMessage `json:"keyword"`
+					KeywordID string          `json:"keyword_id"`
+				} `json:"changes"`
+				Position string `json:"position"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(body, &a); err != nil {
+			f.e.t.Fatal(err)
+		}
+		for _, c := range a.Data.Changes {
+			switch c.Op {
+			case "upsert":
+				var k struct {
+					KeywordID string `json:"keyword_id"`
+				}
+				json.Unmarshal(c.Keyword, &k)
+				state[k.KeywordID] = compact(c.Keyword)
+				f.upserts++
+			case "remove":
+				delete(state, c.KeywordID)
+				f.removes++
+			default:
+				f.e.t.Fatalf("change op %q", c.Op)
+			}
+		}
+		pos = a.Data.Position
+		if len(a.Data.Changes) == 0 {
+			return pos
+		}
+	}
+	f.e.t.Fatal("the changes never ran out")
+	return pos
+}
+
+// settle follows the changes and compares with a fresh snapshot. On
+// PostgreSQL a change is answered once every transaction that began
+// before it has ended, in the whole cluster (see internal/postgres/feed.go):
+// a transaction of another client of the server can hold it back a
+// moment, so settle follows again until the two agree, a bounded number
+// of times, and then compares.
+func (f *feedClient) settle(state map[string]json.RawMessage, pos, when string) string {
+	f.e.t.Helper()
+	for range 100 {
+		pos = f.follow(state, pos)
+		fresh, _ := f.snapshot()
+		if len(fresh) == len(state) && reflect.DeepEqual(fresh, compactAll(state)) {
+			return pos
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	fresh, _ := f.snapshot()
+	same(f.e.t.(*testing.T), when, state, fresh)
+	return pos
+}
+
+func compactAll(m map[string]json.RawMessage) map[string]json.RawMessage {
+	out := make(map[string]json.RawMessage, len(m))
+	for k, v := range m {
+		out[k] = compact(v)
+	}
+	return out
+}
+
+func compact(m json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	json.Compact(&b, m)
+	return b.Bytes()
+}
+
+// same compares a followed state with a fresh snapshot.
+func same(t *testing.T, when string, got, want map[string]json.RawMessage) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: following holds %d keywords, a fresh snapshot %d", when, len(got), len(want))
+	}
+	var diffs []string
+	for id, w := range want {
+		if g, ok := got[id]; !ok {
+			diffs = append(diffs, "missing "+id)
+		} else if !bytes.Equal(compact(g), compact(w)) {
+			diffs = append(diffs, fmt.Sprintf("%s: followed %s, snapshot %s", id, g, w))
+		}
+	}
+	for id := range got {
+		if _, ok := want[id]; !ok {
+			diffs = append(diffs, "extra "+id)
+		}
+	}
+	sort.Strings(diffs)
+	if len(diffs) > 5 {
+		diffs = append(diffs[:5], "…")
+	}
+	for _, d := range diffs {
+		t.Errorf("%s: %s", when, d)
+	}
+}
+
+// TestFeedExact: random changes of every kind, through two services on one
+// database; a snapshot followed by every change after its position is, at
+// every step, a fresh snapshot. On PostgreSQL with two store handles
+// (connection pools), as two processes would have.
+func TestFeedExact(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		db, err := sqlite.Open(ctx, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		feedExact(t, db, db)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		if os.Getenv(pgtest.EnvURL) == "" {
+			t.Skipf("%s is not set", pgtest.EnvURL)
+		}
+		url := pgtest.NewSchema(t).URL
+		var dbs [2]store.Store
+		for i := range dbs {
+			db, err := postgres.Open(ctx, url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			dbs[i] = db
+		}
+		feedExact(t, dbs[0], dbs[1])
+	})
+}
+
+func feedExact(t *testing.T, db1, db2 store.Store) {
+	e := newEnv(t, db1)
+	other := newEnvWith(t, db2, e.clock) // one clock
+	svcs := []*service.Service{e.svc, other.svc}
+	id, secret := e.operatorKey()
+	rng := rand.New(rand.NewPCG(33, 1))
+	fc := &feedClient{e: e, id: id, secret: secret, environment: adcamp.Production}
+	sb := &feedClient{e: e, id: id, secret: secret, environment: adcamp.Sandbox}
+
+	var trees []*tree
+	acct := ""
+	for i := range 4 {
+		tr := e.tree(acct, adcamp.Production, "20.00", 5)
+		acct = tr.tenant.AccountID
+		if i == 3 {
+			acct = ""
+		}
+		trees = append(trees, tr)
+	}
+	sbt := e.tree(trees[0].tenant.AccountID, adcamp.Sandbox, "20.00", 3)
+
+	state, pos := fc.snapshot()
+	sstate, spos := sb.snapshot()
+	first := len(state)
+	if first != 20 || len(sstate) != 3 {
+		t.Fatalf("first snapshots hold %d and %d keywords, want 20 and 3", first, len(sstate))
+	}
+	post := func(k *adcamp.Keyword, cost string) {
+		t.Helper()
+		a := e.do(e.operator.URL, id, secret, "POST", "/operator/v1/delivery", map[string]any{"items": []any{
+			map[string]any{"keyword_id": k.ID, "hour": e.clock.Now().Truncate(time.Hour).Format(time.RFC3339), "cost": json.Number(cost)}}})
+		if a.Status != http.StatusOK {
+			t.Fatalf("delivery = %d %s", a.Status, a.Raw)
+		}
+	}
+	live := func() (*tree, bool) {
+		for range 10 {
+			tr := trees[rng.IntN(len(trees))]
+			if tr.campaign != nil && tr.group != nil {
+				return tr, true
+			}
+		}
+		// Everything picked is gone: a new campaign.
+		tr := e.tree(trees[0].tenant.AccountID, adcamp.Production, "20.00", 4)
+		trees = append(trees, tr)
+		return tr, true
+	}
+	n := 0
+	for step := range 90 {
+		s := svcs[step%2]
+		tr, ok := live()
+		if !ok {
+			break
+		}
+		tn := tr.tenant
+		var err error
+		op := rng.IntN(16)
+		if (op == 8 || op == 10) && rng.IntN(2) == 0 {
+			op = 0 // deletes and ends, half as often: keep something to serve
+		}
+		switch op {
+		case 0, 12, 13: // a batch of new keywords
+			items := []adcamp.KeywordInput{}
+			for range 1 + rng.IntN(4) {
+				n++
+				items = append(items, adcamp.KeywordInput{Text: adcamp.Some(fmt.Sprintf("new %d", n)), MatchType: adcamp.Some(adcamp.MatchPhrase)})
+			}
+			var res []adcamp.BatchResult
+			res, err = s.CreateKeywords(admin, tn, tr.group.ID, items, service.BatchOptions{Batch: true})
+			for _, r := range res {
+				tr.keywords = append(tr.keywords, r.Keyword)
+			}
+		case 1, 2, 14, 15: // a keyword paused, resumed or its bid changed
+			if len(tr.keywords) == 0 {
+				continue
+			}
+			k := tr.keywords[rng.IntN(len(tr.keywords))]
+			in := adcamp.KeywordInput{}
+			switch rng.IntN(3) {
+			case 0:
+				in.Status = adcamp.Some(adcamp.StatusPaused)
+			case 1:
+				in.Status = adcamp.Some(adcamp.StatusActive)
+			default:
+				in.Bid = adcamp.Some(fmt.Sprintf("%d.%02d", rng.IntN(3), rng.IntN(100)+1))
+			}
+			_, err = s.UpdateKeyword(admin, tn, k.ID, in, service.IfMatch{}, false)
+		case 3: // a keyword deleted
+			if len(tr.keywords) == 0 {
+				continue
+			}
+			i := rng.IntN(len(tr.keywords))
+			err = s.DeleteKeyword(admin, tn, tr.keywords[i].ID, service.IfMatch{})
+			tr.keywords = append(tr.keywords[:i], tr.keywords[i+1:]...)
+		case 4: // the ad group paused, resumed, or its default bid changed
+			in := adcamp.AdGroupInput{}
+			switch rng.IntN(3) {
+			case 0:
+				in.Status = adcamp.Some(adcamp.StatusPaused)
+			case 1:
+				in.Status = adcamp.Some(adcamp.StatusActive)
+			default:
+				in.DefaultBid = adcamp.Some("0.77")
+			}
+			_, err = s.UpdateAdGroup(admin, tn, tr.group.ID, in, service.IfMatch{}, false)
+		case 5: // the campaign paused or resumed
+			st := adcamp.StatusPaused
+			if rng.IntN(2) == 0 {
+				st = adcamp.StatusActive
+			}
+			_, err = s.UpdateCampaign(admin, tn, tr.campaign.ID, adcamp.CampaignInput{Status: adcamp.Some(st)}, service.IfMatch{}, false)
+		case 6: // spend past the budget, then maybe the budget raised
+			if len(tr.keywords) == 0 {
+				continue
+			}
+			post(tr.keywords[0], "25.00")
+			if rng.IntN(2) == 0 {
+				_, err = s.UpdateCampaign(admin, tn, tr.campaign.ID, adcamp.CampaignInput{BudgetDaily: adcamp.Some("30.00")}, service.IfMatch{}, false)
+			}
+		case 7: // a correction under the budget
+			if len(tr.keywords) == 0 {
+				continue
+			}
+			post(tr.keywords[0], "1.00")
+		case 8: // the campaign ends with today: after midnight it is ended
+			today := adcamp.DateOf(e.clock.Now()).String()
+			_, err = s.UpdateCampaign(admin, tn, tr.campaign.ID, adcamp.CampaignInput{EndDate: adcamp.Some(today)}, service.IfMatch{}, false)
+		case 9: // midnight passes (in UTC; other zones at their own)
+			next := e.clock.Now().Truncate(24 * time.Hour).Add(24*time.Hour + time.Duration(rng.IntN(3))*time.Hour)
+			e.clock.Set(next)
+			if err := s.FeedTick(ctx); err != nil {
+				t.Fatal(err)
+			}
+		case 10: // the ad group deleted, or the campaign
+			if rng.IntN(2) == 0 {
+				_, err = s.DeleteAdGroup(admin, tn, tr.group.ID, service.IfMatch{})
+				tr.group, tr.keywords = nil, nil
+			} else {
+				_, err = s.DeleteCampaign(admin, tn, tr.campaign.ID, service.IfMatch{})
+				tr.campaign, tr.group, tr.keywords = nil, nil, nil
+			}
+		case 11: // the account's time zone changes
+			zones := []string{"UTC", "Asia/Seoul", "America/Los_Angeles", "Asia/Kolkata"}
+			_, err = s.SetAccountTimeZone(admin, tn.AccountID, zones[rng.IntN(len(zones))])
+		}
+		if err != nil && adcamp.ErrorCode(err) != adcamp.CodeInvalidStateTransition && adcamp.ErrorCode(err) != adcamp.CodeValidation &&
+			adcamp.ErrorCode(err) != adcamp.CodeNotFound && adcamp.ErrorCode(err) != adcamp.CodeConflict {
+			t.Fatalf("step %d: %v", step, err)
+		}
+		if step%3 == 2 {
+			pos = fc.settle(state, pos, fmt.Sprintf("after step %d", step))
+			if t.Failed() {
+				return
+			}
+		}
+	}
+	pos = fc.settle(state, pos, "at the end")
+	fresh, freshPos := fc.snapshot()
+	t.Logf("followed %d upserts and %d removals; %d keywords served at the end", fc.upserts, fc.removes, len(fresh))
+	if fc.upserts < 20 || fc.removes < 10 {
+		t.Errorf("the random changes made %d upserts and %d removals: too few to show anything", fc.upserts, fc.removes)
+	}
+	if again := fc.follow(state, freshPos); again != freshPos && reflect.DeepEqual(state, fresh) == false {
+		t.Errorf("changes after the fresh snapshot's position moved the state")
+	}
+	_ = pos
+	sb.settle(sstate, spos, "sandbox at the end")
+	_ = sbt
+}

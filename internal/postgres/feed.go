@@ -1,0 +1,174 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// The serving feed's journal (store.FeedTx). Sequence values commit out
+// of order here, so a row carries the id of the transaction that wrote it
+// and a position is a horizon H: every transaction with an id below H has
+// finished (committed or not), so the rows below H are all there are.
+// A reader's horizon is the xmin of its own snapshot; the rows it answers
+// are those in [after, xmin). What its snapshot sees of transactions at
+// or above xmin it may answer twice: the reader answers current state,
+// which repeats harmlessly.
+
+func (t *tx) AppendFeed(ctx context.Context, rows []store.FeedRow, now time.Time) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	env, kind, id := make([]string, len(rows)), make([]string, len(rows)), make([]string, len(rows))
+	for i, r := range rows {
+		env[i], kind[i], id[i] = string(r.Environment), r.Kind, r.EntityID
+	}
+	return t.later(ctx, execErr, `INSERT INTO serving_feed (environment, kind, entity_id, created_at)
+		SELECT e, k, i, $4 FROM unnest($1::text[], $2::text[], $3::text[]) AS r(e, k, i)`, env, kind, id, micros(now))
+}
+
+const horizon = `pg_snapshot_xmin(pg_current_snapshot())::text::bigint`
+
+func (t *tx) FeedHead(ctx context.Context) (int64, error) {
+	var h int64
+	err := t.tx.QueryRow(ctx, `SELECT `+horizon).Scan(&h)
+	return h, err
+}
+
+func (t *tx) ReadFeed(ctx context.Context, env adcamp.Environment, after int64) ([]store.FeedRow, int64, error) {
+	next, err := t.FeedHead(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	if next < after {
+		next = after
+	}
+	rows, err := t.tx.Query(ctx, `SELECT kind, entity_id FROM serving_feed
+		WHERE xid >= $1::bigint::text::xid8 AND xid < $2::bigint::text::xid8 AND environment = $3 ORDER BY xid`,
+		after, next, string(env))
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var out []store.FeedRow
+	for rows.Next() {
+		r := store.FeedRow{Environment: env}
+		if err := rows.Scan(&r.Kind, &r.EntityID); err != nil {
+			return nil, 0, err
+		}
+		out = append(out, r)
+	}
+	return out, next, rows.Err()
+}
+
+func (t *tx) PurgeFeed(ctx context.Context, cutoff time.Time) (int64, error) {
+	var through *int64
+	err := t.tx.QueryRow(ctx, `SELECT max(xid)::text::bigint + 1 FROM serving_feed WHERE created_at < $1`, micros(cutoff)).Scan(&through)
+	if err != nil || through == nil {
+		return 0, err
+	}
+	_, err = t.tx.Exec(ctx, `DELETE FROM serving_feed WHERE xid < $1::bigint::text::xid8`, *through)
+	return *through, err
+}
+
+const servingSelect = `SELECT k.id, k.text, k.match_type, k.bid, k.status, k.ad_group_id, g.default_bid, g.status,
+	c.id, c.account_id, c.budget_daily, c.marketplace, c.channel_account_id, c.start_date, c.end_date, c.status, a.time_zone
+	FROM keywords k JOIN ad_groups g ON g.id = k.ad_group_id JOIN campaigns c ON c.id = g.campaign_id JOIN accounts a ON a.id = c.account_id
+	WHERE k.environment = $1 AND `
+
+func (t *tx) ScanServing(ctx context.Context, env adcamp.Environment, scope store.FeedScope, fn func(*store.ServingKeyword) error) error {
+	var k store.ServingKeyword
+	run := func(cond string, args ...any) error {
+		rows, err := t.tx.Query(ctx, servingSelect+cond, append([]any{string(env)}, args...)...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var bid, channel *int64
+			var start, end *string
+			var budget, def int64
+			c := &k.Campaign
+			if err := rows.Scan(&k.ID, &k.Text, &k.MatchType, &bid, &k.Status, &k.AdGroupID, &def, &k.AdGroupStatus,
+				&c.ID, &c.AccountID, &budget, &c.Marketplace, &channel, &start, &end, &c.Status, &k.AccountTimeZone); err != nil {
+				return err
+			}
+			k.Bid, k.DefaultBid, c.BudgetDaily, c.Environment, c.ChannelAccountID = nil, adcamp.Money(def), adcamp.Money(budget), env, channel
+			if bid != nil {
+				m := adcamp.Money(*bid)
+				k.Bid = &m
+			}
+			if c.StartDate, err = textDate(deref(start), start == nil); err != nil {
+				return err
+			}
+			if c.EndDate, err = textDate(deref(end), end == nil); err != nil {
+				return err
+			}
+			if err := fn(&k); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+	if scope.All {
+		return run(`k.status = 'active' AND g.status = 'active' AND c.status = 'active'`)
+	}
+	for _, part := range []struct {
+		column string
+		ids    []string
+	}{{"k.id", scope.KeywordIDs}, {"k.ad_group_id", scope.AdGroupIDs}, {"g.campaign_id", scope.CampaignIDs}, {"k.account_id", scope.AccountIDs}} {
+		if len(part.ids) == 0 {
+			continue
+		}
+		if err := run(part.column+` = ANY($2::text[])`, part.ids); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func (t *tx) RecentSpend(ctx context.Context, env adcamp.Environment, since time.Time) ([]store.CampaignHourCost, error) {
+	rows, err := t.tx.Query(ctx, `SELECT s.campaign_id, s.hour, s.cost FROM campaign_hour_spend s
+		JOIN campaigns c ON c.id = s.campaign_id WHERE s.hour >= $1 AND c.environment = $2`, micros(since), string(env))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.CampaignHourCost
+	for rows.Next() {
+		var h store.CampaignHourCost
+		var hour, cost int64
+		if err := rows.Scan(&h.CampaignID, &hour, &cost); err != nil {
+			return nil, err
+		}
+		h.Hour, h.Cost = fromMicros(hour), adcamp.Money(cost)
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+func (t *tx) AccountZones(ctx context.Context) (map[string]string, error) {
+	rows, err := t.tx.Query(ctx, `SELECT id, time_zone FROM accounts`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, zone string
+		if err := rows.Scan(&id, &zone); err != nil {
+			return nil, err
+		}
+		out[id] = zone
+	}
+	return out, rows.Err()
+}

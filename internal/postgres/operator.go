@@ -1,0 +1,140 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// The marketplace's side: operator keys, time zones and delivery figures
+// (store.OperatorTx).
+
+const operatorKeyColumns = `id, name, secret, disabled, created_at, last_used_at`
+
+func scanOperatorKey(r row) (*store.OperatorKey, error) {
+	var k store.OperatorKey
+	var created int64
+	var last *int64
+	if err := r.Scan(&k.ID, &k.Name, &k.Secret, &k.Disabled, &created, &last); err != nil {
+		return nil, err
+	}
+	k.CreatedAt = fromMicros(created)
+	k.LastUsedAt = fromNullMicros(last)
+	return &k, nil
+}
+
+func (t *tx) CreateOperatorKey(ctx context.Context, k *store.OperatorKey) error {
+	_, err := t.tx.Exec(ctx, `INSERT INTO operator_keys (`+operatorKeyColumns+`) VALUES ($1, $2, $3, $4, $5, $6)`,
+		k.ID, k.Name, k.Secret, k.Disabled, micros(k.CreatedAt), nullMicros(k.LastUsedAt))
+	return err
+}
+
+func (t *tx) GetOperatorKey(ctx context.Context, id string) (*store.OperatorKey, error) {
+	k, err := scanOperatorKey(t.tx.QueryRow(ctx, `SELECT `+operatorKeyColumns+` FROM operator_keys WHERE id = $1`, id))
+	if err != nil {
+		return nil, notFound(err, "operator key", id)
+	}
+	return k, nil
+}
+
+func (t *tx) ListOperatorKeys(ctx context.Context) ([]*store.OperatorKey, error) {
+	rows, err := t.tx.Query(ctx, `SELECT `+operatorKeyColumns+` FROM operator_keys ORDER BY created_at, id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*store.OperatorKey
+	for rows.Next() {
+		k, err := scanOperatorKey(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+func (t *tx) SetOperatorKeyDisabled(ctx context.Context, id string, disabled bool) error {
+	tag, err := t.tx.Exec(ctx, `UPDATE operator_keys SET disabled = $2 WHERE id = $1`, id, disabled)
+	return affectedOne(tag, err, "operator key", id)
+}
+
+func (t *tx) DeleteOperatorKey(ctx context.Context, id string) error {
+	tag, err := t.tx.Exec(ctx, `DELETE FROM operator_keys WHERE id = $1`, id)
+	return affectedOne(tag, err, "operator key", id)
+}
+
+func (t *tx) SetAccountTimeZone(ctx context.Context, id, zone string) error {
+	tag, err := t.tx.Exec(ctx, `UPDATE accounts SET time_zone = $2 WHERE id = $1`, id, zone)
+	return affectedOne(tag, err, "account", id)
+}
+
+func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]store.DeliveryKeyword, error) {
+	out := make(map[string]store.DeliveryKeyword, len(ids))
+	rows, err := t.tx.Query(ctx, `SELECT k.id, k.account_id, k.environment, g.campaign_id, k.ad_group_id
+		FROM keywords k JOIN ad_groups g ON g.id = k.ad_group_id WHERE k.id = ANY($1::text[])`, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var k store.DeliveryKeyword
+		if err := rows.Scan(&id, &k.AccountID, &k.Environment, &k.CampaignID, &k.AdGroupID); err != nil {
+			return nil, err
+		}
+		out[id] = k
+	}
+	return out, rows.Err()
+}
+
+// PutDelivery writes the batch in one statement over arrays, then sums
+// the cost of each campaign and hour it touched, in a second.
+func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
+	n := len(rows)
+	kw, acc, env, camp, grp := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	hour, imp, clk, cost, ord, sales := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	for i, r := range rows {
+		kw[i], acc[i], env[i], camp[i], grp[i] = r.KeywordID, r.AccountID, string(r.Environment), r.CampaignID, r.AdGroupID
+		hour[i], imp[i], clk[i], cost[i], ord[i], sales[i] = micros(r.Hour), r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales)
+	}
+	_, err := t.tx.Exec(ctx, `INSERT INTO delivery_hours (keyword_id, hour, account_id, environment, campaign_id, ad_group_id,
+			impressions, clicks, cost, orders, sales, updated_at)
+		SELECT k, h, a, e, c, g, i, cl, co, o, s, $12
+		FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[],
+			$7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[]) AS r(k, h, a, e, c, g, i, cl, co, o, s)
+		ON CONFLICT (keyword_id, hour) DO UPDATE SET impressions = excluded.impressions, clicks = excluded.clicks,
+			cost = excluded.cost, orders = excluded.orders, sales = excluded.sales, updated_at = excluded.updated_at`,
+		kw, hour, acc, env, camp, grp, imp, clk, cost, ord, sales, micros(now))
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.Exec(ctx, `INSERT INTO campaign_hour_spend (campaign_id, hour, cost)
+		SELECT d.campaign_id, d.hour, SUM(d.cost) FROM delivery_hours d
+		JOIN (SELECT DISTINCT c, h FROM unnest($1::text[], $2::bigint[]) AS p(c, h)) p ON d.campaign_id = p.c AND d.hour = p.h
+		GROUP BY d.campaign_id, d.hour
+		ON CONFLICT (campaign_id, hour) DO UPDATE SET cost = excluded.cost`, camp, hour)
+	return err
+}
+
+func (t *tx) CampaignSpend(ctx context.Context, campaignIDs []string, from, to time.Time) (map[string]adcamp.Money, error) {
+	out := make(map[string]adcamp.Money, len(campaignIDs))
+	rows, err := t.tx.Query(ctx, `SELECT campaign_id, SUM(cost) FROM campaign_hour_spend
+		WHERE campaign_id = ANY($1::text[]) AND hour >= $2 AND hour < $3 GROUP BY campaign_id`,
+		campaignIDs, micros(from), micros(to))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var sum int64
+		if err := rows.Scan(&id, &sum); err != nil {
+			return nil, err
+		}
+		out[id] = adcamp.Money(sum)
+	}
+	return out, rows.Err()
+}

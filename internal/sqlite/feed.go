@@ -1,0 +1,176 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// The serving feed's journal (store.FeedTx). A position is the seq of the
+// last row read: with one writer, rows commit in seq order.
+
+func (t *tx) AppendFeed(ctx context.Context, rows []store.FeedRow, now time.Time) error {
+	return chunks(len(rows), func(start, size int) error {
+		args := make([]any, 0, size*4)
+		for _, r := range rows[start : start+size] {
+			args = append(args, string(r.Environment), r.Kind, r.EntityID, micros(now))
+		}
+		_, err := t.exec(ctx, `INSERT INTO serving_feed (environment, kind, entity_id, created_at) VALUES `+placeholders(size, 4), args...)
+		return err
+	})
+}
+
+func (t *tx) FeedHead(ctx context.Context) (int64, error) {
+	var seq sql.NullInt64
+	err := t.queryRow(ctx, `SELECT seq FROM sqlite_sequence WHERE name = 'serving_feed'`).Scan(&seq)
+	if err == sql.ErrNoRows {
+		return 0, nil
+	}
+	return seq.Int64, err
+}
+
+func (t *tx) ReadFeed(ctx context.Context, env adcamp.Environment, after int64) ([]store.FeedRow, int64, error) {
+	next, err := t.FeedHead(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	if next < after {
+		next = after
+	}
+	rows, err := t.query(ctx, `SELECT kind, entity_id FROM serving_feed WHERE seq > $1 AND seq <= $2 AND environment = $3 ORDER BY seq`,
+		after, next, string(env))
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var out []store.FeedRow
+	for rows.Next() {
+		r := store.FeedRow{Environment: env}
+		if err := rows.Scan(&r.Kind, &r.EntityID); err != nil {
+			return nil, 0, err
+		}
+		out = append(out, r)
+	}
+	return out, next, rows.Err()
+}
+
+func (t *tx) PurgeFeed(ctx context.Context, cutoff time.Time) (int64, error) {
+	var through sql.NullInt64
+	if err := t.queryRow(ctx, `SELECT max(seq) FROM serving_feed WHERE created_at < $1`, micros(cutoff)).Scan(&through); err != nil {
+		return 0, err
+	}
+	if !through.Valid {
+		return 0, nil
+	}
+	_, err := t.exec(ctx, `DELETE FROM serving_feed WHERE seq <= $1`, through.Int64)
+	return through.Int64, err
+}
+
+const servingSelect = `SELECT k.id, k.text, k.match_type, k.bid, k.status, k.ad_group_id, g.default_bid, g.status,
+	c.id, c.account_id, c.budget_daily, c.marketplace, c.channel_account_id, c.start_date, c.end_date, c.status, a.time_zone
+	FROM keywords k JOIN ad_groups g ON g.id = k.ad_group_id JOIN campaigns c ON c.id = g.campaign_id JOIN accounts a ON a.id = c.account_id
+	WHERE k.environment = ? AND `
+
+func (t *tx) ScanServing(ctx context.Context, env adcamp.Environment, scope store.FeedScope, fn func(*store.ServingKeyword) error) error {
+	if err := t.consistent(ctx); err != nil {
+		return err
+	}
+	var k store.ServingKeyword
+	run := func(cond string, args ...any) error {
+		rows, err := t.query(ctx, servingSelect+cond, append([]any{string(env)}, args...)...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var bid, channel sql.NullInt64
+			var start, end nullText
+			var budget, def int64
+			c := &k.Campaign
+			if err := rows.Scan(&k.ID, &k.Text, &k.MatchType, &bid, &k.Status, &k.AdGroupID, &def, &k.AdGroupStatus,
+				&c.ID, &c.AccountID, &budget, &c.Marketplace, &channel, &start, &end, &c.Status, &k.AccountTimeZone); err != nil {
+				return err
+			}
+			k.Bid, k.DefaultBid, c.BudgetDaily, c.Environment = nil, adcamp.Money(def), adcamp.Money(budget), env
+			if bid.Valid {
+				m := adcamp.Money(bid.Int64)
+				k.Bid = &m
+			}
+			c.ChannelAccountID = nil
+			if channel.Valid {
+				c.ChannelAccountID = &channel.Int64
+			}
+			if c.StartDate, err = scanDate(start); err != nil {
+				return err
+			}
+			if c.EndDate, err = scanDate(end); err != nil {
+				return err
+			}
+			if err := fn(&k); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+	if scope.All {
+		return run(`k.status = 'active' AND g.status = 'active' AND c.status = 'active'`)
+	}
+	for _, part := range []struct {
+		column string
+		ids    []string
+	}{{"k.id", scope.KeywordIDs}, {"k.ad_group_id", scope.AdGroupIDs}, {"g.campaign_id", scope.CampaignIDs}, {"k.account_id", scope.AccountIDs}} {
+		err := chunks(len(part.ids), func(start, size int) error {
+			args := make([]any, size)
+			for i := range size {
+				args[i] = part.ids[start+i]
+			}
+			in := strings.TrimSuffix(strings.TrimPrefix(placeholders(1, size), "("), ")")
+			return run(part.column+` IN (`+in+`)`, args...)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tx) RecentSpend(ctx context.Context, env adcamp.Environment, since time.Time) ([]store.CampaignHourCost, error) {
+	rows, err := t.query(ctx, `SELECT s.campaign_id, s.hour, s.cost FROM campaign_hour_spend s
+		JOIN campaigns c ON c.id = s.campaign_id WHERE s.hour >= $1 AND c.environment = $2`, micros(since), string(env))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.CampaignHourCost
+	for rows.Next() {
+		var h store.CampaignHourCost
+		var hour, cost int64
+		if err := rows.Scan(&h.CampaignID, &hour, &cost); err != nil {
+			return nil, err
+		}
+		h.Hour, h.Cost = fromMicros(hour), adcamp.Money(cost)
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+func (t *tx) AccountZones(ctx context.Context) (map[string]string, error) {
+	rows, err := t.query(ctx, `SELECT id, time_zone FROM accounts`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, zone string
+		if err := rows.Scan(&id, &zone); err != nil {
+			return nil, err
+		}
+		out[id] = zone
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,193 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// The marketplace's side: operator keys, time zones and delivery figures
+// (store.OperatorTx).
+
+const operatorKeyColumns = `id, name, secret, disabled, created_at, last_used_at`
+
+func scanOperatorKey(row rowScanner) (*store.OperatorKey, error) {
+	var k store.OperatorKey
+	var created int64
+	var last sql.NullInt64
+	if err := row.Scan(&k.ID, &k.Name, &k.Secret, &k.Disabled, &created, &last); err != nil {
+		return nil, err
+	}
+	k.CreatedAt = fromMicros(created)
+	k.LastUsedAt = fromNullMicros(last)
+	return &k, nil
+}
+
+func (t *tx) CreateOperatorKey(ctx context.Context, k *store.OperatorKey) error {
+	_, err := t.exec(ctx, `INSERT INTO operator_keys (`+operatorKeyColumns+`) VALUES ($1, $2, $3, $4, $5, $6)`,
+		k.ID, k.Name, k.Secret, k.Disabled, micros(k.CreatedAt), nullMicros(k.LastUsedAt))
+	return err
+}
+
+func (t *tx) GetOperatorKey(ctx context.Context, id string) (*store.OperatorKey, error) {
+	k, err := scanOperatorKey(t.queryRow(ctx, `SELECT `+operatorKeyColumns+` FROM operator_keys WHERE id = $1`, id))
+	if err != nil {
+		return nil, notFound(err, "operator key", id)
+	}
+	return k, nil
+}
+
+func (t *tx) ListOperatorKeys(ctx context.Context) ([]*store.OperatorKey, error) {
+	rows, err := t.query(ctx, `SELECT `+operatorKeyColumns+` FROM operator_keys ORDER BY created_at, id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*store.OperatorKey
+	for rows.Next() {
+		k, err := scanOperatorKey(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+func (t *tx) SetOperatorKeyDisabled(ctx context.Context, id string, disabled bool) error {
+	res, err := t.exec(ctx, `UPDATE operator_keys SET disabled = $2 WHERE id = $1`, id, disabled)
+	return affectedOne(res, err, "operator key", id)
+}
+
+func (t *tx) DeleteOperatorKey(ctx context.Context, id string) error {
+	res, err := t.exec(ctx, `DELETE FROM operator_keys WHERE id = $1`, id)
+	return affectedOne(res, err, "operator key", id)
+}
+
+func (t *tx) SetAccountTimeZone(ctx context.Context, id, zone string) error {
+	res, err := t.exec(ctx, `UPDATE accounts SET time_zone = $2 WHERE id = $1`, id, zone)
+	return affectedOne(res, err, "account", id)
+}
+
+// chunkSizes are the sizes of the statements a batch is cut into: a few
+// fixed texts, so that the statement cache holds each prepared once.
+var chunkSizes = [...]int{250, 50, 10, 1}
+
+// chunks cuts n into runs of chunkSizes, largest first.
+func chunks(n int, fn func(start, size int) error) error {
+	start := 0
+	for _, size := range chunkSizes {
+		for n-start >= size {
+			if err := fn(start, size); err != nil {
+				return err
+			}
+			start += size
+		}
+	}
+	return nil
+}
+
+// placeholders returns "(?, …, ?), (…)" for rows rows of cols values.
+// Anonymous parameters: the driver looks each named one ($1) up by
+// number in a list of all of them, which makes binding thousands of
+// them quadratic (most of a 10,000-row delivery request's time).
+func placeholders(rows, cols int) string {
+	var b strings.Builder
+	for r := range rows {
+		if r > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('(')
+		for c := range cols {
+			if c > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('?')
+		}
+		b.WriteByte(')')
+	}
+	return b.String()
+}
+
+func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]store.DeliveryKeyword, error) {
+	out := make(map[string]store.DeliveryKeyword, len(ids))
+	err := chunks(len(ids), func(start, size int) error {
+		args := make([]any, size)
+		for i := range size {
+			args[i] = ids[start+i]
+		}
+		in := strings.TrimSuffix(strings.TrimPrefix(placeholders(1, size), "("), ")")
+		rows, err := t.query(ctx, `SELECT k.id, k.account_id, k.environment, g.campaign_id, k.ad_group_id
+			FROM keywords k JOIN ad_groups g ON g.id = k.ad_group_id WHERE k.id IN (`+in+`)`, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			var k store.DeliveryKeyword
+			if err := rows.Scan(&id, &k.AccountID, &k.Environment, &k.CampaignID, &k.AdGroupID); err != nil {
+				return err
+			}
+			out[id] = k
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+const deliveryColumns = 12
+
+func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
+	type campaignHour struct {
+		campaign string
+		hour     int64
+	}
+	touched := map[campaignHour]bool{}
+	err := chunks(len(rows), func(start, size int) error {
+		args := make([]any, 0, size*deliveryColumns)
+		for _, r := range rows[start : start+size] {
+			h := micros(r.Hour)
+			touched[campaignHour{r.CampaignID, h}] = true
+			args = append(args, r.KeywordID, h, r.AccountID, string(r.Environment), r.CampaignID, r.AdGroupID,
+				r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales), micros(now))
+		}
+		_, err := t.exec(ctx, `INSERT INTO delivery_hours (keyword_id, hour, account_id, environment, campaign_id, ad_group_id,
+			impressions, clicks, cost, orders, sales, updated_at) VALUES `+placeholders(size, deliveryColumns)+`
+			ON CONFLICT (keyword_id, hour) DO UPDATE SET impressions = excluded.impressions, clicks = excluded.clicks,
+			cost = excluded.cost, orders = excluded.orders, sales = excluded.sales, updated_at = excluded.updated_at`, args...)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for ch := range touched {
+		_, err := t.exec(ctx, `INSERT INTO campaign_hour_spend (campaign_id, hour, cost)
+			SELECT campaign_id, hour, SUM(cost) FROM delivery_hours WHERE campaign_id = $1 AND hour = $2 GROUP BY campaign_id, hour
+			ON CONFLICT (campaign_id, hour) DO UPDATE SET cost = excluded.cost`, ch.campaign, ch.hour)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tx) CampaignSpend(ctx context.Context, campaignIDs []string, from, to time.Time) (map[string]adcamp.Money, error) {
+	out := make(map[string]adcamp.Money, len(campaignIDs))
+	for _, id := range campaignIDs {
+		var sum sql.NullInt64
+		err := t.queryRow(ctx, `SELECT SUM(cost) FROM campaign_hour_spend WHERE campaign_id = $1 AND hour >= $2 AND hour < $3`,
+			id, micros(from), micros(to)).Scan(&sum)
+		if err != nil {
+			return nil, err
+		}
+		if sum.Valid {
+			out[id] = adcamp.Money(sum.Int64)
+		}
+	}
+	return out, nil
+}

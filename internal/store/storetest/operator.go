@@ -1,0 +1,172 @@
+package storetest
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// operatorTests are the suite's tests of store.OperatorTx.
+var operatorTests = []struct {
+	name string
+	fn   func(t *testing.T, db store.Store)
+}{
+	{"OperatorKeys", testOperatorKeys},
+	{"AccountTimeZone", testAccountTimeZone},
+	{"Delivery", testDelivery},
+}
+
+func testOperatorKeys(t *testing.T, db store.Store) {
+	ctx := t.Context()
+	used := base.Add(time.Minute)
+	keys := []*store.OperatorKey{
+		{ID: "opk_a", Name: "ad server", Secret: []byte("sealed a"), CreatedAt: base},
+		{ID: "opk_b", Name: "other", Secret: []byte("sealed b"), CreatedAt: at(1), Disabled: true, LastUsedAt: &used},
+	}
+	for _, k := range keys {
+		write(t, db, func(tx store.Tx) error { return tx.CreateOperatorKey(ctx, k) })
+	}
+	read(t, db, func(tx store.Tx) error {
+		got, err := tx.GetOperatorKey(ctx, "opk_b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(t, "GetOperatorKey", got, keys[1])
+		all, err := tx.ListOperatorKeys(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(t, "ListOperatorKeys", all, keys)
+		_, err = tx.GetOperatorKey(ctx, "opk_missing")
+		wantCode(t, "GetOperatorKey(missing)", err, adcamp.CodeNotFound)
+		return nil
+	})
+	write(t, db, func(tx store.Tx) error { return tx.SetOperatorKeyDisabled(ctx, "opk_a", true) })
+	write(t, db, func(tx store.Tx) error {
+		wantCode(t, "SetOperatorKeyDisabled(missing)", tx.SetOperatorKeyDisabled(ctx, "opk_missing", true), adcamp.CodeNotFound)
+		return tx.DeleteOperatorKey(ctx, "opk_b")
+	})
+	read(t, db, func(tx store.Tx) error {
+		all, err := tx.ListOperatorKeys(ctx)
+		if err != nil || len(all) != 1 || !all[0].Disabled {
+			t.Errorf("ListOperatorKeys after disable and delete = %+v, %v; want opk_a disabled", all, err)
+		}
+		return nil
+	})
+	write(t, db, func(tx store.Tx) error {
+		wantCode(t, "DeleteOperatorKey(missing)", tx.DeleteOperatorKey(ctx, "opk_b"), adcamp.CodeNotFound)
+		return nil
+	})
+}
+
+func testAccountTimeZone(t *testing.T, db store.Store) {
+	ctx := t.Context()
+	a := &adcamp.Account{ID: adcamp.NewID(adcamp.PrefixAccount, base), Name: "Acme", CreatedAt: base}
+	write(t, db, func(tx store.Tx) error { return tx.CreateAccount(ctx, a) })
+	if a.TimeZone != "UTC" {
+		t.Errorf("CreateAccount without a zone set TimeZone %q, want UTC", a.TimeZone)
+	}
+	write(t, db, func(tx store.Tx) error { return tx.SetAccountTimeZone(ctx, a.ID, "America/New_York") })
+	read(t, db, func(tx store.Tx) error {
+		got, err := tx.GetAccount(ctx, a.ID)
+		if err != nil || got.TimeZone != "America/New_York" {
+			t.Errorf("GetAccount after SetAccountTimeZone = %+v, %v", got, err)
+		}
+		return nil
+	})
+	write(t, db, func(tx store.Tx) error {
+		wantCode(t, "SetAccountTimeZone(missing)", tx.SetAccountTimeZone(ctx, "acc_missing", "UTC"), adcamp.CodeNotFound)
+		return nil
+	})
+}
+
+func testDelivery(t *testing.T, db store.Store) {
+	ctx := t.Context()
+	a := newAccount(t, db, "Acme")
+	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
+	c := newCampaign(t, db, tn, at(0), nil)
+	g := newAdGroup(t, db, c, at(0))
+	texts := make([]string, 600) // more than one statement's chunk
+	for i := range texts {
+		texts[i] = fmt.Sprintf("kw %d", i)
+	}
+	ks := newKeywords(t, db, g, at(0), texts...)
+	other := newCampaign(t, db, adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Sandbox}, at(0), nil)
+	og := newAdGroup(t, db, other, at(0))
+	oks := newKeywords(t, db, og, at(0), "sandbox kw")
+
+	ids := []string{ks[0].ID, ks[599].ID, oks[0].ID, "kw_missing"}
+	read(t, db, func(tx store.Tx) error {
+		where, err := tx.DeliveryKeywords(ctx, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]store.DeliveryKeyword{
+			ks[0].ID:   {AccountID: a.ID, Environment: adcamp.Production, CampaignID: c.ID, AdGroupID: g.ID},
+			ks[599].ID: {AccountID: a.ID, Environment: adcamp.Production, CampaignID: c.ID, AdGroupID: g.ID},
+			oks[0].ID:  {AccountID: a.ID, Environment: adcamp.Sandbox, CampaignID: other.ID, AdGroupID: og.ID},
+		}
+		same(t, "DeliveryKeywords", where, want)
+		return nil
+	})
+	h0 := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
+	where := store.DeliveryKeyword{AccountID: a.ID, Environment: adcamp.Production, CampaignID: c.ID, AdGroupID: g.ID}
+	rows := make([]store.DeliveryRow, len(ks))
+	for i, k := range ks {
+		rows[i] = store.DeliveryRow{KeywordID: k.ID, Hour: h0.Add(time.Duration(i%2) * time.Hour), DeliveryKeyword: where,
+			Impressions: 10, Clicks: 1, Cost: 3, Orders: 1, Sales: 100}
+	}
+	write(t, db, func(tx store.Tx) error { return tx.PutDelivery(ctx, rows, base) })
+	spend := func(from, to time.Time) adcamp.Money {
+		var m map[string]adcamp.Money
+		read(t, db, func(tx store.Tx) error {
+			var err error
+			m, err = tx.CampaignSpend(ctx, []string{c.ID, other.ID}, from, to)
+			return err
+		})
+		if _, ok := m[other.ID]; ok {
+			t.Errorf("CampaignSpend lists a campaign with no delivery: %v", m)
+		}
+		return m[c.ID]
+	}
+	if got := spend(h0, h0.Add(2*time.Hour)); got != 1800 {
+		t.Errorf("spend over both hours = %d, want 1800", got)
+	}
+	if got := spend(h0.Add(time.Hour), h0.Add(2*time.Hour)); got != 900 {
+		t.Errorf("spend over the second hour = %d, want 900", got)
+	}
+	// Replacing rows replaces their cost in the sums.
+	rows[0].Cost, rows[1].Cost = 103, 0
+	write(t, db, func(tx store.Tx) error { return tx.PutDelivery(ctx, rows[:2], base) })
+	if got := spend(h0, h0.Add(2*time.Hour)); got != 1800+100-3 {
+		t.Errorf("spend after replacing two rows = %d, want %d", got, 1800+100-3)
+	}
+	// Figures outlive the keyword and its campaign.
+	write(t, db, func(tx store.Tx) error { return tx.DeleteCampaign(ctx, tn, c.ID) })
+	if got := spend(h0, h0.Add(2*time.Hour)); got != 1897 {
+		t.Errorf("spend after the campaign's delete = %d, want 1897", got)
+	}
+}
+
+// operatorKey is testEveryField's round trip of an operator key.
+func (r *roundTrip) operatorKey() {
+	ctx := r.t.Context()
+	used := base.Add(time.Minute)
+	k := &store.OperatorKey{ID: "opk_every", Name: "ad server", Disabled: true, CreatedAt: base, LastUsedAt: &used, Secret: []byte("sealed")}
+	r.fixture("an operator key", k)
+	r.writing(func(tx store.Tx) error { return tx.CreateOperatorKey(ctx, k) })
+	r.reading(func(tx store.Tx) {
+		got, err := tx.GetOperatorKey(ctx, k.ID)
+		r.read("GetOperatorKey", got, k, err)
+		all, err := tx.ListOperatorKeys(ctx)
+		if err == nil && len(all) != 1 {
+			r.t.Errorf("ListOperatorKeys = %d keys, want 1", len(all))
+		}
+		if len(all) == 1 {
+			r.read("ListOperatorKeys", all[0], k, err)
+		}
+	})
+}
