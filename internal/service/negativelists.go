@@ -160,7 +160,11 @@ func (s *Service) DeleteNegativeList(ctx context.Context, t adcamp.Tenant, id st
 func (s *Service) RemoveListEntries(ctx context.Context, t adcamp.Tenant, listID string, ids []string) ([]string, error) {
 	var issues adcamp.Issues
 	if len(ids) == 0 || len(ids) > adcamp.MaxNegativeBatch {
-		issues.AddKind("ids", adcamp.IssueTooMany, strconv.Itoa(adcamp.MaxNegativeBatch), "must hold 1 to %d ids (got %d)", adcamp.MaxNegativeBatch, len(ids))
+		kind := adcamp.IssueTooMany
+		if len(ids) == 0 {
+			kind = adcamp.IssueRequired
+		}
+		issues.AddKind("ids", kind, strconv.Itoa(adcamp.MaxNegativeBatch), "must hold 1 to %d ids (got %d)", adcamp.MaxNegativeBatch, len(ids))
 		return nil, issues.Err()
 	}
 	var removed []string

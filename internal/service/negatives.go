@@ -98,6 +98,13 @@ func (s *Service) negativeParent(ctx context.Context, tx store.Tx, t adcamp.Tena
 		if err != nil {
 			return tmpl, nil, err
 		}
+		// Counted again now that the list is locked (GetNegativeList locks
+		// it in a write): on PostgreSQL at READ COMMITTED this statement
+		// sees the entries of a concurrent batch that committed first, so
+		// that two batches cannot both pass the limit.
+		if l.Entries, err = tx.CountNegatives(ctx, t, l.ID); err != nil {
+			return tmpl, nil, err
+		}
 		tmpl.ListID = l.ID
 		return tmpl, l, nil
 	}

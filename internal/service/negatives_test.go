@@ -202,3 +202,32 @@ func TestNegativeLists(t *testing.T) {
 		t.Errorf("DeleteNegativeList = %v", err)
 	}
 }
+
+func TestListHoldsAtMost5000(t *testing.T) {
+	f := newFixture(t)
+	acc, _ := f.setup()
+	tn := adcamp.Tenant{AccountID: acc, Environment: adcamp.Sandbox}
+	l, err := f.svc.CreateNegativeList(admin, tn, adcamp.NegativeListInput{Name: adcamp.Some("Big")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := service.NegativeParent{Level: adcamp.LevelList, ID: l.ID}
+	batch := func(from, n int) error {
+		items := make([]adcamp.NegativeInput, n)
+		for i := range items {
+			items[i] = neg(fmt.Sprint("entry ", from+i), adcamp.MatchExact)
+		}
+		_, err := f.svc.CreateNegatives(admin, tn, list, items, service.BatchOptions{Batch: true})
+		return err
+	}
+	for from := 0; from < adcamp.MaxNegativeListEntries-1; from += adcamp.MaxNegativeBatch {
+		if err := batch(from, min(adcamp.MaxNegativeBatch, adcamp.MaxNegativeListEntries-1-from)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantCode(t, "a batch of 2 into a list of 4,999", batch(10000, 2), adcamp.CodeValidation, "5000")
+	if err := batch(20000, 1); err != nil {
+		t.Errorf("the 5,000th entry: %v", err)
+	}
+	wantCode(t, "the 5,001st entry", batch(30000, 1), adcamp.CodeValidation)
+}
