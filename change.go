@@ -21,13 +21,18 @@ const (
 	EntityKeyword  EntityType = "keyword"
 	EntityAPIKey   EntityType = "api_key"
 	EntityMember   EntityType = "member"
+	// Negative keywords (of an ad group, a campaign or a shared list) and
+	// shared negative lists.
+	EntityNegativeKeyword EntityType = "negative_keyword"
+	EntityNegativeList    EntityType = "negative_keyword_list"
 	// EntityAccount records changes of an account's own settings (its
 	// time zone).
 	EntityAccount EntityType = "account"
 )
 
 // EntityTypes lists the entity types, in the order the API names them.
-var EntityTypes = []EntityType{EntityCampaign, EntityAdGroup, EntityKeyword, EntityAPIKey, EntityMember, EntityAccount}
+var EntityTypes = []EntityType{EntityCampaign, EntityAdGroup, EntityKeyword, EntityAPIKey, EntityMember,
+	EntityNegativeKeyword, EntityNegativeList, EntityWebhookEndpoint, EntityAccount}
 
 // Operation says what a change did to its entity.
 type Operation string

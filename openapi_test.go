@@ -281,7 +281,7 @@ func errorCodeConstants(t *testing.T) map[string]string {
 func servedRoutes(t *testing.T) map[string]bool {
 	t.Helper()
 	routes := map[string]bool{}
-	for _, file := range []string{"internal/httpapi/server.go", "internal/httpapi/edge.go", "internal/httpapi/sandbox.go"} {
+	for _, file := range []string{"internal/httpapi/server.go", "internal/httpapi/edge.go", "internal/httpapi/sandbox.go", "internal/httpapi/negatives.go"} {
 		routesOf(t, file, routes)
 	}
 	if len(routes) == 0 {

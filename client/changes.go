@@ -133,7 +133,7 @@ type ChangePage struct {
 // ChangeListOptions filters and pages the change history. Zero fields do
 // not filter.
 type ChangeListOptions struct {
-	EntityType string // campaign, ad_group, keyword, api_key, member, account
+	EntityType string // campaign, ad_group, keyword, api_key, member, negative_keyword, negative_keyword_list, webhook_endpoint, account
 	EntityID   string
 	// CampaignID keeps a campaign's records and those of everything under
 	// it (ListChanges only; the per-entity calls take it from the path).

@@ -53,6 +53,9 @@ type KeywordListOptions struct {
 	Status Status
 	// MatchType, if set, keeps only keywords of this match type.
 	MatchType MatchType
+	// Blocked keeps only the keywords that an active negative keyword
+	// blocks (of the ad group, its campaign or an attached list).
+	Blocked bool
 }
 
 func (o *KeywordListOptions) values() url.Values {
@@ -65,6 +68,9 @@ func (o *KeywordListOptions) values() url.Values {
 	}
 	if o.MatchType != "" {
 		q.Set("match_type", string(o.MatchType))
+	}
+	if o.Blocked {
+		q.Set("blocked", "true")
 	}
 	return q
 }
@@ -177,7 +183,7 @@ func (c *Client) ListKeywords(ctx context.Context, adGroupID string, opts *Keywo
 func (c *Client) AllKeywords(ctx context.Context, adGroupID string, opts *KeywordListOptions) iter.Seq2[Keyword, error] {
 	o := KeywordListOptions{}
 	if opts != nil {
-		o.Status, o.MatchType = opts.Status, opts.MatchType
+		o.Status, o.MatchType, o.Blocked = opts.Status, opts.MatchType, opts.Blocked
 	}
 	return all(func(page int) (*Page[Keyword], error) {
 		o.ListOptions = ListOptions{Page: page, PageSize: allPageSize}

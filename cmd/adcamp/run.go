@@ -58,12 +58,25 @@ API commands (signed requests to a running server):
   adcamp keywords create --ad-group ID --text TEXT --match-type exact|phrase|broad [--bid 1.10] [--status S]
   adcamp keywords create --ad-group ID --file PATH|- [--partial]   CSV (text,match_type,bid,status) or JSON
   adcamp keywords update ID [--text T] [--match-type T] [--bid 1.10 | --clear-bid] [--status S]
+  adcamp negatives list (--ad-group ID | --campaign ID | --list ID) [--status S] [--match-type T] [--all]
+  adcamp negatives create (--ad-group ID | --campaign ID | --list ID) --match-type exact|phrase
+                          (--text TEXT | --file PATH|-) [--status S] [--partial]   one text a line
+  adcamp negatives get ID | delete ID | update ID --status S
+  adcamp negatives lists list | get ID | create --name N | rename ID --name N | delete ID
+  adcamp negatives lists attach|detach --campaign ID --list ID | attached --campaign ID
+  adcamp negatives lists remove --list ID ENTRY_ID[,ENTRY_ID...]
   adcamp channel-accounts list --api [--page N] [--page-size N | --all]
   adcamp changes list [--campaign ID | --ad-group ID | --keyword ID] [--entity-type T] [--entity-id ID]
                       [--actor-type T] [--actor-id ID] [--since TIME] [--until TIME]
                       [--limit N] [--cursor C | --all]
   adcamp sandbox reset          delete the account's sandbox campaigns, ad groups and keywords (sandbox only)
   adcamp sandbox sample-data    fill the sandbox with sample campaigns, ad groups and keywords (sandbox only)
+  adcamp webhooks create --url URL [--description D] [--event-types T,T] [--disabled]
+  adcamp webhooks list | get ID | delete ID | test ID | deliveries ID [--limit N] [--cursor C]
+  adcamp webhooks update ID [--url URL] [--description D] [--event-types T,T|all] [--enable | --disable]
+  adcamp webhooks rotate-secret ID [--grace 24h]
+  adcamp webhooks redeliver ID (--event ID | --since TIME [--until TIME])
+  adcamp events list [--type T,T] [--since TIME] [--until TIME] [--limit N] [--cursor C | --all]
 
 Every API command takes --json (print the API's data) and --config PATH; create
 and update take --validate-only; update, delete, pause, resume and end take
@@ -142,7 +155,7 @@ func (c *cli) dispatch(ctx context.Context, cmd string, rest []string) error {
 			return c.api(ctx, cmd+" "+rest[0], rest[1:])
 		}
 		return c.admin(ctx, cmd+" "+rest[0], rest[1:])
-	case "campaigns", "ad-groups", "keywords", "changes", "sandbox":
+	case "campaigns", "ad-groups", "keywords", "changes", "sandbox", "negatives", "webhooks", "events":
 		if len(rest) == 0 {
 			return usageError("%s needs a subcommand; see adcamp %s -h", cmd, cmd)
 		}

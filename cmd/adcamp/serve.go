@@ -69,6 +69,9 @@ type serveConfig struct {
 	trustedProxies string
 	trusted        []netip.Prefix
 	ops            opsConfig
+	// webhooksAllowPrivate lets webhooks go to private and loopback
+	// addresses (tests, receivers inside one's network).
+	webhooksAllowPrivate bool
 }
 
 func (c *cli) serveFlags(args []string) (*serveConfig, error) {
@@ -105,6 +108,8 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	}
 	c.feedFlags(fs, cfg)
 	finishOps := c.opsFlags(fs, &cfg.ops)
+	fs.BoolVar(&cfg.webhooksAllowPrivate, "webhooks-allow-private", false,
+		"deliver webhooks to loopback, private and link-local addresses too (refused by default)")
 	for i := range counts {
 		n := &counts[i]
 		n.text = c.envDefault(envName(n.name), strconv.Itoa(n.def))
@@ -196,6 +201,9 @@ type app struct {
 	metrics *metrics.Metrics
 	log     *slog.Logger
 	ops     *opsRuntime
+	sole    bool // the only process on its store (SQLite)
+	// webhooksAllowPrivate is serve --webhooks-allow-private.
+	webhooksAllowPrivate bool
 }
 
 // openServe opens the store and builds the service of serve.
@@ -218,7 +226,8 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 	m := metrics.New(pools)
 	b := readBuildInfo()
 	m.SetBuildInfo(b.Version, b.Commit, b.GoVersion)
-	return &app{db: db, svc: svc, metrics: m, log: log, ops: &opsRuntime{cfg: cfg.ops, dataDir: cfg.store.dataDir}}, nil
+	return &app{db: db, svc: svc, metrics: m, log: log, ops: &opsRuntime{cfg: cfg.ops, dataDir: cfg.store.dataDir},
+		sole: cfg.store.databaseURL == "", webhooksAllowPrivate: cfg.webhooksAllowPrivate}, nil
 }
 
 // listener is one bound address and the server that will serve it.
@@ -330,6 +339,7 @@ func (a *app) run(ctx context.Context, ls listeners) error {
 	var wg sync.WaitGroup
 	wg.Go(func() { a.svc.Run(runCtx, 5*time.Second) })
 	wg.Go(func() { a.svc.RunFeed(runCtx, feedTick) })
+	wg.Go(func() { a.runWebhooks(runCtx, a.webhooksAllowPrivate) })
 	a.startBackground(runCtx, &wg)
 
 	errc := make(chan error, len(ls))

@@ -50,6 +50,7 @@ func (s *Server) adsRoutes(mux *http.ServeMux) {
 		page("GET POST", "/ad-groups/{adgroup}/keywords/new", s.newKeywords)
 		page("GET", "/keywords/{keyword}", s.keyword)
 		page("GET POST", "/keywords/{keyword}/edit", s.editKeyword)
+		s.negativesRoutes(page)
 		page("GET", "/history", s.history)
 		page("GET", "/history.csv", s.historyCSV)
 	}

@@ -48,8 +48,14 @@ func TestBrowserEveryPageNarrow(t *testing.T) {
 	invitation, _ := url.Parse(p.text("#v-link"))
 	member := e.userID(acc, strings.ToLower(long("someone.with.a.very.long.name", 60)+"@"+long("subdomain.", 50)+"example.com"))
 
+	hook := c.post("/accounts/"+acc+"/webhooks/new?environment=sandbox", url.Values{"url": {"https://" + long("hooks.", 60) + "example.com/" + long("adcamp/", 300)},
+		"description": {long("Billing and reporting ", 300)}, "event_types": adcamp.EventTypes}).wantStatus(201)
+	hookID, _ := hook.doc.Find("tr[data-endpoint]").Attr("data-endpoint")
+
 	signInBrowser(t, ctx, e, ownerEmail, ownerPassword)
 	pages := []struct{ name, path string }{
+		{"webhooks", "/accounts/" + acc + "/webhooks?environment=sandbox"},
+		{"webhook-log", "/accounts/" + acc + "/webhooks/" + hookID + "?environment=sandbox"},
 		{"api-keys", "/accounts/" + acc + "/api-keys"},
 		{"key-new", "/accounts/" + acc + "/api-keys/new?environment=production"},
 		{"key-roll", "/accounts/" + acc + "/api-keys/" + key + "/roll"},

@@ -139,6 +139,11 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /accounts/{account}/members/{user}/remove", s.inAccount(s.removeMember))
 	mux.Handle("POST /accounts/{account}/members/{user}/remove", s.inAccount(s.removeMember))
 
+	mux.Handle("GET /accounts/{account}/webhooks", s.inAccount(s.webhooks))
+	mux.Handle("POST /accounts/{account}/webhooks/new", s.inAccount(s.newWebhook))
+	mux.Handle("GET /accounts/{account}/webhooks/{endpoint}", s.inAccount(s.webhookLog))
+	mux.Handle("POST /accounts/{account}/webhooks/{endpoint}/{op}", s.inAccount(s.changeWebhook))
+
 	s.adsRoutes(mux)
 	s.accountRoutes(mux)
 	s.keyAccessRoutes(mux)
@@ -159,7 +164,8 @@ const (
 
 // bodyLimit is how large r's body may be.
 func bodyLimit(r *http.Request) int64 {
-	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/keywords/new") {
+	if r.Method == http.MethodPost && (strings.HasSuffix(r.URL.Path, "/keywords/new") || strings.HasSuffix(r.URL.Path, "/negatives") ||
+		strings.Contains(r.URL.Path, "/negative-lists/")) {
 		return maxPaste
 	}
 	return maxForm

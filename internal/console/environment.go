@@ -99,6 +99,8 @@ func envLinks(r *http.Request, accountID, section string, env, current adcamp.En
 			l.URL = account + "/api-keys?env=" + string(to)
 		case section == "members":
 			l.URL = account + "/members?env=" + string(to)
+		case section == "webhooks":
+			l.URL = account + "/webhooks?environment=" + string(to)
 		case section == "settings":
 			l.URL = "/settings?env=" + string(to)
 		default:

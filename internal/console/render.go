@@ -105,6 +105,10 @@ func withNotice(target, notice string) string {
 // the redirect names: fixed texts, so that a link cannot make a page say
 // anything else.
 var notices = map[string]string{
+	"webhook-enabled":   "The endpoint is enabled: events are sent to it again.",
+	"webhook-disabled":  "The endpoint is disabled: no events are sent to it.",
+	"webhook-tested":    "A test event is on its way: see the endpoint's deliveries.",
+	"webhook-deleted":   "The endpoint is deleted.",
 	"key-disabled":      "The credential is disabled: the API refuses it from now on.",
 	"key-enabled":       "The credential is enabled again.",
 	"key-deleted":       "The credential is deleted.",
@@ -353,6 +357,8 @@ func (v fieldView) DescribedBy() string {
 }
 
 var funcs = template.FuncMap{
+	// statusOp is the button that toggles a status: "resume" for paused.
+	"statusOp": statusOp,
 	// field builds a fieldView: field .Form "email" "Email" "email"
 	// "autocomplete=email" "required" "hint=..."
 	"field": fieldFunc,

@@ -139,7 +139,8 @@ func writeChanges(w http.ResponseWriter, page []*adcamp.Change, next string) {
 // typedFields are the fields whose values the history writes as the
 // entity does, not as strings: money (a number with two decimals), the
 // channel account's id (an integer) and a key's disabled flag.
-var typedFields = map[string]bool{"budget_daily": true, "default_bid": true, "bid": true, "channel_account_id": true, "disabled": true}
+var typedFields = map[string]bool{"budget_daily": true, "default_bid": true, "bid": true, "channel_account_id": true, "disabled": true,
+	"enabled": true}
 
 // fieldChangesJSON writes the fields of a change as the API shows them:
 // {"budget_daily": {"old": 25.00, "new": 40.00}, "status": {"old":

@@ -41,7 +41,18 @@ func TestEveryPathAsDocumented(t *testing.T) {
 	cid, agid := prod.tree()
 	kw := prod.do("POST", "/ad-groups/"+agid+"/keywords", `{"text":"red shoes","match_type":"exact"}`)
 	want(t, kw, 201, "")
-	ids := strings.NewReplacer("{campaign_id}", cid, "{ad_group_id}", agid, "{keyword_id}", kw.Data()["id"].(string))
+	nk := prod.do("POST", "/ad-groups/"+agid+"/negative-keywords", `{"text":"free","match_type":"phrase"}`)
+	want(t, nk, 201, "")
+	nl := prod.do("POST", "/negative-keyword-lists", `{"name":"Brands"}`)
+	want(t, nl, 201, "")
+	want(t, prod.do("PUT", "/campaigns/"+cid+"/negative-keyword-lists/"+nl.Data()["id"].(string), ""), 200, "")
+	hook := prod.do("POST", "/webhook-endpoints", `{"url":"https://hooks.example.com/in"}`)
+	want(t, hook, 201, "")
+	events := prod.do("GET", "/events?limit=1", "")
+	want(t, events, 200, "")
+	ids := strings.NewReplacer("{campaign_id}", cid, "{ad_group_id}", agid, "{keyword_id}", kw.Data()["id"].(string),
+		"{negative_keyword_id}", nk.Data()["id"].(string), "{list_id}", nl.Data()["id"].(string),
+		"{endpoint_id}", hook.Data()["id"].(string), "{event_id}", events.Data()["items"].([]any)[0].(map[string]any)["id"].(string))
 	if _, err := specRouter(); err != nil {
 		t.Fatal(err)
 	}

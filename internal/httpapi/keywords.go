@@ -168,13 +168,18 @@ func batchJSON(results []adcamp.BatchResult, dryRun bool) map[string]any {
 }
 
 func (s *Server) listKeywords(w http.ResponseWriter, r *http.Request, c *call) error {
-	q := parseQuery(r, "page", "page_size", "status", "match_type")
+	q := parseQuery(r, "page", "page_size", "status", "match_type", "blocked")
 	page, size := q.paging()
 	f := adcamp.KeywordFilter{Page: page, PageSize: size, Status: adcamp.Status(q.str("status")), MatchType: adcamp.MatchType(q.str("match_type"))}
+	blocked := q.bool("blocked")
 	if err := q.issues.Err(); err != nil {
 		return err
 	}
-	p, err := s.svc.ListKeywords(r.Context(), c.tenant, r.PathValue("ad_group_id"), f)
+	list := s.svc.ListKeywords
+	if blocked {
+		list = s.svc.ListBlockedKeywords // the keywords a negative blocks
+	}
+	p, err := list(r.Context(), c.tenant, r.PathValue("ad_group_id"), f)
 	if err != nil {
 		return err
 	}

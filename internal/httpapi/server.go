@@ -123,6 +123,7 @@ func (s *Server) routes() {
 		s.handle("GET "+p+"/keywords/{keyword_id}", s.signed(s.getKeyword))
 		s.handle("PUT "+p+"/keywords/{keyword_id}", s.signed(s.updateKeyword))
 		s.handle("DELETE "+p+"/keywords/{keyword_id}", s.signed(s.deleteKeyword))
+		s.negativeRoutes(p)
 
 		s.handle("GET "+p+"/channel-accounts", s.signed(s.listChannelAccounts))
 
@@ -132,6 +133,17 @@ func (s *Server) routes() {
 		s.handle("GET "+p+"/keywords/{keyword_id}/changes", s.signed(s.entityChanges(adcamp.EntityKeyword, "keyword_id")))
 
 		s.sandboxRoutes(p)
+		s.handle("POST "+p+"/webhook-endpoints", s.signed(s.createEndpoint))
+		s.handle("GET "+p+"/webhook-endpoints", s.signed(s.listEndpoints))
+		s.handle("GET "+p+"/webhook-endpoints/{endpoint_id}", s.signed(s.getEndpoint))
+		s.handle("PUT "+p+"/webhook-endpoints/{endpoint_id}", s.signed(s.updateEndpoint))
+		s.handle("DELETE "+p+"/webhook-endpoints/{endpoint_id}", s.signed(s.deleteEndpoint))
+		s.handle("GET "+p+"/webhook-endpoints/{endpoint_id}/secret", s.signed(s.getSecretState))
+		s.handle("POST "+p+"/webhook-endpoints/{endpoint_id}/secret", s.signed(s.rotateSecret))
+		s.handle("GET "+p+"/webhook-endpoints/{endpoint_id}/deliveries", s.signed(s.listAttempts))
+		s.handle("POST "+p+"/webhook-endpoints/{endpoint_id}/deliveries", s.signed(s.queueDeliveries))
+		s.handle("GET "+p+"/events", s.signed(s.listEvents))
+		s.handle("GET "+p+"/events/{event_id}", s.signed(s.getEvent))
 	}
 	s.mux.HandleFunc(catchAll, s.noRoute)
 }

@@ -219,10 +219,15 @@ func (s *Service) DeleteAdGroup(ctx context.Context, t adcamp.Tenant, id string,
 			return err
 		}
 		d.Keywords = int64(len(keywords))
+		negatives, err := negativesUnder(ctx, tx, t, "", id)
+		if err != nil {
+			return err
+		}
 		if err := tx.DeleteAdGroup(ctx, t, id); err != nil {
 			return err
 		}
 		h := s.newHistory(ctx, s.Now())
+		recordNegativeDeletes(h, negatives)
 		recordSubtree(h, g.CampaignID, nil, keywords)
 		recordAdGroup(h, adcamp.OpDelete, g, nil)
 		return h.write(ctx, tx)

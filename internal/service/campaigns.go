@@ -298,10 +298,15 @@ func (s *Service) DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string
 			return err
 		}
 		d.AdGroups, d.Keywords = int64(len(groups)), int64(len(keywords))
+		negatives, err := negativesUnder(ctx, tx, t, id, "")
+		if err != nil {
+			return err
+		}
 		if err := tx.DeleteCampaign(ctx, t, id); err != nil {
 			return err
 		}
 		h := s.newHistory(ctx, s.Now())
+		recordNegativeDeletes(h, negatives)
 		recordSubtree(h, c.ID, groups, keywords)
 		s.recordCampaign(h, adcamp.OpDelete, c, nil)
 		return h.write(ctx, tx)

@@ -107,7 +107,7 @@ func (s *Service) EntityChanges(ctx context.Context, t adcamp.Tenant, typ adcamp
 func (s *Service) changeQuery(t adcamp.Tenant, f adcamp.ChangeFilter) (store.ChangeQuery, error) {
 	var issues adcamp.Issues
 	if f.EntityType != "" && !slices.Contains(adcamp.EntityTypes, f.EntityType) {
-		issues.Add("entity_type", "must be one of campaign, ad_group, keyword, api_key, member, account")
+		issues.Add("entity_type", "must be one of campaign, ad_group, keyword, api_key, member, negative_keyword, negative_keyword_list, webhook_endpoint, account")
 	}
 	if f.ActorType != "" && !slices.Contains(adcamp.ActorTypes, f.ActorType) {
 		issues.Add("actor_type", "must be one of api_key, user, admin, system")
@@ -201,7 +201,8 @@ func (h *history) add(account string, env adcamp.Environment, typ adcamp.EntityT
 	})
 }
 
-// write stores the records in tx.
+// write stores the records in tx, with the webhook events they make
+// (webhook_events.go).
 func (h *history) write(ctx context.Context, tx store.Tx) error {
 	if len(h.list) == 0 {
 		return nil
@@ -209,7 +210,13 @@ func (h *history) write(ctx context.Context, tx store.Tx) error {
 	if err := tx.AddChanges(ctx, h.list); err != nil {
 		return err
 	}
-	return appendFeedOf(ctx, tx, h.list, h.now)
+	if err := appendFeedOf(ctx, tx, h.list, h.now); err != nil {
+		return err
+	}
+	if evs := eventsOf(h.list); len(evs) > 0 {
+		return tx.AddEvents(ctx, evs)
+	}
+	return nil
 }
 
 // Field values as the API writes them on the entity, as text (nil for

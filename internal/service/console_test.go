@@ -54,7 +54,7 @@ type fixture struct {
 
 // openStore opens SQLite in a temporary directory, or with
 // ADCAMP_TEST_STORE=postgres a fresh PostgreSQL schema.
-func openStore(t *testing.T) store.Store {
+func openStore(t testing.TB) store.Store {
 	t.Helper()
 	var db store.Store
 	var err error

@@ -38,6 +38,8 @@ type Tx interface {
 	ChangesTx
 	OperatorTx
 	KeyTrailTx
+	NegativesTx
+	WebhooksTx
 	CreateAccount(ctx context.Context, a *adcamp.Account) error
 	GetAccount(ctx context.Context, id string) (*adcamp.Account, error)
 

@@ -567,6 +567,403 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ad-groups/{ad_group_id}/negative-keywords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An ad group id: `adg_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example adg_01m80v39s1rbqjszbkfg0k74m4
+                 */
+                ad_group_id: components["parameters"]["AdGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an ad group's negative keywords
+         * @description Lists the negative keywords of an ad group, newest first, one page at a time, optionally filtered by
+         *     `status` and `match_type`; `page` ≥ 1, `page_size` 1 to 100. Another account's or environment's
+         *     ad group, or a malformed id → `404 NOT_FOUND`.
+         */
+        get: operations["listAdGroupNegatives"];
+        put?: never;
+        /**
+         * Create an ad group's negative keywords
+         * @description Creates negative keywords under an ad group: searches that match one are not to show the ads of
+         *     its keywords. The body is one object `{text, match_type, status?}` → `201` with the negative, its
+         *     `Location` and `ETag`, and `warnings`; or `{"items": [...]}` of 1 to 1,000 of them → `201` with
+         *     `{"items": [...], "warnings": [...]}`.
+         *
+         *     * `text`: required; 1–80 characters after trimming; no control or invisible formatting characters.
+         *     * `match_type`: required; `exact` or `phrase` (no `broad`).
+         *     * `status`: `active` (the default) or `paused`.
+         *
+         *     Text is unique per parent and match type after NFKC normalisation, Unicode case folding and white
+         *     space made single spaces, as for keywords: a repeat of a stored negative or of an earlier item →
+         *     `409 DUPLICATE_KEYWORD`. A batch is all or nothing unless `?partial_failure=true` (→ `207`, one
+         *     result per item, as for keywords). The campaign must not have ended (`409 INVALID_STATE_TRANSITION`).
+         *
+         *     **Warnings.** A negative blocks a keyword when, both texts folded as above, an `exact` negative
+         *     equals the keyword's text, or a `phrase` negative's words appear in the keyword's words, in order
+         *     and next to each other (`red shoes` blocks `buy red shoes now`, not `red running shoes`), whatever
+         *     the keyword's own match type. The create succeeds all the same, and `warnings` lists each active
+         *     keyword of the ad group that a new active negative blocks: `{keyword_id, text, negative_keyword_id}`, in
+         *     keyword id order, at most 1,000 (`GET /ad-groups/{ad_group_id}/keywords?blocked=true` lists them all).
+         *
+         *     With `?validate_only=true` everything is checked and answered (`200`), warnings included; nothing is stored.
+         */
+        post: operations["createAdGroupNegatives"];
+        delete?: never;
+        options?: never;
+        /**
+         * List an ad group's negative keywords, headers only (HEAD)
+         * @description `GET /ad-groups/{ad_group_id}/negative-keywords` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListAdGroupNegatives"];
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{campaign_id}/negative-keywords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a campaign's negative keywords
+         * @description Lists the negative keywords of a campaign (its own, not its ad groups'), newest first, one page at a time, optionally filtered by
+         *     `status` and `match_type`; `page` ≥ 1, `page_size` 1 to 100. Another account's or environment's
+         *     campaign, or a malformed id → `404 NOT_FOUND`.
+         */
+        get: operations["listCampaignNegatives"];
+        put?: never;
+        /**
+         * Create a campaign's negative keywords
+         * @description Creates negative keywords under a campaign: searches that match one are not to show the ads of
+         *     every keyword of every ad group of the campaign. The body is one object `{text, match_type, status?}` → `201` with the negative, its
+         *     `Location` and `ETag`, and `warnings`; or `{"items": [...]}` of 1 to 1,000 of them → `201` with
+         *     `{"items": [...], "warnings": [...]}`.
+         *
+         *     * `text`: required; 1–80 characters after trimming; no control or invisible formatting characters.
+         *     * `match_type`: required; `exact` or `phrase` (no `broad`).
+         *     * `status`: `active` (the default) or `paused`.
+         *
+         *     Text is unique per parent and match type after NFKC normalisation, Unicode case folding and white
+         *     space made single spaces, as for keywords: a repeat of a stored negative or of an earlier item →
+         *     `409 DUPLICATE_KEYWORD`. A batch is all or nothing unless `?partial_failure=true` (→ `207`, one
+         *     result per item, as for keywords). The campaign must not have ended (`409 INVALID_STATE_TRANSITION`).
+         *
+         *     **Warnings.** A negative blocks a keyword when, both texts folded as above, an `exact` negative
+         *     equals the keyword's text, or a `phrase` negative's words appear in the keyword's words, in order
+         *     and next to each other (`red shoes` blocks `buy red shoes now`, not `red running shoes`), whatever
+         *     the keyword's own match type. The create succeeds all the same, and `warnings` lists each active
+         *     keyword of any ad group of the campaign that a new active negative blocks: `{keyword_id, text, negative_keyword_id}`, in
+         *     keyword id order, at most 1,000 (`GET /ad-groups/{ad_group_id}/keywords?blocked=true` lists them all).
+         *
+         *     With `?validate_only=true` everything is checked and answered (`200`), warnings included; nothing is stored.
+         */
+        post: operations["createCampaignNegatives"];
+        delete?: never;
+        options?: never;
+        /**
+         * List a campaign's negative keywords, headers only (HEAD)
+         * @description `GET /campaigns/{campaign_id}/negative-keywords` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListCampaignNegatives"];
+        patch?: never;
+        trace?: never;
+    };
+    "/negative-keywords/{negative_keyword_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A negative keyword id: `nkw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+                 */
+                negative_keyword_id: components["parameters"]["NegativeKeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a negative keyword
+         * @description Returns one negative keyword of any level (ad group, campaign or shared list), with its version as
+         *     `ETag`. Another account's or environment's, or a malformed id → `404 NOT_FOUND`.
+         */
+        get: operations["getNegative"];
+        /**
+         * Update a negative keyword
+         * @description Changes `status` (`active` or `paused`) and answers `200` with the whole negative, its `version`
+         *     increased by one. `text` and `match_type` cannot change (`400`; delete the negative and create
+         *     another); `id`, `level`, `campaign_id`, `ad_group_id`, `list_id`, `created_at`, `updated_at` are
+         *     read-only. `If-Match` or a body `version` must name the current version (`412`); a negative under
+         *     an ended campaign cannot change (`409 INVALID_STATE_TRANSITION`). A paused negative blocks nothing
+         *     and is left out of the negatives that apply to keywords.
+         */
+        put: operations["updateNegative"];
+        post?: never;
+        /**
+         * Delete a negative keyword
+         * @description Deletes a negative keyword of any level and answers `{"id": "...", "deleted": true}`. Under an
+         *     ended campaign → `409 INVALID_STATE_TRANSITION`. Negatives are also deleted with their ad group,
+         *     campaign or list (each recorded in the history).
+         */
+        delete: operations["deleteNegative"];
+        options?: never;
+        /**
+         * Get a negative keyword, headers only (HEAD)
+         * @description `GET /negative-keywords/{negative_keyword_id}` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headGetNegative"];
+        patch?: never;
+        trace?: never;
+    };
+    "/negative-keyword-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the shared negative keyword lists
+         * @description The account's lists in this environment, newest first, one page at a time, each with its counts of
+         *     `entries` and of `campaigns` it is attached to.
+         */
+        get: operations["listNegativeLists"];
+        put?: never;
+        /**
+         * Create a shared negative keyword list
+         * @description Creates an empty list of negative keywords that the account shares across the campaigns of one
+         *     environment: `{name}` (1–200 characters after trimming). Entries are added with
+         *     `POST /negative-keyword-lists/{list_id}/entries`; a list takes effect on the campaigns it is attached
+         *     to (`PUT /campaigns/{campaign_id}/negative-keyword-lists/{list_id}`). A console viewer (or a
+         *     developer in production) → `403`.
+         */
+        post: operations["createNegativeList"];
+        delete?: never;
+        options?: never;
+        /**
+         * List the shared negative keyword lists, headers only (HEAD)
+         * @description `GET /negative-keyword-lists` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListNegativeLists"];
+        patch?: never;
+        trace?: never;
+    };
+    "/negative-keyword-lists/{list_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a shared negative keyword list
+         * @description One list, with its counts and its version as `ETag`.
+         */
+        get: operations["getNegativeList"];
+        /**
+         * Rename a shared negative keyword list
+         * @description Changes `name`; `If-Match` or a body `version` must name the current version (`412`).
+         */
+        put: operations["updateNegativeList"];
+        post?: never;
+        /**
+         * Delete a shared negative keyword list
+         * @description Deletes the list with its entries and detaches it from every campaign, in one transaction.
+         */
+        delete: operations["deleteNegativeList"];
+        options?: never;
+        /**
+         * Get a shared negative keyword list, headers only (HEAD)
+         * @description `GET /negative-keyword-lists/{list_id}` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headGetNegativeList"];
+        patch?: never;
+        trace?: never;
+    };
+    "/negative-keyword-lists/{list_id}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a shared list's entries
+         * @description Lists the negative keywords of a shared list, newest first, one page at a time, optionally filtered by
+         *     `status` and `match_type`; `page` ≥ 1, `page_size` 1 to 100. Another account's or environment's
+         *     list, or a malformed id → `404 NOT_FOUND`.
+         */
+        get: operations["listListEntries"];
+        put?: never;
+        /**
+         * Add entries to a shared negative keyword list
+         * @description Creates negative keywords under a shared list: searches that match one are not to show the ads of
+         *     every keyword of the campaigns the list is attached to. The body is one object `{text, match_type, status?}` → `201` with the negative, its
+         *     `Location` and `ETag`, and `warnings`; or `{"items": [...]}` of 1 to 1,000 of them → `201` with
+         *     `{"items": [...], "warnings": [...]}`.
+         *
+         *     * `text`: required; 1–80 characters after trimming; no control or invisible formatting characters.
+         *     * `match_type`: required; `exact` or `phrase` (no `broad`).
+         *     * `status`: `active` (the default) or `paused`.
+         *
+         *     Text is unique per parent and match type after NFKC normalisation, Unicode case folding and white
+         *     space made single spaces, as for keywords: a repeat of a stored negative or of an earlier item →
+         *     `409 DUPLICATE_KEYWORD`. A batch is all or nothing unless `?partial_failure=true` (→ `207`, one
+         *     result per item, as for keywords). A list holds at most 5,000 entries: a batch that would take it past → `400 VALIDATION_ERROR` (`items`, nothing stored).
+         *
+         *     **Warnings.** A negative blocks a keyword when, both texts folded as above, an `exact` negative
+         *     equals the keyword's text, or a `phrase` negative's words appear in the keyword's words, in order
+         *     and next to each other (`red shoes` blocks `buy red shoes now`, not `red running shoes`), whatever
+         *     the keyword's own match type. The create succeeds all the same, and `warnings` lists each active
+         *     keyword of the campaigns the list is attached to that a new active negative blocks: `{keyword_id, text, negative_keyword_id}`, in
+         *     keyword id order, at most 1,000 (`GET /ad-groups/{ad_group_id}/keywords?blocked=true` lists them all).
+         *
+         *     With `?validate_only=true` everything is checked and answered (`200`), warnings included; nothing is stored.
+         */
+        post: operations["addListEntries"];
+        /**
+         * Remove entries from a shared negative keyword list
+         * @description Removes entries by id: `?ids=nkw_...,nkw_...`, 1 to 1,000 ids separated by commas (no body). All or nothing: an id
+         *     that is not an entry of this list → `400 VALIDATION_ERROR` naming it (`ids[3]`), and nothing is
+         *     removed. Answers `{"removed": [...]}`, the ids in request order. One entry may also be deleted with
+         *     `DELETE /negative-keywords/{negative_keyword_id}`.
+         */
+        delete: operations["removeListEntries"];
+        options?: never;
+        /**
+         * List a shared list's entries, headers only (HEAD)
+         * @description `GET /negative-keyword-lists/{list_id}/entries` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListListEntries"];
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{campaign_id}/negative-keyword-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the lists attached to a campaign
+         * @description The shared lists attached to the campaign (at most 20), in id order, not paged.
+         */
+        get: operations["listAttachedLists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List the lists attached to a campaign, headers only (HEAD)
+         * @description `GET /campaigns/{campaign_id}/negative-keyword-lists` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListAttachedLists"];
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{campaign_id}/negative-keyword-lists/{list_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a list attached to a campaign
+         * @description The list, if it is attached to the campaign; else `404 NOT_FOUND`.
+         */
+        get: operations["getAttachedList"];
+        /**
+         * Attach a shared list to a campaign
+         * @description Attaches the list to the campaign (no body, or an empty object): its active entries then apply to
+         *     every keyword of the campaign. Attaching it again changes nothing and answers the same. A campaign
+         *     has at most 20 lists attached (`409 CONFLICT` for a 21st); an ended campaign refuses
+         *     (`409 INVALID_STATE_TRANSITION`). Answers `{campaign_id, list_id, attached: true, warnings}`,
+         *     `warnings` listing the campaign's active keywords that the list's active entries block (see the
+         *     create of negatives for the rule), at most 1,000.
+         */
+        put: operations["attachList"];
+        post?: never;
+        /**
+         * Detach a shared list from a campaign
+         * @description Detaches the list; `404 NOT_FOUND` if it is not attached. The list itself stays.
+         */
+        delete: operations["detachList"];
+        options?: never;
+        /**
+         * Get a list attached to a campaign, headers only (HEAD)
+         * @description `GET /campaigns/{campaign_id}/negative-keyword-lists/{list_id}` without a body: the status and headers the `GET` would have answered,
+         *     and no body, errors included (read the status, or send the `GET` for the error's code).
+         *     Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headGetAttachedList"];
+        patch?: never;
+        trace?: never;
+    };
     "/channel-accounts": {
         parameters: {
             query?: never;
@@ -747,6 +1144,218 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The endpoints of the key's environment, oldest first (at most 20, so in one page). Takes no query
+         *     parameters. Secrets are never shown again.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Adds an endpoint that receives the events of the key's environment, signed per the Standard
+         *     Webhooks specification (docs/webhooks.md). `url` is required: an absolute `https://` URL
+         *     (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
+         *     when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
+         *     the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
+         *     absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+         *
+         *     The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
+         *     verify deliveries. It is stored encrypted.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        /**
+         * List webhook endpoints, headers only (HEAD)
+         * @description `GET /webhook-endpoints` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListWebhookEndpoints"];
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description One endpoint. Another account's or environment's endpoint, and a malformed id, answer `404 NOT_FOUND`.
+         *     `enabled` false with `disabled_reason`: `user` (through the API, the console or the CLI), `gone`
+         *     (it answered `410 Gone`) or `failing` (every delivery failed for 5 days).
+         */
+        get: operations["getWebhookEndpoint"];
+        /**
+         * Update a webhook endpoint
+         * @description Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+         *     Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
+         *     queued while it was disabled are then sent. Each change is in the change history
+         *     (`entity_type` `webhook_endpoint`).
+         */
+        put: operations["updateWebhookEndpoint"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint with its pending deliveries and delivery log. Irreversible; events stay
+         *     listed in `GET /events`. Takes no body.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        /**
+         * Get a webhook endpoint, headers only (HEAD)
+         * @description `GET /webhook-endpoints/{endpoint_id}` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headGetWebhookEndpoint"];
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpoint_id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the state of the signing secret
+         * @description What may be known of the endpoint's secret: never the secret itself (shown once, by create and
+         *     rotation), but until when the secret before the last rotation still signs too.
+         */
+        get: operations["getWebhookSecretState"];
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Gives the endpoint a new secret, answered this once. For `grace_seconds` (default 86400, at most
+         *     604800; 0 for none) deliveries are signed with both secrets: `webhook-signature` carries two
+         *     space-separated `v1,` signatures, so a receiver that knows either verifies them while it changes
+         *     over. The body is optional.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        /**
+         * Get the state of the signing secret, headers only (HEAD)
+         * @description `GET /webhook-endpoints/{endpoint_id}/secret` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headGetWebhookSecretState"];
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List delivery attempts
+         * @description The endpoint's delivery log, newest first, cursor-paged like `/changes`: each attempt's time,
+         *     event, HTTP status (null when no answer came), latency, and the first 1 KiB of the answer.
+         */
+        get: operations["listDeliveryAttempts"];
+        put?: never;
+        /**
+         * Send a test event, or redeliver events
+         * @description Queues deliveries to this endpoint, sent at once, and answers `202` with how many:
+         *     - `{"test": true}`: a `webhook.test` event for this endpoint alone, whatever its `event_types`
+         *       (its id is `test_event_id`). A disabled endpoint answers `409 INVALID_STATE_TRANSITION`.
+         *     - `{"event_id": "evt_..."}`: that event again, whether it was delivered or not.
+         *     - `{"since": ..., "until": ...}`: every event of the time range (`until` defaults to now) of the
+         *       types the endpoint takes, at most 10,000 a call, for as long as the change history keeps them.
+         *     A redelivered event keeps its `webhook-id` (the event's id), so a receiver that deduplicates by it
+         *     sees the same event.
+         */
+        post: operations["queueWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        /**
+         * List delivery attempts, headers only (HEAD)
+         * @description `GET /webhook-endpoints/{endpoint_id}/deliveries` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListDeliveryAttempts"];
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
+         *     poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
+         *     `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
+         *     kept as long as the change history (`--history-retention`, 400 days by default).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List events, headers only (HEAD)
+         * @description `GET /events` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headListEvents"];
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id (`evt_...`), the `webhook-id` of its deliveries. */
+                event_id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One event, as it is delivered. Another account's or environment's event answers `404 NOT_FOUND`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Get an event, headers only (HEAD)
+         * @description `GET /events/{event_id}` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included. Signed like any request, with `HEAD` as the method in the string to sign.
+         */
+        head: operations["headGetEvent"];
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/reset": {
         parameters: {
             query?: never;
@@ -799,6 +1408,163 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description An event type an endpoint may subscribe to (`webhook.test` is sent on request only).
+         * @enum {string}
+         */
+        WebhookEventType: "campaign.created" | "campaign.updated" | "campaign.deleted" | "campaign.ended" | "ad_group.created" | "ad_group.updated" | "ad_group.deleted" | "keyword.created" | "keyword.batch_created" | "keyword.updated" | "keyword.deleted" | "api_key.disabled" | "api_key.rolled" | "api_key.deleted";
+        WebhookEndpoint: {
+            /** @example whe_01m7q5cqg06b8994h5jr7na6t9 */
+            id: string;
+            /** @enum {string} */
+            environment: "production" | "sandbox";
+            /** @example https://hooks.example.com/adcamp */
+            url: string;
+            description: string | null;
+            /** @description The types sent; empty for every type. */
+            event_types: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            /**
+             * @description Why a disabled endpoint is; null while enabled.
+             * @enum {string|null}
+             */
+            disabled_reason: "user" | "gone" | "failing" | null;
+            /**
+             * Format: date-time
+             * @description When the current run of failed deliveries began; null after a success.
+             */
+            failing_since: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the secret before the last rotation still signs too.
+             */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * @description The signing secret, in the answers of create and rotate-secret only.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret?: string;
+        };
+        WebhookEndpointCreate: {
+            url: string;
+            description?: string;
+            event_types?: components["schemas"]["WebhookEventType"][];
+            enabled?: boolean;
+        };
+        WebhookEndpointUpdate: {
+            url?: string;
+            description?: string;
+            event_types?: components["schemas"]["WebhookEventType"][];
+            enabled?: boolean;
+        };
+        WebhookRotation: {
+            grace_seconds?: number;
+        };
+        WebhookSecretState: {
+            endpoint_id: string;
+            /** Format: date-time */
+            previous_secret_expires_at: string | null;
+        };
+        WebhookDeliveryRequest: {
+            test?: boolean;
+            event_id?: string;
+            /** Format: date-time */
+            since?: string;
+            /** Format: date-time */
+            until?: string;
+        };
+        /**
+         * @description An event, exactly as delivered. `data` is, for the events of campaigns, ad groups, keywords and
+         *     API keys, the change record (as `GET /changes` shows it); for `keyword.batch_created`, the
+         *     batch: `{campaign_id, ad_group_id, count, keyword_ids, actor, request_id, transaction_id}`.
+         */
+        Event: {
+            /** @example evt_01m7q5cqg06b8994h5jr7na6t9 */
+            id: string;
+            /** @example campaign.created */
+            type: string;
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        DeliveryAttempt: {
+            id: string;
+            event_id: string;
+            event_type: string;
+            /** Format: date-time */
+            attempted_at: string;
+            /** @description The HTTP status answered; null when no answer came. */
+            status: number | null;
+            /** Format: int64 */
+            latency_ms: number;
+            succeeded: boolean;
+            error: string | null;
+            /** @description The first 1 KiB of the answer's body. */
+            response: string;
+        };
+        WebhookEndpointList: {
+            items: components["schemas"]["WebhookEndpoint"][];
+        };
+        EventList: {
+            items: components["schemas"]["Event"][];
+            next_cursor: string | null;
+        };
+        DeliveryAttemptList: {
+            items: components["schemas"]["DeliveryAttempt"][];
+            next_cursor: string | null;
+        };
+        Redelivery: {
+            queued: number;
+            test_event_id?: string;
+        };
+        /** @description A webhook endpoint. The success envelope: `success` is always true. */
+        WebhookEndpointResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["WebhookEndpoint"];
+        };
+        /** @description The webhook endpoints. The success envelope: `success` is always true. */
+        WebhookEndpointListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["WebhookEndpointList"];
+        };
+        /** @description An event. The success envelope: `success` is always true. */
+        EventResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Event"];
+        };
+        /** @description A page of events. The success envelope: `success` is always true. */
+        EventListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["EventList"];
+        };
+        /** @description A page of delivery attempts. The success envelope: `success` is always true. */
+        DeliveryAttemptListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["DeliveryAttemptList"];
+        };
+        /** @description What was queued. The success envelope: `success` is always true. */
+        RedeliveryResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Redelivery"];
+        };
+        /** @description The state of a secret. The success envelope: `success` is always true. */
+        WebhookSecretStateResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["WebhookSecretState"];
+        };
         /** @description How many campaigns, ad groups and keywords a sandbox operation deleted or created. */
         SandboxCounts: {
             /** Format: int64 */
@@ -809,11 +1575,11 @@ export interface components {
             keywords: number;
         };
         /**
-         * @description What a change record is about. `member` is a console user's place and role in the account. `account` is a change of the account's own settings (its `time_zone`).
+         * @description What a change record is about. `member` is a console user's place and role in the account; `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign); `webhook_endpoint` an endpoint of webhooks; `account` a change of the account's own settings (its `time_zone`).
          * @example campaign
          * @enum {string}
          */
-        HistoryEntityType: "campaign" | "ad_group" | "keyword" | "api_key" | "member" | "account";
+        HistoryEntityType: "campaign" | "ad_group" | "keyword" | "api_key" | "member" | "negative_keyword" | "negative_keyword_list" | "webhook_endpoint" | "account";
         /**
          * @description Who made a change: a program signing with an API key, a person in the console, an operator at the admin command line, or adcamp itself (ending campaigns past their end date).
          * @example api_key
@@ -1681,8 +2447,438 @@ export interface components {
             success: true;
             data: components["schemas"]["Health"];
         };
+        /**
+         * @description How a negative keyword matches a keyword's text (see the create of negatives): `exact` or `phrase`,
+         *     no `broad`. (A pattern rather than an enum, so that generated clients keep the names of
+         *     `MatchType`'s values.)
+         * @example phrase
+         */
+        NegativeMatchType: string;
+        /**
+         * @description `nkw_` followed by a lower-case ULID.
+         * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+         */
+        NegativeKeywordId: string;
+        /**
+         * @description `nkl_` followed by a lower-case ULID.
+         * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+         */
+        NegativeListId: string;
+        /**
+         * @description A negative keyword. It belongs to one parent, told by `level`: an ad group (`ad_group_id`, and its
+         *     `campaign_id`), a campaign (`campaign_id`; `ad_group_id` null) or a shared list (`list_id`; the others null).
+         *     Every property is always present.
+         */
+        NegativeKeyword: {
+            id: components["schemas"]["NegativeKeywordId"];
+            /** @enum {string} */
+            level: "ad_group" | "campaign" | "list";
+            campaign_id: string | null;
+            ad_group_id: string | null;
+            list_id: string | null;
+            /** @example free */
+            text: string;
+            match_type: components["schemas"]["NegativeMatchType"];
+            status: components["schemas"]["ChildStatus"];
+            /** Format: int64 */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description One negative keyword: `{text, match_type, status?}`. */
+        NegativeKeywordCreate: {
+            /**
+             * @description 1–80 Unicode code points after trimming; unique in its parent for its match type, folded as keywords are.
+             * @example free
+             */
+            text: string;
+            match_type: components["schemas"]["NegativeMatchType"];
+            status?: components["schemas"]["ChildStatus"];
+        };
+        /** @description A batch of 1 to 1,000 negative keywords, nothing beside `items`. */
+        NegativeKeywordBatchCreate: {
+            items: components["schemas"]["NegativeKeywordCreate"][];
+        };
+        /** @description One negative keyword, or a batch. */
+        NegativeKeywordCreateBody: components["schemas"]["NegativeKeywordCreate"] | components["schemas"]["NegativeKeywordBatchCreate"];
+        /** @description `{status, version?}`: only the status of a negative changes. */
+        NegativeKeywordUpdate: {
+            status: components["schemas"]["ChildStatus"];
+            /**
+             * Format: int64
+             * @description If given, must be the current version (`412` otherwise).
+             */
+            version?: number;
+        };
+        /** @description A warning: an active keyword that an active negative keyword blocks. */
+        BlockedKeyword: {
+            keyword_id: components["schemas"]["KeywordId"];
+            /** @description The keyword's text. */
+            text: string;
+            negative_keyword_id: components["schemas"]["NegativeKeywordId"];
+        };
+        /** @description The keywords blocked, in keyword id order, at most 1,000; empty when none. */
+        Warnings: components["schemas"]["BlockedKeyword"][];
+        /** @description One negative keyword just created, with the warnings of the create. */
+        NegativeKeywordCreated: {
+            id: components["schemas"]["NegativeKeywordId"];
+            /** @enum {string} */
+            level: "ad_group" | "campaign" | "list";
+            campaign_id: string | null;
+            ad_group_id: string | null;
+            list_id: string | null;
+            text: string;
+            match_type: components["schemas"]["NegativeMatchType"];
+            status: components["schemas"]["ChildStatus"];
+            /** Format: int64 */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            warnings: components["schemas"]["Warnings"];
+        };
+        /** @description A batch just created, in request order, with the warnings of the create. */
+        NegativeKeywordBatch: {
+            items: components["schemas"]["NegativeKeyword"][];
+            warnings: components["schemas"]["Warnings"];
+        };
+        /** @description The outcome of a batch with `partial_failure=true`, as for keywords, with the warnings of the stored items. */
+        NegativeKeywordBatchResult: {
+            items: (components["schemas"]["NegativeBatchItemCreated"] | components["schemas"]["KeywordBatchItemFailed"])[];
+            created: number;
+            failed: number;
+            warnings: components["schemas"]["Warnings"];
+        };
+        /** @description An item stored (or, with `validate_only=true`, that would have been). */
+        NegativeBatchItemCreated: {
+            index: number;
+            /** @description `201`, or `200` with `validate_only=true` (nothing stored). */
+            status: number;
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["NegativeKeyword"];
+        };
+        NegativeKeywordPage: {
+            /** @description Newest first (created_at, then id, descending). */
+            items: components["schemas"]["NegativeKeyword"][];
+            page: number;
+            page_size: number;
+            /** Format: int64 */
+            total_items: number;
+            /** Format: int64 */
+            total_pages: number;
+        };
+        /** @description A shared negative keyword list, with its counts (read-only). */
+        NegativeList: {
+            id: components["schemas"]["NegativeListId"];
+            /** @example Competitor brands */
+            name: string;
+            /**
+             * Format: int64
+             * @description How many negative keywords the list holds (at most 5,000).
+             */
+            entries: number;
+            /**
+             * Format: int64
+             * @description How many campaigns it is attached to.
+             */
+            campaigns: number;
+            /** Format: int64 */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        NegativeListCreate: {
+            /**
+             * @description 1–200 characters after trimming.
+             * @example Competitor brands
+             */
+            name: string;
+        };
+        NegativeListUpdate: {
+            name: string;
+            /** Format: int64 */
+            version?: number;
+        };
+        NegativeListPage: {
+            items: components["schemas"]["NegativeList"][];
+            page: number;
+            page_size: number;
+            /** Format: int64 */
+            total_items: number;
+            /** Format: int64 */
+            total_pages: number;
+        };
+        /** @description A negative keyword. The success envelope. */
+        NegativeResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["NegativeKeyword"];
+        };
+        /** @description What a create of negatives made. The success envelope. */
+        NegativeCreatedResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["NegativeKeywordCreated"] | components["schemas"]["NegativeKeywordBatch"];
+        };
+        NegativeBatchResultResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["NegativeKeywordBatchResult"];
+        };
+        /** @description A page of negative keywords. The success envelope. */
+        NegativeListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["NegativeKeywordPage"];
+        };
+        /** @description A shared negative keyword list. The success envelope. */
+        NegativeKeywordListResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["NegativeList"];
+        };
+        NegativeKeywordListPageResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["NegativeListPage"];
+        };
+        AttachedListsResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                items: components["schemas"]["NegativeList"][];
+            };
+        };
+        AttachmentResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                campaign_id: string;
+                list_id: components["schemas"]["NegativeListId"];
+                /** @enum {boolean} */
+                attached: true;
+                warnings: components["schemas"]["Warnings"];
+            };
+        };
+        EntriesRemovedResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                removed: components["schemas"]["NegativeKeywordId"][];
+            };
+        };
     };
     responses: {
+        /** @description Created; the answer alone shows the signing `secret`. */
+        WebhookEndpointCreated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                Location: components["headers"]["Location"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointResponse"];
+            };
+        };
+        /** @description The endpoint. */
+        WebhookEndpointFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointResponse"];
+            };
+        };
+        /** @description The endpoint as changed. */
+        WebhookEndpointUpdated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointResponse"];
+            };
+        };
+        /** @description The endpoint with its new `secret`, shown this once. */
+        WebhookSecretRotated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointResponse"];
+            };
+        };
+        /** @description The environment endpoints, oldest first. */
+        WebhookEndpointsListed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointListResponse"];
+            };
+        };
+        /** @description Deleted, with its deliveries and their log. */
+        WebhookEndpointDeleted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DeletedResponse"];
+            };
+        };
+        /** @description Queued: how many deliveries (and the test event). */
+        WebhookDeliveriesQueued: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RedeliveryResponse"];
+            };
+        };
+        /** @description The state of the secret. */
+        WebhookSecretStateFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookSecretStateResponse"];
+            };
+        };
+        /** @description One page of the delivery log, newest first. */
+        DeliveryAttemptPage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DeliveryAttemptListResponse"];
+            };
+        };
+        /** @description One page of events, newest first. */
+        EventPage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EventListResponse"];
+            };
+        };
+        /** @description The event, as it is delivered. */
+        EventFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EventResponse"];
+            };
+        };
+        /** @description `VALIDATION_ERROR`: a field or a query parameter is unknown, repeated or invalid (a `url` that is not https in production, an unknown event type, a cursor this list did not give, `limit` outside 1 to 200); `details` lists each. `INVALID_JSON`: the body is not one JSON object, or a value has the wrong type. */
+        WebhookBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `INVALID_STATE_TRANSITION`: the endpoint is disabled; enable it first. `IDEMPOTENCY_KEY_REUSED` and `CONFLICT`: as for every signed change (see `IdempotencyConflict`). */
+        WebhookEndpointDisabled: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `VALIDATION_ERROR`: a query parameter is unknown, repeated or invalid (an unknown event type, a cursor this list did not give, `limit` outside 1 to 200, a time not in RFC 3339, `until` not after `since`); `details` lists each. */
+        WebhookQueryBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description One page of change records, newest first. */
         HistoryPage: {
             headers: {
@@ -2642,8 +3838,293 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description Created: one negative with `warnings` (and its `Location` and `ETag`), or `{"items": [...], "warnings": [...]}` for a batch. */
+        NegativesCreated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                /**
+                 * @description The new entity's canonical address.
+                 * @example /api/v1/open/negative-keywords/nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+                 */
+                Location?: string;
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeCreatedResponse"];
+            };
+        };
+        /** @description `validate_only=true`: what the create would answer; nothing was stored. */
+        NegativesValidated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeCreatedResponse"];
+            };
+        };
+        /** @description Multi-Status: a batch with `partial_failure=true`, one result per item in request order, the counts, and the warnings of the stored items. */
+        NegativeBatchPartial: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeBatchResultResponse"];
+            };
+        };
+        /** @description The negative keyword, with its version as `ETag`. */
+        NegativeFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeResponse"];
+            };
+        };
+        /** @description The whole negative after the update, with its new `ETag`. */
+        NegativeUpdated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeResponse"];
+            };
+        };
+        /** @description One page of negative keywords, newest first. */
+        NegativePage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeListResponse"];
+            };
+        };
+        /** @description Deleted (or detached). */
+        NegativeDeleted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DeletedResponse"];
+            };
+        };
+        /** @description Created: the new, empty list. */
+        NegativeListCreated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                /**
+                 * @description The new entity's canonical address.
+                 * @example /api/v1/open/negative-keyword-lists/nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                Location?: string;
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordListResponse"];
+            };
+        };
+        /** @description `validate_only=true`: the list as it would be; nothing was stored. */
+        NegativeListValidated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordListResponse"];
+            };
+        };
+        /** @description The list with its counts, its version as `ETag`. */
+        NegativeListFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordListResponse"];
+            };
+        };
+        /** @description The list after the update, with its new `ETag`. */
+        NegativeListUpdated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordListResponse"];
+            };
+        };
+        /** @description One page of lists, newest first. */
+        NegativeListsPage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordListPageResponse"];
+            };
+        };
+        /** @description The lists attached to the campaign. */
+        AttachedLists: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AttachedListsResponse"];
+            };
+        };
+        /** @description Attached, with the warnings. */
+        ListAttached: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AttachmentResponse"];
+            };
+        };
+        /** @description Removed. */
+        ListEntriesRemoved: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EntriesRemovedResponse"];
+            };
+        };
+        /**
+         * @description `DUPLICATE_KEYWORD`: the text is already used in this parent with this match type (after NFKC
+         *     normalisation, Unicode case folding and white space made single spaces), by a stored negative or an
+         *     earlier item. `INVALID_STATE_TRANSITION`: the campaign has ended. `IDEMPOTENCY_KEY_REUSED`,
+         *     `CONFLICT`: as for every create.
+         */
+        NegativeCreateConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `DUPLICATE_KEYWORD`: an entry repeats one of the list. `CONFLICT`: the campaign has 20 lists attached
+         *     already (or as for every create). `INVALID_STATE_TRANSITION`: the campaign has ended.
+         *     `IDEMPOTENCY_KEY_REUSED`: as for every create.
+         */
+        NegativeListConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
     };
     parameters: {
+        /** @description The endpoint's id (`whe_...`). */
+        WebhookEndpointIdPath: string;
+        /** @description The event's id (`evt_...`), the `webhook-id` of its deliveries. */
+        EventIdPath: string;
+        /** @description The `next_cursor` of the page before. */
+        EventCursor: string;
+        /** @description Only events of these types, comma-separated (`campaign.created,keyword.batch_created`). */
+        EventTypeFilter: string;
         /**
          * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
          *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
@@ -2771,6 +4252,35 @@ export interface components {
          * @example "3"
          */
         IfMatch: string;
+        /**
+         * @description A negative keyword id: `nkw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+         *     another account or environment, answers `404 NOT_FOUND`.
+         * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+         */
+        NegativeKeywordIdPath: string;
+        /**
+         * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+         *     or one of another account or environment, answers `404 NOT_FOUND`.
+         * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+         */
+        NegativeListIdPath: string;
+        /**
+         * @description Only negatives of this match type. No filter when absent.
+         * @example phrase
+         */
+        NegativeMatchTypeFilter: components["schemas"]["NegativeMatchType"];
+        /**
+         * @description `true`: only the keywords that an active negative keyword blocks (the ad group's, its campaign's, or
+         *     an entry of a list attached to the campaign; see the create of negative keywords for the rule).
+         *     `false` or absent: no such filter.
+         * @example true
+         */
+        BlockedFilter: boolean;
+        /**
+         * @description 1 to 1,000 ids of entries of the list, separated by commas.
+         * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7,nkw_01m80v5b7x1qf2k9c3d4e5f6g8
+         */
+        EntryIds: string;
     };
     requestBodies: {
         /** @description The campaign to create, as `application/json` (charset, if given, `utf-8`); at most 1 MiB. */
@@ -3641,6 +5151,13 @@ export interface operations {
                  * @example exact
                  */
                 match_type?: components["parameters"]["MatchTypeFilter"];
+                /**
+                 * @description `true`: only the keywords that an active negative keyword blocks (the ad group's, its campaign's, or
+                 *     an entry of a list attached to the campaign; see the create of negative keywords for the rule).
+                 *     `false` or absent: no such filter.
+                 * @example true
+                 */
+                blocked?: components["parameters"]["BlockedFilter"];
             };
             header?: never;
             path: {
@@ -3746,6 +5263,13 @@ export interface operations {
                  * @example exact
                  */
                 match_type?: components["parameters"]["MatchTypeFilter"];
+                /**
+                 * @description `true`: only the keywords that an active negative keyword blocks (the ad group's, its campaign's, or
+                 *     an entry of a list attached to the campaign; see the create of negative keywords for the rule).
+                 *     `false` or absent: no such filter.
+                 * @example true
+                 */
+                blocked?: components["parameters"]["BlockedFilter"];
             };
             header?: never;
             path: {
@@ -3913,6 +5437,1170 @@ export interface operations {
                  * @example kw_01m80v3rdkhzrdz6xbwbcvqhh8
                  */
                 keyword_id: components["parameters"]["KeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadEntity"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listAdGroupNegatives: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only ad groups (or keywords) with this status, `active` or `paused`. No filter when absent.
+                 * @example paused
+                 */
+                status?: components["parameters"]["ChildStatusFilter"];
+                /**
+                 * @description Only negatives of this match type. No filter when absent.
+                 * @example phrase
+                 */
+                match_type?: components["parameters"]["NegativeMatchTypeFilter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description An ad group id: `adg_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example adg_01m80v39s1rbqjszbkfg0k74m4
+                 */
+                ad_group_id: components["parameters"]["AdGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativePage"];
+            400: components["responses"]["ListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAdGroupNegatives: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: validate fully and answer `200` with the result, storing nothing. Only the literal
+                 *     values `true` and `false` are accepted.
+                 * @example true
+                 */
+                validate_only?: components["parameters"]["ValidateOnly"];
+                /**
+                 * @description Batches only (ignored for a single keyword object). `true`: store the valid items, answer
+                 *     `207` with one result per item. `false` (default): all-or-nothing. Only the literal values
+                 *     `true` and `false` are accepted.
+                 * @example true
+                 */
+                partial_failure?: components["parameters"]["PartialFailure"];
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description An ad group id: `adg_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example adg_01m80v39s1rbqjszbkfg0k74m4
+                 */
+                ad_group_id: components["parameters"]["AdGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordCreateBody"];
+            };
+        };
+        responses: {
+            200: components["responses"]["NegativesValidated"];
+            201: components["responses"]["NegativesCreated"];
+            207: components["responses"]["NegativeBatchPartial"];
+            400: components["responses"]["CreateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["NegativeCreateConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListAdGroupNegatives: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only ad groups (or keywords) with this status, `active` or `paused`. No filter when absent.
+                 * @example paused
+                 */
+                status?: components["parameters"]["ChildStatusFilter"];
+                /**
+                 * @description Only negatives of this match type. No filter when absent.
+                 * @example phrase
+                 */
+                match_type?: components["parameters"]["NegativeMatchTypeFilter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description An ad group id: `adg_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example adg_01m80v39s1rbqjszbkfg0k74m4
+                 */
+                ad_group_id: components["parameters"]["AdGroupIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listCampaignNegatives: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only ad groups (or keywords) with this status, `active` or `paused`. No filter when absent.
+                 * @example paused
+                 */
+                status?: components["parameters"]["ChildStatusFilter"];
+                /**
+                 * @description Only negatives of this match type. No filter when absent.
+                 * @example phrase
+                 */
+                match_type?: components["parameters"]["NegativeMatchTypeFilter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativePage"];
+            400: components["responses"]["ListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCampaignNegatives: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: validate fully and answer `200` with the result, storing nothing. Only the literal
+                 *     values `true` and `false` are accepted.
+                 * @example true
+                 */
+                validate_only?: components["parameters"]["ValidateOnly"];
+                /**
+                 * @description Batches only (ignored for a single keyword object). `true`: store the valid items, answer
+                 *     `207` with one result per item. `false` (default): all-or-nothing. Only the literal values
+                 *     `true` and `false` are accepted.
+                 * @example true
+                 */
+                partial_failure?: components["parameters"]["PartialFailure"];
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordCreateBody"];
+            };
+        };
+        responses: {
+            200: components["responses"]["NegativesValidated"];
+            201: components["responses"]["NegativesCreated"];
+            207: components["responses"]["NegativeBatchPartial"];
+            400: components["responses"]["CreateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["NegativeCreateConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListCampaignNegatives: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only ad groups (or keywords) with this status, `active` or `paused`. No filter when absent.
+                 * @example paused
+                 */
+                status?: components["parameters"]["ChildStatusFilter"];
+                /**
+                 * @description Only negatives of this match type. No filter when absent.
+                 * @example phrase
+                 */
+                match_type?: components["parameters"]["NegativeMatchTypeFilter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    getNegative: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A negative keyword id: `nkw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+                 */
+                negative_keyword_id: components["parameters"]["NegativeKeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativeFound"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateNegative: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: validate fully and answer `200` with the result, storing nothing. Only the literal
+                 *     values `true` and `false` are accepted.
+                 * @example true
+                 */
+                validate_only?: components["parameters"]["ValidateOnly"];
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+                 *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
+                 *     `412 PRECONDITION_FAILED` and nothing changes.
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A negative keyword id: `nkw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+                 */
+                negative_keyword_id: components["parameters"]["NegativeKeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordUpdate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["NegativeUpdated"];
+            400: components["responses"]["UpdateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["EndedCampaignConflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteNegative: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+                 *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
+                 *     `412 PRECONDITION_FAILED` and nothing changes.
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A negative keyword id: `nkw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+                 */
+                negative_keyword_id: components["parameters"]["NegativeKeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativeDeleted"];
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["EndedCampaignConflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetNegative: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A negative keyword id: `nkw_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7
+                 */
+                negative_keyword_id: components["parameters"]["NegativeKeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadEntity"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listNegativeLists: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativeListsPage"];
+            400: components["responses"]["ListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createNegativeList: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: validate fully and answer `200` with the result, storing nothing. Only the literal
+                 *     values `true` and `false` are accepted.
+                 * @example true
+                 */
+                validate_only?: components["parameters"]["ValidateOnly"];
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NegativeListCreate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["NegativeListValidated"];
+            201: components["responses"]["NegativeListCreated"];
+            400: components["responses"]["CreateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListNegativeLists: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    getNegativeList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativeListFound"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateNegativeList: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: validate fully and answer `200` with the result, storing nothing. Only the literal
+                 *     values `true` and `false` are accepted.
+                 * @example true
+                 */
+                validate_only?: components["parameters"]["ValidateOnly"];
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+                 *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
+                 *     `412 PRECONDITION_FAILED` and nothing changes.
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NegativeListUpdate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["NegativeListUpdated"];
+            400: components["responses"]["UpdateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteNegativeList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Precondition on the version of the campaign, ad group or keyword: `"3"`, a comma-separated list of tags, or
+                 *     `*` (any version; the same as absent). A weak tag (`W/"3"`) never matches (strong comparison). If the current version is not named →
+                 *     `412 PRECONDITION_FAILED` and nothing changes.
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativeDeleted"];
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetNegativeList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadEntity"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listListEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only ad groups (or keywords) with this status, `active` or `paused`. No filter when absent.
+                 * @example paused
+                 */
+                status?: components["parameters"]["ChildStatusFilter"];
+                /**
+                 * @description Only negatives of this match type. No filter when absent.
+                 * @example phrase
+                 */
+                match_type?: components["parameters"]["NegativeMatchTypeFilter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativePage"];
+            400: components["responses"]["ListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addListEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: validate fully and answer `200` with the result, storing nothing. Only the literal
+                 *     values `true` and `false` are accepted.
+                 * @example true
+                 */
+                validate_only?: components["parameters"]["ValidateOnly"];
+                /**
+                 * @description Batches only (ignored for a single keyword object). `true`: store the valid items, answer
+                 *     `207` with one result per item. `false` (default): all-or-nothing. Only the literal values
+                 *     `true` and `false` are accepted.
+                 * @example true
+                 */
+                partial_failure?: components["parameters"]["PartialFailure"];
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NegativeKeywordCreateBody"];
+            };
+        };
+        responses: {
+            200: components["responses"]["NegativesValidated"];
+            201: components["responses"]["NegativesCreated"];
+            207: components["responses"]["NegativeBatchPartial"];
+            400: components["responses"]["CreateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["NegativeListConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeListEntries: {
+        parameters: {
+            query: {
+                /**
+                 * @description 1 to 1,000 ids of entries of the list, separated by commas.
+                 * @example nkw_01m80v5b7x1qf2k9c3d4e5f6g7,nkw_01m80v5b7x1qf2k9c3d4e5f6g8
+                 */
+                ids: components["parameters"]["EntryIds"];
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ListEntriesRemoved"];
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListListEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (at most 2147483647; a page past the last is empty).
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, from 1 to 100.
+                 * @example 20
+                 */
+                page_size?: components["parameters"]["PageSize"];
+                /**
+                 * @description Only ad groups (or keywords) with this status, `active` or `paused`. No filter when absent.
+                 * @example paused
+                 */
+                status?: components["parameters"]["ChildStatusFilter"];
+                /**
+                 * @description Only negatives of this match type. No filter when absent.
+                 * @example phrase
+                 */
+                match_type?: components["parameters"]["NegativeMatchTypeFilter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listAttachedLists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AttachedLists"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListAttachedLists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    getAttachedList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativeListFound"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    attachList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ListAttached"];
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["NegativeListConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    detachList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NegativeDeleted"];
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["EndedCampaignConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetAttachedList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A campaign id: `cmp_` and 26 lower-case ULID characters. A malformed or unknown id, or one of
+                 *     another account or environment, answers `404 NOT_FOUND`.
+                 * @example cmp_01m7q5cqg06b8994h5jr7na6t9
+                 */
+                campaign_id: components["parameters"]["CampaignIdPath"];
+                /**
+                 * @description A shared negative keyword list id: `nkl_` and 26 lower-case ULID characters. A malformed or unknown id,
+                 *     or one of another account or environment, answers `404 NOT_FOUND`.
+                 * @example nkl_01m80v6c8y2rg3m0d4e5f6g7h8
+                 */
+                list_id: components["parameters"]["NegativeListIdPath"];
             };
             cookie?: never;
         };
@@ -4443,6 +7131,527 @@ export interface operations {
                  * @example kw_01m80v3rdkhzrdz6xbwbcvqhh8
                  */
                 keyword_id: components["parameters"]["KeywordIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WebhookEndpointsListed"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["WebhookEndpointCreated"];
+            400: components["responses"]["WebhookBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WebhookEndpointFound"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookEndpointUpdated"];
+            400: components["responses"]["WebhookBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WebhookEndpointDeleted"];
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    getWebhookSecretState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WebhookSecretStateFound"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookRotation"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookSecretRotated"];
+            400: components["responses"]["WebhookBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetWebhookSecretState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listDeliveryAttempts: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the page before. */
+                cursor?: components["parameters"]["EventCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["DeliveryAttemptPage"];
+            400: components["responses"]["WebhookQueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    queueWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryRequest"];
+            };
+        };
+        responses: {
+            202: components["responses"]["WebhookDeliveriesQueued"];
+            400: components["responses"]["WebhookBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["WebhookEndpointDisabled"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListDeliveryAttempts: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the page before. */
+                cursor?: components["parameters"]["EventCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint's id (`whe_...`). */
+                endpoint_id: components["parameters"]["WebhookEndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of these types, comma-separated (`campaign.created,keyword.batch_created`). */
+                type?: components["parameters"]["EventTypeFilter"];
+                /**
+                 * @description Only the changes made at or after this time (RFC 3339).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                since?: components["parameters"]["HistorySince"];
+                /**
+                 * @description Only the changes made before this time (RFC 3339); it must be after `since`.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                until?: components["parameters"]["HistoryUntil"];
+                /** @description The `next_cursor` of the page before. */
+                cursor?: components["parameters"]["EventCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EventPage"];
+            400: components["responses"]["WebhookQueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of these types, comma-separated (`campaign.created,keyword.batch_created`). */
+                type?: components["parameters"]["EventTypeFilter"];
+                /**
+                 * @description Only the changes made at or after this time (RFC 3339).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                since?: components["parameters"]["HistorySince"];
+                /**
+                 * @description Only the changes made before this time (RFC 3339); it must be after `since`.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                until?: components["parameters"]["HistoryUntil"];
+                /** @description The `next_cursor` of the page before. */
+                cursor?: components["parameters"]["EventCursor"];
+                /**
+                 * @description Records per page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["HistoryLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id (`evt_...`), the `webhook-id` of its deliveries. */
+                event_id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EventFound"];
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headGetEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id (`evt_...`), the `webhook-id` of its deliveries. */
+                event_id: components["parameters"]["EventIdPath"];
             };
             cookie?: never;
         };

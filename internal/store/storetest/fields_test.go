@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"net/netip"
 	"reflect"
 	"slices"
 	"testing"
@@ -14,7 +15,10 @@ func TestZeroFields(t *testing.T) {
 	full := &store.Credential{
 		APIKey: adcamp.APIKey{ID: "ak_test_x", AccountID: "acc_x", Environment: adcamp.Sandbox, Disabled: true,
 			CreatedAt: base, LastUsedAt: &base, PreviousExpiresAt: &base, Name: "job",
-			CreatedBy: &adcamp.Actor{Type: adcamp.ActorUser, ID: "usr_x"}},
+			CreatedBy: &adcamp.Actor{Type: adcamp.ActorUser, ID: "usr_x"},
+			Scopes: adcamp.Scopes{Campaigns: adcamp.AccessRead, Reports: adcamp.AccessWrite, History: adcamp.AccessRead,
+				Webhooks: adcamp.AccessWrite},
+			ExpiresAt: &base, AllowedIPs: []netip.Prefix{netip.MustParsePrefix("203.0.113.0/24")}, RateLimit: 5},
 		Secret: []byte("s"), PreviousSecret: []byte("p"),
 	}
 	change := &adcamp.Change{Changes: []adcamp.FieldChange{{Field: "name", Old: ptr("a"), New: ptr("b")}, {Field: "bid", New: ptr("1")}}}
@@ -27,7 +31,8 @@ func TestZeroFields(t *testing.T) {
 		{"embedded, pointer and bytes left out", &store.Credential{APIKey: adcamp.APIKey{ID: "ak_test_x", AccountID: "acc_x",
 			Environment: adcamp.Sandbox, Disabled: true, CreatedAt: base, LastUsedAt: &base, PreviousExpiresAt: &base,
 			CreatedBy: &adcamp.Actor{Type: adcamp.ActorUser}}, Secret: []byte("s")},
-			[]string{"Name", "CreatedBy.ID", "PreviousSecret"}},
+			[]string{"Name", "CreatedBy.ID", "Scopes.Campaigns", "Scopes.Reports", "Scopes.History", "Scopes.Webhooks",
+				"ExpiresAt", "AllowedIPs", "RateLimit", "PreviousSecret"}},
 		{"a time and a date", &adcamp.Campaign{StartDate: day("2026-12-01"), CreatedAt: time.Time{}},
 			[]string{"ID", "AccountID", "Environment", "Name", "BudgetDaily", "Marketplace", "ChannelAccountID",
 				"EndDate", "Status", "Notes", "Version", "CreatedAt", "UpdatedAt"}},

@@ -54,9 +54,11 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"AllCredentials", testAllCredentials},
 		{"Changes", testChanges},
 		{"SubtreeAndDueCampaigns", testSubtreeAndDue},
+		{"Webhooks", testWebhooks},
 	}
 	tests = append(tests, consoleTests...)
 	tests = append(tests, operatorTests...)
+	tests = append(tests, negativeTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			db := open(t)

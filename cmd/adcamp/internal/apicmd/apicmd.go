@@ -105,6 +105,12 @@ func (c *cli) api(ctx context.Context, cmd string, args []string) error {
 	case "sandbox sample-data":
 		return c.sandboxAction(ctx, cmd, args, (*client.Client).CreateSampleData, "created")
 	}
+	if ok, err := c.negatives(ctx, cmd, args); ok {
+		return err
+	}
+	if strings.HasPrefix(cmd, "webhooks ") || strings.HasPrefix(cmd, "events ") {
+		return c.webhooks(ctx, cmd, args)
+	}
 	return usageError("unknown command %q; see adcamp help", cmd)
 }
 

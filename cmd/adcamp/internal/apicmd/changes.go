@@ -25,7 +25,7 @@ func (c *cli) changesList(ctx context.Context, args []string) error {
 	adGroup := a.fs.String("ad-group", "", "the history of the ad group `ID` and of its keywords")
 	keyword := a.fs.String("keyword", "", "the history of the keyword `ID`")
 	var o client.ChangeListOptions
-	a.fs.StringVar(&o.EntityType, "entity-type", "", "only records of this `TYPE`: campaign, ad_group, keyword, api_key, member, account")
+	a.fs.StringVar(&o.EntityType, "entity-type", "", "only records of this `TYPE`: campaign, ad_group, keyword, api_key, member, negative_keyword, negative_keyword_list, webhook_endpoint, account")
 	a.fs.StringVar(&o.EntityID, "entity-id", "", "only records of the entity `ID`")
 	a.fs.StringVar(&o.ActorType, "actor-type", "", "only changes by this kind of `ACTOR`: api_key, user, admin, system")
 	a.fs.StringVar(&o.ActorID, "actor-id", "", "only changes by the actor `ID` (a key, a user id, an operator)")

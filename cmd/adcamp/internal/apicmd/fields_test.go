@@ -42,6 +42,8 @@ func TestFlagsCoverDocumentedFields(t *testing.T) {
 		{"ad-groups update", "AdGroupUpdate"},
 		{"keywords create", "KeywordCreate"},
 		{"keywords update", "KeywordUpdate"},
+		{"negatives create", "NegativeKeywordCreate"},
+		{"negatives update", "NegativeKeywordUpdate"},
 	} {
 		flags := commandFlags(t, strings.Fields(tc.command)...)
 		schema := doc.Components.Schemas[tc.schema]

@@ -1,0 +1,227 @@
+package service
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/jsonwrite"
+)
+
+// Events are the change history's records, delivered: eventsOf turns the
+// records of one service call into the events written with them, in the
+// same transaction (an outbox the dispatcher empties).
+//
+//   - A create, update or delete of a campaign, ad group or keyword is its
+//     entity's .created, .updated or .deleted event, whose data is the
+//     change record as GET /changes shows it. An update that ends a
+//     campaign (its status becomes ended, by a person or automatically at
+//     its end date) is campaign.ended instead of campaign.updated.
+//   - The keywords one call creates are one keyword.created event when it
+//     is one, else one keyword.batch_created event listing their ids.
+//   - A delete takes what lies under the entity with it: the event is the
+//     entity's alone (the records of the rest share its transaction_id).
+//   - An API key's disable, roll and delete are api_key.disabled,
+//     api_key.rolled and api_key.deleted; its other changes send nothing.
+//   - Members and webhook endpoints send nothing.
+func eventsOf(list []*adcamp.Change) []*adcamp.Event {
+	var out []*adcamp.Event
+	deleted := map[string]bool{} // campaigns and ad groups deleted by this call
+	for _, c := range list {
+		if c.Operation == adcamp.OpDelete && (c.EntityType == adcamp.EntityCampaign || c.EntityType == adcamp.EntityAdGroup) {
+			deleted[c.EntityID] = true
+		}
+	}
+	var created []*adcamp.Change // keywords
+	for _, c := range list {
+		if c.Operation == adcamp.OpDelete && c.EntityID != c.CampaignID && deleted[c.CampaignID] ||
+			c.Operation == adcamp.OpDelete && c.EntityType == adcamp.EntityKeyword && deleted[c.AdGroupID] {
+			continue // went with its campaign or ad group
+		}
+		if c.EntityType == adcamp.EntityKeyword && c.Operation == adcamp.OpCreate {
+			created = append(created, c)
+			continue
+		}
+		if typ := eventType(c); typ != "" {
+			out = append(out, newEvent(c, typ, changeData(c)))
+		}
+	}
+	switch {
+	case len(created) == 1:
+		out = append(out, newEvent(created[0], adcamp.EventKeywordCreated, changeData(created[0])))
+	case len(created) > 1:
+		out = append(out, newEvent(created[0], adcamp.EventKeywordBatchCreated, batchData(created)))
+	}
+	return out
+}
+
+// eventType is the type of the event of a record, or "" for none.
+func eventType(c *adcamp.Change) string {
+	switch c.EntityType {
+	case adcamp.EntityCampaign:
+		if c.Operation == adcamp.OpUpdate && newValue(c, "status") == string(adcamp.StatusEnded) {
+			return adcamp.EventCampaignEnded
+		}
+		return "campaign." + pastTense(c.Operation)
+	case adcamp.EntityAdGroup:
+		return "ad_group." + pastTense(c.Operation)
+	case adcamp.EntityKeyword:
+		return "keyword." + pastTense(c.Operation)
+	case adcamp.EntityAPIKey:
+		switch {
+		case c.Operation == adcamp.OpDelete:
+			return adcamp.EventAPIKeyDeleted
+		case hasField(c, "secret"):
+			return adcamp.EventAPIKeyRolled
+		case newValue(c, "disabled") == "true":
+			return adcamp.EventAPIKeyDisabled
+		}
+	}
+	return ""
+}
+
+func pastTense(op adcamp.Operation) string { return string(op) + "d" }
+
+func hasField(c *adcamp.Change, name string) bool {
+	for _, f := range c.Changes {
+		if f.Field == name {
+			return true
+		}
+	}
+	return false
+}
+
+func newValue(c *adcamp.Change, name string) string {
+	for _, f := range c.Changes {
+		if f.Field == name && f.New != nil {
+			return *f.New
+		}
+	}
+	return ""
+}
+
+// eventID is the id of the event of a record: "evt_" and the record's
+// ULID, so that an event sorts with its record.
+func eventID(changeID string) string {
+	return adcamp.PrefixEvent + strings.TrimPrefix(changeID, adcamp.PrefixChange)
+}
+
+// eventTime is how an event's timestamp is written (as the change
+// history's occurred_at).
+const eventTime = "2006-01-02T15:04:05.000Z"
+
+// newEvent makes the event of type typ of record c, with its payload.
+func newEvent(c *adcamp.Change, typ string, data any) *adcamp.Event {
+	e := &adcamp.Event{ID: eventID(c.ID), AccountID: c.AccountID, Environment: c.Environment, Type: typ,
+		OccurredAt: c.OccurredAt, CampaignID: c.CampaignID}
+	e.Payload = payload(e, data)
+	return e
+}
+
+// payload is the body sent: {"id", "type", "timestamp", "data"}.
+func payload(e *adcamp.Event, data any) []byte {
+	b, err := json.Marshal(struct {
+		ID        string `json:"id"`
+		Type      string `json:"type"`
+		Timestamp string `json:"timestamp"`
+		Data      any    `json:"data"`
+	}{e.ID, e.Type, e.OccurredAt.UTC().Format(eventTime), data})
+	if err != nil {
+		panic("webhook payload: " + err.Error()) // only strings and raw JSON of ours
+	}
+	return b
+}
+
+// changeRecord is a change record as the API shows it (httpapi's
+// changeJSON: the two must agree, TestEventDataIsTheChangeRecord).
+type changeRecord struct {
+	ID             string              `json:"id"`
+	OccurredAt     string              `json:"occurred_at"`
+	Environment    *adcamp.Environment `json:"environment"`
+	EntityType     adcamp.EntityType   `json:"entity_type"`
+	EntityID       string              `json:"entity_id"`
+	CampaignID     string              `json:"campaign_id,omitempty"`
+	AdGroupID      string              `json:"ad_group_id,omitempty"`
+	Operation      adcamp.Operation    `json:"operation"`
+	Changes        json.RawMessage     `json:"changes"`
+	Actor          adcamp.Actor        `json:"actor"`
+	RequestID      *string             `json:"request_id"`
+	IdempotencyKey string              `json:"idempotency_key,omitempty"`
+	TransactionID  string              `json:"transaction_id"`
+}
+
+func changeData(c *adcamp.Change) changeRecord {
+	j := changeRecord{
+		ID: c.ID, OccurredAt: c.OccurredAt.UTC().Format(eventTime), EntityType: c.EntityType, EntityID: c.EntityID,
+		Operation: c.Operation, Changes: typedChanges(c.Changes), Actor: c.Actor,
+		IdempotencyKey: c.IdempotencyKey, TransactionID: c.TransactionID,
+	}
+	if c.Environment != "" {
+		j.Environment = &c.Environment
+	}
+	if c.RequestID != "" {
+		j.RequestID = &c.RequestID
+	}
+	if c.CampaignID != c.EntityID {
+		j.CampaignID = c.CampaignID
+	}
+	if c.AdGroupID != c.EntityID {
+		j.AdGroupID = c.AdGroupID
+	}
+	return j
+}
+
+// batchData is the data of keyword.batch_created: the keywords' ids, and
+// what their records share.
+func batchData(cs []*adcamp.Change) any {
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.EntityID
+	}
+	first := cs[0]
+	var request *string
+	if first.RequestID != "" {
+		request = &first.RequestID
+	}
+	return struct {
+		CampaignID     string       `json:"campaign_id"`
+		AdGroupID      string       `json:"ad_group_id"`
+		Count          int          `json:"count"`
+		KeywordIDs     []string     `json:"keyword_ids"`
+		Actor          adcamp.Actor `json:"actor"`
+		RequestID      *string      `json:"request_id"`
+		IdempotencyKey string       `json:"idempotency_key,omitempty"`
+		TransactionID  string       `json:"transaction_id"`
+	}{first.CampaignID, first.AdGroupID, len(cs), ids, first.Actor, request, first.IdempotencyKey, first.TransactionID}
+}
+
+// typedFields are the fields whose values the API writes as the entity
+// does, not as strings (httpapi's typedFields: the same list).
+var typedFields = map[string]bool{"budget_daily": true, "default_bid": true, "bid": true, "channel_account_id": true, "disabled": true, "enabled": true}
+
+// typedChanges writes the fields of a change as GET /changes does.
+func typedChanges(fs []adcamp.FieldChange) json.RawMessage {
+	b := []byte{'{'}
+	for i, f := range fs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonwrite.AppendString(b, f.Field, jsonwrite.EncodingJSON)
+		b = append(b, `:{"old":`...)
+		b = appendTyped(b, f.Field, f.Old)
+		b = append(b, `,"new":`...)
+		b = appendTyped(b, f.Field, f.New)
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+func appendTyped(b []byte, field string, v *string) []byte {
+	switch {
+	case v == nil:
+		return append(b, "null"...)
+	case typedFields[field] && json.Valid([]byte(*v)):
+		return append(b, *v...)
+	}
+	return jsonwrite.AppendString(b, *v, jsonwrite.EncodingJSON)
+}

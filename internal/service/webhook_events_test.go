@@ -1,0 +1,72 @@
+package service
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/adcamp/adcamp"
+)
+
+// TestEventsOf: which events the records of one call make.
+func TestEventsOf(t *testing.T) {
+	at := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
+	rec := func(typ adcamp.EntityType, id, campaign, adGroup string, op adcamp.Operation, fields ...string) *adcamp.Change {
+		cid, when := adcamp.NewChangeID(at)
+		c := &adcamp.Change{ID: cid, OccurredAt: when, AccountID: "acc_1", Environment: adcamp.Sandbox, EntityType: typ,
+			EntityID: id, CampaignID: campaign, AdGroupID: adGroup, Operation: op, Actor: systemActor, TransactionID: "txn_1"}
+		for i := 0; i+1 < len(fields); i += 2 {
+			c.Changes = append(c.Changes, adcamp.FieldChange{Field: fields[i], New: text(fields[i+1])})
+		}
+		return c
+	}
+	types := func(evs []*adcamp.Event) []string {
+		var out []string
+		for _, e := range evs {
+			out = append(out, e.Type)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		list []*adcamp.Change
+		want []string
+	}{
+		{"a campaign's update", []*adcamp.Change{rec(adcamp.EntityCampaign, "cmp_1", "cmp_1", "", adcamp.OpUpdate, "status", "paused")},
+			[]string{"campaign.updated"}},
+		{"its end (as adcamp stores it)", []*adcamp.Change{rec(adcamp.EntityCampaign, "cmp_1", "cmp_1", "", adcamp.OpUpdate, "status", "ended")},
+			[]string{"campaign.ended"}},
+		{"a cascade", []*adcamp.Change{
+			rec(adcamp.EntityKeyword, "kw_1", "cmp_1", "adg_1", adcamp.OpDelete),
+			rec(adcamp.EntityAdGroup, "adg_1", "cmp_1", "adg_1", adcamp.OpDelete),
+			rec(adcamp.EntityCampaign, "cmp_1", "cmp_1", "", adcamp.OpDelete)}, []string{"campaign.deleted"}},
+		{"an ad group's cascade", []*adcamp.Change{
+			rec(adcamp.EntityKeyword, "kw_1", "cmp_1", "adg_1", adcamp.OpDelete),
+			rec(adcamp.EntityAdGroup, "adg_1", "cmp_1", "adg_1", adcamp.OpDelete)}, []string{"ad_group.deleted"}},
+		{"one keyword", []*adcamp.Change{rec(adcamp.EntityKeyword, "kw_1", "cmp_1", "adg_1", adcamp.OpCreate)},
+			[]string{"keyword.created"}},
+		{"a batch", []*adcamp.Change{rec(adcamp.EntityKeyword, "kw_1", "cmp_1", "adg_1", adcamp.OpCreate),
+			rec(adcamp.EntityKeyword, "kw_2", "cmp_1", "adg_1", adcamp.OpCreate)}, []string{"keyword.batch_created"}},
+		{"a key disabled", []*adcamp.Change{rec(adcamp.EntityAPIKey, "ak_1", "", "", adcamp.OpUpdate, "disabled", "true")},
+			[]string{"api_key.disabled"}},
+		{"a key enabled", []*adcamp.Change{rec(adcamp.EntityAPIKey, "ak_1", "", "", adcamp.OpUpdate, "disabled", "false")}, nil},
+		{"a key rolled", []*adcamp.Change{rec(adcamp.EntityAPIKey, "ak_1", "", "", adcamp.OpUpdate, "secret", "issued")},
+			[]string{"api_key.rolled"}},
+		{"a key deleted", []*adcamp.Change{rec(adcamp.EntityAPIKey, "ak_1", "", "", adcamp.OpDelete)}, []string{"api_key.deleted"}},
+		{"a member", []*adcamp.Change{rec(adcamp.EntityMember, "usr_1", "", "", adcamp.OpCreate)}, nil},
+		{"an endpoint", []*adcamp.Change{rec(adcamp.EntityWebhookEndpoint, "whe_1", "", "", adcamp.OpCreate)}, nil},
+	} {
+		got := eventsOf(tc.list)
+		if !slices.Equal(types(got), tc.want) {
+			t.Errorf("%s: events %v, want %v", tc.name, types(got), tc.want)
+		}
+		for _, e := range got {
+			var p struct{ ID, Type, Timestamp string }
+			if err := json.Unmarshal(e.Payload, &p); err != nil || p.ID != e.ID || p.Type != e.Type || p.Timestamp == "" ||
+				!adcamp.ValidID(adcamp.PrefixEvent, e.ID) {
+				t.Errorf("%s: payload %s of event %s", tc.name, e.Payload, e.ID)
+			}
+		}
+	}
+}

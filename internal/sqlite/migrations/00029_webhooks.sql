@@ -1,0 +1,86 @@
+-- +goose Up
+-- Locks: the database's write lock, briefly: new, empty tables and their indexes.
+-- Webhooks (docs/webhooks.md): endpoints, events and their outbox,
+-- deliveries and the log of their attempts. An event is written in the
+-- transaction of the change it reports, with a row in webhook_outbox;
+-- the dispatcher of a serve process takes outbox rows and writes a
+-- delivery per subscribed endpoint, in one transaction, so nothing
+-- acknowledged is lost. Endpoints carry their dispatcher's lease
+-- (lease_owner, lease_until): one process at a time sends to an
+-- endpoint, in the order of its events. Secrets are sealed (AES-GCM) as
+-- the API keys' are. Times are microseconds since 1970. PostgreSQL's
+-- 00029 is the same.
+CREATE TABLE webhook_endpoints (
+    id                  TEXT PRIMARY KEY,
+    account_id          TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    environment         TEXT NOT NULL,
+    url                 TEXT NOT NULL,
+    description         TEXT NOT NULL,
+    event_types         TEXT NOT NULL, -- space-separated; '' for every type
+    enabled             INTEGER NOT NULL,
+    disabled_reason     TEXT NOT NULL,
+    failing_since       INTEGER,
+    secret              BLOB NOT NULL,
+    previous_secret     BLOB,
+    previous_expires_at INTEGER,
+    created_at          INTEGER NOT NULL,
+    updated_at          INTEGER NOT NULL,
+    lease_owner         TEXT NOT NULL DEFAULT '',
+    lease_until         INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE INDEX webhook_endpoints_tenant ON webhook_endpoints (account_id, environment, id);
+
+-- Ids are "evt_" and the ULID of the (first) change record they report:
+-- they sort by time, and the retention purge deletes by id range.
+CREATE TABLE webhook_events (
+    id          TEXT PRIMARY KEY,
+    account_id  TEXT NOT NULL,
+    environment TEXT NOT NULL,
+    type        TEXT NOT NULL,
+    occurred_at INTEGER NOT NULL,
+    campaign_id TEXT,
+    payload     TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX webhook_events_tenant ON webhook_events (account_id, environment, id);
+
+CREATE TABLE webhook_outbox (
+    event_id TEXT PRIMARY KEY
+) WITHOUT ROWID;
+
+CREATE TABLE webhook_deliveries (
+    id              TEXT PRIMARY KEY,
+    endpoint_id     TEXT NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+    event_id        TEXT NOT NULL,
+    account_id      TEXT NOT NULL,
+    state           TEXT NOT NULL,
+    attempts        INTEGER NOT NULL,
+    next_attempt_at INTEGER NOT NULL,
+    created_at      INTEGER NOT NULL,
+    UNIQUE (endpoint_id, event_id)
+) WITHOUT ROWID;
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
+CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, event_id) WHERE state = 'pending';
+CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
+
+CREATE TABLE webhook_attempts (
+    id           TEXT PRIMARY KEY,
+    account_id   TEXT NOT NULL,
+    endpoint_id  TEXT NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+    event_id     TEXT NOT NULL,
+    event_type   TEXT NOT NULL,
+    attempted_at INTEGER NOT NULL,
+    status       INTEGER NOT NULL,
+    latency_ms   INTEGER NOT NULL,
+    error        TEXT NOT NULL,
+    response     TEXT NOT NULL,
+    succeeded    INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX webhook_attempts_endpoint ON webhook_attempts (endpoint_id, id);
+CREATE INDEX webhook_attempts_event ON webhook_attempts (event_id);
+
+-- +goose Down
+DROP TABLE webhook_attempts;
+DROP TABLE webhook_deliveries;
+DROP TABLE webhook_outbox;
+DROP TABLE webhook_events;
+DROP TABLE webhook_endpoints;

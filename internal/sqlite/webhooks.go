@@ -1,0 +1,323 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// Webhooks (store.WebhooksTx). SQLite has one writer: a claim cannot race
+// another process's, and one serve process owns the database.
+
+const endpointColumns = `id, account_id, environment, url, description, event_types, enabled, disabled_reason,
+	failing_since, secret, previous_secret, previous_expires_at, created_at, updated_at`
+
+func scanEndpoint(row rowScanner) (*store.WebhookEndpoint, error) {
+	var e store.WebhookEndpoint
+	var types string
+	var failing, prevExp sql.NullInt64
+	var created, updated int64
+	err := row.Scan(&e.ID, &e.AccountID, (*string)(&e.Environment), &e.URL, &e.Description, &types, &e.Enabled,
+		&e.DisabledReason, &failing, &e.Secret, &e.PreviousSecret, &prevExp, &created, &updated)
+	if err != nil {
+		return nil, err
+	}
+	e.EventTypes = strings.Fields(types)
+	e.FailingSince, e.PreviousSecretExpiresAt = fromNullMicros(failing), fromNullMicros(prevExp)
+	e.CreatedAt, e.UpdatedAt = fromMicros(created), fromMicros(updated)
+	return &e, nil
+}
+
+func (t *tx) CreateWebhookEndpoint(ctx context.Context, e *store.WebhookEndpoint) error {
+	_, err := t.exec(ctx, `INSERT INTO webhook_endpoints (`+endpointColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+		e.ID, e.AccountID, string(e.Environment), e.URL, e.Description, strings.Join(e.EventTypes, " "), e.Enabled,
+		e.DisabledReason, nullMicros(e.FailingSince), e.Secret, e.PreviousSecret, nullMicros(e.PreviousSecretExpiresAt),
+		micros(e.CreatedAt), micros(e.UpdatedAt))
+	return err
+}
+
+func (t *tx) GetWebhookEndpoint(ctx context.Context, tn adcamp.Tenant, id string) (*store.WebhookEndpoint, error) {
+	e, err := scanEndpoint(t.queryRow(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints
+		WHERE id = $1 AND account_id = $2 AND environment = $3`, id, tn.AccountID, string(tn.Environment)))
+	if err != nil {
+		return nil, notFound(err, "webhook endpoint", id)
+	}
+	return e, nil
+}
+
+func (t *tx) ListWebhookEndpoints(ctx context.Context, tn adcamp.Tenant) ([]*store.WebhookEndpoint, error) {
+	rows, err := t.query(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints
+		WHERE account_id = $1 AND environment = $2 ORDER BY id`, tn.AccountID, string(tn.Environment))
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, scanEndpoint)
+}
+
+func (t *tx) UpdateWebhookEndpoint(ctx context.Context, e *store.WebhookEndpoint) error {
+	res, err := t.exec(ctx, `UPDATE webhook_endpoints SET url = $1, description = $2, event_types = $3, enabled = $4,
+		disabled_reason = $5, failing_since = $6, secret = $7, previous_secret = $8, previous_expires_at = $9,
+		updated_at = $10 WHERE id = $11 AND account_id = $12`,
+		e.URL, e.Description, strings.Join(e.EventTypes, " "), e.Enabled, e.DisabledReason, nullMicros(e.FailingSince),
+		e.Secret, e.PreviousSecret, nullMicros(e.PreviousSecretExpiresAt), micros(e.UpdatedAt), e.ID, e.AccountID)
+	return affectedOne(res, err, "webhook endpoint", e.ID)
+}
+
+func (t *tx) DeleteWebhookEndpoint(ctx context.Context, tn adcamp.Tenant, id string) error {
+	res, err := t.exec(ctx, `DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND environment = $3`,
+		id, tn.AccountID, string(tn.Environment))
+	return affectedOne(res, err, "webhook endpoint", id)
+}
+
+const eventColumns = `id, account_id, environment, type, occurred_at, campaign_id, payload`
+
+func scanEvent(row rowScanner) (*adcamp.Event, error) {
+	var e adcamp.Event
+	var occurred intCol
+	var campaign nullText
+	var payload string
+	err := row.Scan(&e.ID, &e.AccountID, (*string)(&e.Environment), &e.Type, &occurred, &campaign, &payload)
+	if err != nil {
+		return nil, err
+	}
+	e.OccurredAt, e.CampaignID, e.Payload = fromMicros(int64(occurred)), string(campaign), []byte(payload)
+	return &e, nil
+}
+
+func (t *tx) AddEvents(ctx context.Context, evs []*adcamp.Event) error {
+	if err := t.AddEventsOnly(ctx, evs); err != nil {
+		return err
+	}
+	for _, e := range evs {
+		if _, err := t.exec(ctx, `INSERT INTO webhook_outbox (event_id) VALUES ($1)`, e.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tx) AddEventsOnly(ctx context.Context, evs []*adcamp.Event) error {
+	for _, e := range evs {
+		_, err := t.exec(ctx, `INSERT INTO webhook_events (`+eventColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+			e.ID, e.AccountID, string(e.Environment), e.Type, micros(e.OccurredAt), nullID(e.CampaignID), string(e.Payload))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tx) GetEvent(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.Event, error) {
+	e, err := scanEvent(t.queryRow(ctx, `SELECT `+eventColumns+` FROM webhook_events
+		WHERE id = $1 AND account_id = $2 AND environment = $3`, id, tn.AccountID, string(tn.Environment)))
+	if err != nil {
+		return nil, notFound(err, "event", id)
+	}
+	return e, nil
+}
+
+// eventWhere is the WHERE of q, with its arguments; placeholders are
+// numbered from 1.
+func eventWhere(q store.EventQuery) (string, []any) {
+	w := []string{`account_id = $1`, `environment = $2`}
+	args := []any{q.Tenant.AccountID, string(q.Tenant.Environment)}
+	add := func(cond string, v any) {
+		args = append(args, v)
+		w = append(w, strings.ReplaceAll(cond, "?", "$"+itoa(len(args))))
+	}
+	if q.From != "" {
+		add(`id >= ?`, q.From)
+	}
+	if q.Before != "" {
+		add(`id < ?`, q.Before)
+	}
+	if len(q.Types) > 0 {
+		var in []string
+		for _, typ := range q.Types {
+			args = append(args, typ)
+			in = append(in, "$"+itoa(len(args)))
+		}
+		w = append(w, `type IN (`+strings.Join(in, ", ")+`)`)
+	}
+	return strings.Join(w, " AND "), args
+}
+
+func (t *tx) ListEvents(ctx context.Context, q store.EventQuery) ([]*adcamp.Event, error) {
+	where, args := eventWhere(q)
+	args = append(args, q.Limit)
+	rows, err := t.query(ctx, `SELECT `+eventColumns+` FROM webhook_events WHERE `+where+
+		` ORDER BY id DESC LIMIT $`+itoa(len(args)), args...)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, scanEvent)
+}
+
+func (t *tx) TakeOutbox(ctx context.Context, limit int) ([]*adcamp.Event, error) {
+	rows, err := t.query(ctx, `SELECT `+eventColumns+` FROM webhook_events
+		WHERE id IN (SELECT event_id FROM webhook_outbox ORDER BY event_id LIMIT $1) ORDER BY id`, limit)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := collect(rows, scanEvent)
+	if err != nil || len(evs) == 0 {
+		return nil, err
+	}
+	// Outbox rows whose event was purged are dropped with the others.
+	_, err = t.exec(ctx, `DELETE FROM webhook_outbox WHERE event_id <= $1`, evs[len(evs)-1].ID)
+	return evs, err
+}
+
+func (t *tx) PurgeEvents(ctx context.Context, before string, limit int) (int64, error) {
+	for _, q := range []string{
+		`DELETE FROM webhook_attempts WHERE event_id IN (SELECT id FROM webhook_events WHERE id < $1 ORDER BY id LIMIT $2)`,
+		`DELETE FROM webhook_deliveries WHERE event_id IN (SELECT id FROM webhook_events WHERE id < $1 ORDER BY id LIMIT $2)`,
+		`DELETE FROM webhook_outbox WHERE event_id IN (SELECT id FROM webhook_events WHERE id < $1 ORDER BY id LIMIT $2)`,
+	} {
+		if _, err := t.exec(ctx, q, before, limit); err != nil {
+			return 0, err
+		}
+	}
+	res, err := t.exec(ctx, `DELETE FROM webhook_events WHERE id IN (
+		SELECT id FROM webhook_events WHERE id < $1 ORDER BY id LIMIT $2)`, before, limit)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (t *tx) PutDeliveries(ctx context.Context, ds []*store.Delivery) error {
+	for _, d := range ds {
+		_, err := t.exec(ctx, `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, state, attempts,
+			next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+			ON CONFLICT (endpoint_id, event_id) DO UPDATE SET state = excluded.state, attempts = excluded.attempts,
+			next_attempt_at = excluded.next_attempt_at`,
+			d.ID, d.EndpointID, d.EventID, d.AccountID, d.State, d.Attempts, micros(d.NextAttempt), micros(d.CreatedAt))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tx) ClaimEndpoints(ctx context.Context, owner string, now, until time.Time, limit int) ([]string, error) {
+	rows, err := t.query(ctx, `UPDATE webhook_endpoints SET lease_owner = $1, lease_until = $2
+		WHERE id IN (SELECT e.id FROM webhook_endpoints e WHERE e.enabled AND e.lease_until < $3
+			AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.state = 'pending'
+				AND d.next_attempt_at <= $3)
+			ORDER BY e.lease_until LIMIT $4)
+		RETURNING id`, owner, micros(until), micros(now), limit)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, func(r rowScanner) (string, error) {
+		var id string
+		return id, r.Scan(&id)
+	})
+}
+
+func (t *tx) ExtendLease(ctx context.Context, endpointID, owner string, until time.Time) (bool, error) {
+	res, err := t.exec(ctx, `UPDATE webhook_endpoints SET lease_until = $1 WHERE id = $2 AND lease_owner = $3`,
+		micros(until), endpointID, owner)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+func (t *tx) ReleaseLeases(ctx context.Context, owner string) error {
+	_, err := t.exec(ctx, `UPDATE webhook_endpoints SET lease_owner = '', lease_until = 0
+		WHERE lease_owner <> '' AND ($1 = '' OR lease_owner = $1)`, owner)
+	return err
+}
+
+func (t *tx) DueDeliveries(ctx context.Context, endpointID string, now time.Time, limit int) ([]*store.Delivery, error) {
+	rows, err := t.query(ctx, `SELECT d.id, d.endpoint_id, d.event_id, d.account_id, d.state, d.attempts,
+			d.next_attempt_at, d.created_at, `+prefixed("e.", eventColumns)+`
+		FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+		WHERE d.endpoint_id = $1 AND d.state = 'pending' AND d.next_attempt_at <= $2
+		ORDER BY d.event_id LIMIT $3`, endpointID, micros(now), limit)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, func(r rowScanner) (*store.Delivery, error) {
+		var d store.Delivery
+		var e adcamp.Event
+		var next, created, occurred intCol
+		var campaign nullText
+		var payload string
+		err := r.Scan(&d.ID, &d.EndpointID, &d.EventID, &d.AccountID, &d.State, &d.Attempts, &next, &created,
+			&e.ID, &e.AccountID, (*string)(&e.Environment), &e.Type, &occurred, &campaign, &payload)
+		if err != nil {
+			return nil, err
+		}
+		d.NextAttempt, d.CreatedAt = fromMicros(int64(next)), fromMicros(int64(created))
+		e.OccurredAt, e.CampaignID, e.Payload = fromMicros(int64(occurred)), string(campaign), []byte(payload)
+		d.Event = &e
+		return &d, nil
+	})
+}
+
+// prefixed qualifies each column of a list with p.
+func prefixed(p, columns string) string {
+	cs := strings.Split(columns, ",")
+	for i, c := range cs {
+		cs[i] = p + strings.TrimSpace(c)
+	}
+	return strings.Join(cs, ", ")
+}
+
+const attemptColumns = `id, account_id, endpoint_id, event_id, event_type, attempted_at, status, latency_ms, error,
+	response, succeeded`
+
+func (t *tx) FinishAttempt(ctx context.Context, d *store.Delivery, a *adcamp.DeliveryAttempt) error {
+	_, err := t.exec(ctx, `UPDATE webhook_deliveries SET state = $1, attempts = $2, next_attempt_at = $3 WHERE id = $4`,
+		d.State, d.Attempts, micros(d.NextAttempt), d.ID)
+	if err != nil {
+		return err
+	}
+	_, err = t.exec(ctx, `INSERT INTO webhook_attempts (`+attemptColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		a.ID, a.AccountID, a.EndpointID, a.EventID, a.EventType, micros(a.AttemptedAt), a.Status, a.LatencyMS,
+		a.Error, a.Response, a.Succeeded)
+	return err
+}
+
+func (t *tx) ListAttempts(ctx context.Context, tn adcamp.Tenant, endpointID, before string, limit int) ([]*adcamp.DeliveryAttempt, error) {
+	if before == "" {
+		before = adcamp.PrefixAttempt + "8" // after every id
+	}
+	rows, err := t.query(ctx, `SELECT `+prefixed("a.", attemptColumns)+` FROM webhook_attempts a
+		JOIN webhook_endpoints e ON e.id = a.endpoint_id
+		WHERE a.endpoint_id = $1 AND e.account_id = $2 AND e.environment = $3 AND a.id < $4
+		ORDER BY a.id DESC LIMIT $5`, endpointID, tn.AccountID, string(tn.Environment), before, limit)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, func(r rowScanner) (*adcamp.DeliveryAttempt, error) {
+		var a adcamp.DeliveryAttempt
+		var at intCol
+		err := r.Scan(&a.ID, &a.AccountID, &a.EndpointID, &a.EventID, &a.EventType, &at, &a.Status, &a.LatencyMS,
+			&a.Error, &a.Response, &a.Succeeded)
+		a.AttemptedAt = fromMicros(int64(at))
+		return &a, err
+	})
+}
+
+func (t *tx) WebhookQueue(ctx context.Context) (int64, time.Time, error) {
+	var n int64
+	var oldest sql.NullString
+	err := t.queryRow(ctx, `SELECT count(*), min(event_id) FROM (
+		SELECT event_id FROM webhook_outbox
+		UNION ALL SELECT event_id FROM webhook_deliveries WHERE state = 'pending')`).Scan(&n, &oldest)
+	if err != nil || !oldest.Valid {
+		return n, time.Time{}, err
+	}
+	return n, adcamp.IDTime(oldest.String), nil
+}

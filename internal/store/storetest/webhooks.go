@@ -1,0 +1,215 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// webhooks stores an endpoint, an event, a delivery and an attempt with
+// every field set, and reads each back through every call that returns
+// one (for testEveryField).
+func (r *roundTrip) webhooks(a *adcamp.Account) {
+	ctx := r.t.Context()
+	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Sandbox}
+	failing, expires := at(20), at(86420)
+	e := &store.WebhookEndpoint{
+		WebhookEndpoint: adcamp.WebhookEndpoint{
+			ID: adcamp.NewID(adcamp.PrefixWebhookEndpoint, at(18)), AccountID: a.ID, Environment: tn.Environment,
+			URL: "https://hooks.example.test/adcamp?x=1", Description: "Billing — ☂", Enabled: true,
+			EventTypes:     []string{adcamp.EventCampaignCreated, adcamp.EventKeywordBatchCreated},
+			DisabledReason: adcamp.DisabledFailing, FailingSince: &failing, PreviousSecretExpiresAt: &expires,
+			CreatedAt: at(18), UpdatedAt: at(19),
+		},
+		Secret: []byte("sealed secret"), PreviousSecret: []byte("sealed previous secret"),
+	}
+	r.fixture("a webhook endpoint", e)
+	r.writing(func(tx store.Tx) error { return tx.CreateWebhookEndpoint(ctx, e) })
+	e.URL, e.UpdatedAt = "https://hooks.example.test/v2", at(21)
+	r.writing(func(tx store.Tx) error { return tx.UpdateWebhookEndpoint(ctx, e) })
+	r.reading(func(tx store.Tx) {
+		got, err := tx.GetWebhookEndpoint(ctx, tn, e.ID)
+		r.read("GetWebhookEndpoint", got, e, err)
+		list, err := tx.ListWebhookEndpoints(ctx, tn)
+		r.read("ListWebhookEndpoints", list, []*store.WebhookEndpoint{e}, err)
+	})
+
+	ev := &adcamp.Event{ID: adcamp.NewID(adcamp.PrefixEvent, at(22)), AccountID: a.ID, Environment: tn.Environment,
+		Type: adcamp.EventCampaignCreated, OccurredAt: at(22), CampaignID: "cmp_x",
+		Payload: []byte(`{"id":"evt_1","type":"campaign.created","data":{"name":"ü"}}`)}
+	r.fixture("an event", ev)
+	r.writing(func(tx store.Tx) error { return tx.AddEvents(ctx, []*adcamp.Event{ev}) })
+	r.reading(func(tx store.Tx) {
+		got, err := tx.GetEvent(ctx, tn, ev.ID)
+		r.read("GetEvent", got, ev, err)
+		list, err := tx.ListEvents(ctx, store.EventQuery{Tenant: tn, Limit: 10})
+		r.read("ListEvents", list, []*adcamp.Event{ev}, err)
+	})
+	r.writing(func(tx store.Tx) error {
+		taken, err := tx.TakeOutbox(ctx, 10)
+		r.read("TakeOutbox", taken, []*adcamp.Event{ev}, err)
+		return nil
+	})
+
+	d := &store.Delivery{ID: adcamp.NewID(adcamp.PrefixDelivery, at(23)), EndpointID: e.ID, EventID: ev.ID,
+		AccountID: a.ID, State: adcamp.DeliveryPending, Attempts: 2, NextAttempt: at(24), CreatedAt: at(23), Event: ev}
+	r.fixture("a delivery", d)
+	r.writing(func(tx store.Tx) error { return tx.PutDeliveries(ctx, []*store.Delivery{d}) })
+	r.writing(func(tx store.Tx) error {
+		got, err := tx.DueDeliveries(ctx, e.ID, at(25), 10)
+		r.read("DueDeliveries", got, []*store.Delivery{d}, err)
+		return nil
+	})
+	att := &adcamp.DeliveryAttempt{ID: adcamp.NewID(adcamp.PrefixAttempt, at(25)), AccountID: a.ID, EndpointID: e.ID,
+		EventID: ev.ID, EventType: ev.Type, AttemptedAt: at(25), Status: 503, LatencyMS: 120, Error: "status 503",
+		Response: "busy — ☂", Succeeded: true}
+	r.fixture("a delivery attempt", att)
+	d.State, d.Attempts, d.NextAttempt = adcamp.DeliverySucceeded, 3, at(26)
+	r.writing(func(tx store.Tx) error { return tx.FinishAttempt(ctx, d, att) })
+	r.reading(func(tx store.Tx) {
+		got, err := tx.ListAttempts(ctx, tn, e.ID, "", 10)
+		r.read("ListAttempts", got, []*adcamp.DeliveryAttempt{att}, err)
+	})
+}
+
+// testWebhooks: tenancy, the outbox taken once, leases, the order and
+// state of deliveries, the queue's figures, the purge.
+func testWebhooks(t *testing.T, db store.Store) {
+	ctx := t.Context()
+	acc, other := newAccount(t, db, "one").ID, newAccount(t, db, "two").ID
+	tn := adcamp.Tenant{AccountID: acc, Environment: adcamp.Production}
+	endpoint := func(id string, enabled bool) *store.WebhookEndpoint {
+		e := &store.WebhookEndpoint{WebhookEndpoint: adcamp.WebhookEndpoint{ID: id, AccountID: acc,
+			Environment: adcamp.Production, URL: "https://x.test/", Enabled: enabled, CreatedAt: base, UpdatedAt: base},
+			Secret: []byte("s")}
+		write(t, db, func(tx store.Tx) error { return tx.CreateWebhookEndpoint(ctx, e) })
+		return e
+	}
+	e1, e2 := endpoint("whe_1", true), endpoint("whe_2", true)
+	endpoint("whe_3", false)
+
+	read(t, db, func(tx store.Tx) error {
+		_, err := tx.GetWebhookEndpoint(ctx, adcamp.Tenant{AccountID: other, Environment: adcamp.Production}, e1.ID)
+		wantCode(t, "GetWebhookEndpoint of another account", err, adcamp.CodeNotFound)
+		_, err = tx.GetWebhookEndpoint(ctx, adcamp.Tenant{AccountID: acc, Environment: adcamp.Sandbox}, e1.ID)
+		wantCode(t, "GetWebhookEndpoint in the other environment", err, adcamp.CodeNotFound)
+		return nil
+	})
+
+	var evs []*adcamp.Event
+	for i := range 3 {
+		evs = append(evs, &adcamp.Event{ID: adcamp.NewID(adcamp.PrefixEvent, at(i)), AccountID: acc,
+			Environment: adcamp.Production, Type: adcamp.EventCampaignUpdated, OccurredAt: at(i), Payload: []byte(`{}`)})
+	}
+	write(t, db, func(tx store.Tx) error { return tx.AddEvents(ctx, evs) })
+	read(t, db, func(tx store.Tx) error {
+		n, oldest, err := tx.WebhookQueue(ctx)
+		if err != nil || n != 3 || !oldest.Equal(at(0).Truncate(time.Millisecond)) {
+			t.Errorf("WebhookQueue() = %d, %v, %v; want 3, %v", n, oldest, err, at(0).Truncate(time.Millisecond))
+		}
+		return nil
+	})
+	var taken []*adcamp.Event
+	write(t, db, func(tx store.Tx) (err error) { taken, err = tx.TakeOutbox(ctx, 2); return err })
+	sameIDs(t, "TakeOutbox(2)", idsOf(taken, eventID), idsOf(evs[:2], eventID))
+	write(t, db, func(tx store.Tx) (err error) { taken, err = tx.TakeOutbox(ctx, 10); return err })
+	sameIDs(t, "TakeOutbox, then", idsOf(taken, eventID), idsOf(evs[2:], eventID))
+	write(t, db, func(tx store.Tx) (err error) { taken, err = tx.TakeOutbox(ctx, 10); return err })
+	if len(taken) != 0 {
+		t.Errorf("TakeOutbox of an empty outbox = %d events, want 0", len(taken))
+	}
+
+	// Deliveries to e1 of every event, due in reverse order: they still
+	// come in the order of their events.
+	var ds []*store.Delivery
+	for i, ev := range evs {
+		ds = append(ds, &store.Delivery{ID: adcamp.NewID(adcamp.PrefixDelivery, at(i)), EndpointID: e1.ID, EventID: ev.ID,
+			AccountID: acc, State: adcamp.DeliveryPending, NextAttempt: at(10 - i), CreatedAt: at(i)})
+	}
+	write(t, db, func(tx store.Tx) error { return tx.PutDeliveries(ctx, ds) })
+	claim := func(owner string, now time.Time) (ids []string) {
+		write(t, db, func(tx store.Tx) (err error) {
+			ids, err = tx.ClaimEndpoints(ctx, owner, now, now.Add(time.Minute), 10)
+			return err
+		})
+		return ids
+	}
+	if got := claim("p1", at(5)); len(got) != 0 {
+		t.Errorf("ClaimEndpoints before any delivery is due = %v, want none", got)
+	}
+	sameIDs(t, "ClaimEndpoints when due", claim("p1", at(20)), []string{e1.ID})
+	if got := claim("p2", at(21)); len(got) != 0 {
+		t.Errorf("ClaimEndpoints of an endpoint leased to another = %v, want none", got)
+	}
+	write(t, db, func(tx store.Tx) error {
+		ok, err := tx.ExtendLease(ctx, e1.ID, "p2", at(100))
+		if ok || err != nil {
+			t.Errorf("ExtendLease by another owner = %v, %v; want false, nil", ok, err)
+		}
+		due, err := tx.DueDeliveries(ctx, e1.ID, at(20), 10)
+		sameIDs(t, "DueDeliveries", idsOf(due, func(d *store.Delivery) string { return d.EventID }), idsOf(evs, eventID))
+		return err
+	})
+	// Succeeded: no longer due; PutDeliveries makes it pending again.
+	first := ds[0]
+	first.State, first.Attempts = adcamp.DeliverySucceeded, 1
+	write(t, db, func(tx store.Tx) error {
+		return tx.FinishAttempt(ctx, first, &adcamp.DeliveryAttempt{ID: "wha_1", AccountID: acc, EndpointID: e1.ID,
+			EventID: first.EventID, EventType: "x", AttemptedAt: at(20), Status: 200, Succeeded: true})
+	})
+	dueIDs := func() []string {
+		var due []*store.Delivery
+		read(t, db, func(tx store.Tx) (err error) { due, err = tx.DueDeliveries(ctx, e1.ID, at(30), 10); return err })
+		return idsOf(due, func(d *store.Delivery) string { return d.EventID })
+	}
+	sameIDs(t, "DueDeliveries after one succeeded", dueIDs(), idsOf(evs[1:], eventID))
+	redo := *first
+	redo.ID, redo.State, redo.Attempts, redo.NextAttempt = "whd_other", adcamp.DeliveryPending, 0, at(25)
+	write(t, db, func(tx store.Tx) error { return tx.PutDeliveries(ctx, []*store.Delivery{&redo}) })
+	sameIDs(t, "DueDeliveries after a redelivery", dueIDs(), idsOf(evs, eventID))
+
+	write(t, db, func(tx store.Tx) error { return tx.ReleaseLeases(ctx, "p1") })
+	sameIDs(t, "ClaimEndpoints after the release", claim("p2", at(21)), []string{e1.ID})
+	write(t, db, func(tx store.Tx) error { return tx.ReleaseLeases(ctx, "") })
+
+	read(t, db, func(tx store.Tx) error {
+		list, err := tx.ListAttempts(ctx, tn, e1.ID, "", 10)
+		if err != nil || len(list) != 1 {
+			t.Errorf("ListAttempts = %d, %v; want 1 attempt", len(list), err)
+		}
+		list, err = tx.ListAttempts(ctx, adcamp.Tenant{AccountID: other, Environment: adcamp.Production}, e1.ID, "", 10)
+		if err != nil || len(list) != 0 {
+			t.Errorf("ListAttempts of another account = %d, %v; want none", len(list), err)
+		}
+		list2, err := tx.ListWebhookEndpoints(ctx, tn)
+		sameIDs(t, "ListWebhookEndpoints", idsOf(list2, func(e *store.WebhookEndpoint) string { return e.ID }),
+			[]string{"whe_1", "whe_2", "whe_3"})
+		return err
+	})
+
+	write(t, db, func(tx store.Tx) error {
+		err := tx.DeleteWebhookEndpoint(ctx, adcamp.Tenant{AccountID: other, Environment: adcamp.Production}, e2.ID)
+		wantCode(t, "DeleteWebhookEndpoint of another account", err, adcamp.CodeNotFound)
+		return tx.DeleteWebhookEndpoint(ctx, tn, e1.ID)
+	})
+	read(t, db, func(tx store.Tx) error {
+		n, _, err := tx.WebhookQueue(ctx)
+		if err != nil || n != 0 {
+			t.Errorf("WebhookQueue() after the endpoint's delete = %d, %v; want 0", n, err)
+		}
+		return nil
+	})
+	write(t, db, func(tx store.Tx) error {
+		n, err := tx.PurgeEvents(ctx, evs[2].ID, 10)
+		if err != nil || n != 2 {
+			t.Errorf("PurgeEvents = %d, %v; want 2", n, err)
+		}
+		list, err := tx.ListEvents(ctx, store.EventQuery{Tenant: tn, Limit: 10})
+		sameIDs(t, "ListEvents after the purge", idsOf(list, eventID), idsOf(evs[2:], eventID))
+		return err
+	})
+}
+
+func eventID(e *adcamp.Event) string { return e.ID }

@@ -1,0 +1,139 @@
+package adcamp
+
+import (
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+)
+
+// Webhooks: an account's endpoints receive its events, signed per the
+// Standard Webhooks specification. An event is a change record (or, for
+// a keyword batch, the records of one batch) delivered.
+
+// PrefixWebhookEndpoint, PrefixEvent, PrefixDelivery and PrefixAttempt
+// prefix the ids of webhook endpoints, events, deliveries (an event for
+// one endpoint) and delivery attempts.
+const (
+	PrefixWebhookEndpoint = "whe_"
+	PrefixEvent           = "evt_"
+	PrefixDelivery        = "whd_"
+	PrefixAttempt         = "wha_"
+)
+
+// EntityWebhookEndpoint is the entity type of the change records of
+// webhook endpoints.
+const EntityWebhookEndpoint EntityType = "webhook_endpoint"
+
+// The event types adcamp sends.
+const (
+	EventCampaignCreated     = "campaign.created"
+	EventCampaignUpdated     = "campaign.updated"
+	EventCampaignDeleted     = "campaign.deleted"
+	EventCampaignEnded       = "campaign.ended"
+	EventAdGroupCreated      = "ad_group.created"
+	EventAdGroupUpdated      = "ad_group.updated"
+	EventAdGroupDeleted      = "ad_group.deleted"
+	EventKeywordCreated      = "keyword.created"
+	EventKeywordBatchCreated = "keyword.batch_created"
+	EventKeywordUpdated      = "keyword.updated"
+	EventKeywordDeleted      = "keyword.deleted"
+	EventAPIKeyDisabled      = "api_key.disabled"
+	EventAPIKeyRolled        = "api_key.rolled"
+	EventAPIKeyDeleted       = "api_key.deleted"
+	// EventTest is what "send a test event" sends; it goes to the one
+	// endpoint asked, whatever its event types.
+	EventTest = "webhook.test"
+)
+
+// EventTypes lists the event types an endpoint may subscribe to.
+var EventTypes = []string{
+	EventCampaignCreated, EventCampaignUpdated, EventCampaignDeleted, EventCampaignEnded,
+	EventAdGroupCreated, EventAdGroupUpdated, EventAdGroupDeleted,
+	EventKeywordCreated, EventKeywordBatchCreated, EventKeywordUpdated, EventKeywordDeleted,
+	EventAPIKeyDisabled, EventAPIKeyRolled, EventAPIKeyDeleted,
+}
+
+// Why an endpoint was disabled (WebhookEndpoint.DisabledReason).
+const (
+	DisabledByUser    = "user"    // through the API, the console or the CLI
+	DisabledGone      = "gone"    // it answered 410 Gone
+	DisabledFailing   = "failing" // every delivery failed for 5 days
+	WebhookSecretPref = "whsec_"  // the prefix of signing secrets
+)
+
+// WebhookEndpoint is where an account's events of one environment go.
+type WebhookEndpoint struct {
+	ID          string
+	AccountID   string
+	Environment Environment
+	URL         string
+	Description string
+	// EventTypes filters the events sent; empty sends every type.
+	EventTypes []string
+	Enabled    bool
+	// DisabledReason says why a disabled endpoint is ("" when enabled).
+	DisabledReason string
+	// FailingSince is when the current run of failed deliveries began
+	// (nil while the last delivery succeeded).
+	FailingSince *time.Time
+	// PreviousSecretExpiresAt is when the secret before the last rotation
+	// stops signing (nil when there is none).
+	PreviousSecretExpiresAt *time.Time
+	CreatedAt               time.Time
+	UpdatedAt               time.Time
+}
+
+// Event is one event of an account's environment, as sent: Payload is
+// the JSON body {"id", "type", "timestamp", "data"}, the same on every
+// attempt.
+type Event struct {
+	ID          string
+	AccountID   string
+	Environment Environment
+	Type        string
+	OccurredAt  time.Time
+	// CampaignID is the campaign the event is about or under ("" for none).
+	CampaignID string
+	Payload    []byte
+}
+
+// Delivery states.
+const (
+	DeliveryPending   = "pending"
+	DeliverySucceeded = "succeeded"
+	DeliveryFailed    = "failed" // retries exhausted, or the endpoint is gone
+)
+
+// DeliveryAttempt is one attempt to deliver an event to an endpoint.
+type DeliveryAttempt struct {
+	ID          string
+	AccountID   string
+	EndpointID  string
+	EventID     string
+	EventType   string
+	AttemptedAt time.Time
+	// Status is the HTTP status answered (0 when no answer came).
+	Status    int
+	LatencyMS int64
+	// Error says why an attempt without an answer failed.
+	Error string
+	// Response is the start of the answer's body (up to 1 KiB).
+	Response string
+	// Succeeded reports a 2xx answer.
+	Succeeded bool
+}
+
+// IDTime returns the time of an id made of a prefix and a ULID (zero if
+// it is not one).
+func IDTime(id string) time.Time {
+	_, rest, ok := strings.Cut(id, "_")
+	if !ok {
+		return time.Time{}
+	}
+	u, err := ulid.ParseStrict(rest)
+	if err != nil {
+		return time.Time{}
+	}
+	return ulid.Time(u.Time()).UTC()
+}
