@@ -297,6 +297,7 @@ func (s *Service) Changes(ctx context.Context, env adcamp.Environment, after str
 func (s *Service) WaitChanges(ctx context.Context, env adcamp.Environment, after string, wait time.Duration, fn func(FeedChange) error) (string, error) {
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
+	var fastUntil time.Time
 	for {
 		woken := feedWoken()
 		pos, any, err := s.Changes(ctx, env, after, fn)
@@ -304,9 +305,16 @@ func (s *Service) WaitChanges(ctx context.Context, env adcamp.Environment, after
 			return pos, err
 		}
 		after = pos
+		// A wake comes as a change is appended, before its commit: look
+		// again often for a moment after one, until the commit shows.
+		every := pollEvery
+		if time.Now().Before(fastUntil) {
+			every = pollAfterWake
+		}
 		select {
 		case <-woken:
-		case <-time.After(pollEvery):
+			fastUntil = time.Now().Add(time.Second)
+		case <-time.After(every):
 		case <-deadline.C:
 			return after, nil
 		case <-ctx.Done():
@@ -314,6 +322,10 @@ func (s *Service) WaitChanges(ctx context.Context, env adcamp.Environment, after
 		}
 	}
 }
+
+// pollAfterWake is how often a woken long-poll looks for the change that
+// woke it.
+const pollAfterWake = 10 * time.Millisecond
 
 // pollEvery is how often a long-poll looks for changes another process
 // made.

@@ -11,6 +11,7 @@ CREATE TABLE operator_keys (
     created_at   BIGINT NOT NULL,
     last_used_at BIGINT
 );
+CREATE INDEX operator_keys_created ON operator_keys (created_at, id);
 ALTER TABLE accounts ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC';
 CREATE TABLE delivery_hours (
     keyword_id  TEXT COLLATE "C" NOT NULL,

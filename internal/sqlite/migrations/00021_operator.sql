@@ -20,6 +20,7 @@ CREATE TABLE operator_keys (
     created_at   INTEGER NOT NULL,
     last_used_at INTEGER
 );
+CREATE INDEX operator_keys_created ON operator_keys (created_at, id);
 ALTER TABLE accounts ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC';
 CREATE TABLE delivery_hours (
     keyword_id  TEXT NOT NULL,
