@@ -101,13 +101,13 @@ func baseImage(arch, caCerts string) (v1.Image, error) {
 	cfg.Config.User = fmt.Sprintf("%d:%d", uid, gid)
 	cfg.Config.WorkingDir = dataDir
 	cfg.Config.Volumes = map[string]struct{}{dataDir: {}}
-	cfg.Config.ExposedPorts = map[string]struct{}{"8080/tcp": {}, "8081/tcp": {}, "8082/tcp": {}, "9090/tcp": {}}
+	cfg.Config.ExposedPorts = map[string]struct{}{"8080/tcp": {}, "8081/tcp": {}, "8082/tcp": {}, "8083/tcp": {}, "9090/tcp": {}}
 	cfg.Config.Env = []string{
 		"ADCAMP_DATA_DIR=" + dataDir,
 		// In a container, loopback is the container's own: listen on
 		// every interface, and let the port mapping decide who reaches it.
 		"ADCAMP_PRODUCTION_ADDR=:8080", "ADCAMP_SANDBOX_ADDR=:8081",
-		"ADCAMP_CONSOLE_ADDR=:8082", "ADCAMP_METRICS_ADDR=:9090",
+		"ADCAMP_CONSOLE_ADDR=:8082", "ADCAMP_OPERATOR_ADDR=:8083", "ADCAMP_METRICS_ADDR=:9090",
 	}
 	return mutate.ConfigFile(img, cfg)
 }
