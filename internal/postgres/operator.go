@@ -138,3 +138,11 @@ func (t *tx) CampaignSpend(ctx context.Context, campaignIDs []string, from, to t
 	}
 	return out, rows.Err()
 }
+
+func (t *tx) DeleteCampaignDelivery(ctx context.Context, campaignID string) error {
+	if _, err := t.tx.Exec(ctx, `DELETE FROM delivery_hours WHERE campaign_id = $1`, campaignID); err != nil {
+		return err
+	}
+	_, err := t.tx.Exec(ctx, `DELETE FROM campaign_hour_spend WHERE campaign_id = $1`, campaignID)
+	return err
+}

@@ -191,3 +191,11 @@ func (t *tx) CampaignSpend(ctx context.Context, campaignIDs []string, from, to t
 	}
 	return out, nil
 }
+
+func (t *tx) DeleteCampaignDelivery(ctx context.Context, campaignID string) error {
+	if _, err := t.exec(ctx, `DELETE FROM delivery_hours WHERE campaign_id = $1`, campaignID); err != nil {
+		return err
+	}
+	_, err := t.exec(ctx, `DELETE FROM campaign_hour_spend WHERE campaign_id = $1`, campaignID)
+	return err
+}

@@ -5861,8 +5861,8 @@ type ClientInterface interface {
 
 	// ResetSandbox Empty the sandbox
 	//
-	// Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups and
-	// keywords, in one transaction, each recorded in the change history as a delete by this key;
+	// Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups,
+	// keywords and the delivery figures posted for them, in one transaction, each recorded in the change history as a delete by this key;
 	// answers `200` with how many of each went. Production data is never touched: on the production
 	// listener the path does not exist (`404 NOT_FOUND`). Takes no query parameters and no body.
 	//
@@ -8115,8 +8115,8 @@ func (c *Client) HeadGetReadiness(ctx context.Context, reqEditors ...RequestEdit
 
 // ResetSandbox Empty the sandbox
 //
-// Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups and
-// keywords, in one transaction, each recorded in the change history as a delete by this key;
+// Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups,
+// keywords and the delivery figures posted for them, in one transaction, each recorded in the change history as a delete by this key;
 // answers `200` with how many of each went. Production data is never touched: on the production
 // listener the path does not exist (`404 NOT_FOUND`). Takes no query parameters and no body.
 //
@@ -15851,8 +15851,8 @@ type ClientWithResponsesInterface interface {
 
 	// ResetSandboxWithResponse Empty the sandbox
 	//
-	// Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups and
-	// keywords, in one transaction, each recorded in the change history as a delete by this key;
+	// Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups,
+	// keywords and the delivery figures posted for them, in one transaction, each recorded in the change history as a delete by this key;
 	// answers `200` with how many of each went. Production data is never touched: on the production
 	// listener the path does not exist (`404 NOT_FOUND`). Takes no query parameters and no body.
 	//
@@ -34273,8 +34273,8 @@ func (c *ClientWithResponses) HeadGetReadinessWithResponse(ctx context.Context, 
 
 // ResetSandboxWithResponse Empty the sandbox
 //
-// Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups and
-// keywords, in one transaction, each recorded in the change history as a delete by this key;
+// Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups,
+// keywords and the delivery figures posted for them, in one transaction, each recorded in the change history as a delete by this key;
 // answers `200` with how many of each went. Production data is never touched: on the production
 // listener the path does not exist (`404 NOT_FOUND`). Takes no query parameters and no body.
 //

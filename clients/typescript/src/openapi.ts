@@ -1367,8 +1367,8 @@ export interface paths {
         put?: never;
         /**
          * Empty the sandbox
-         * @description Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups and
-         *     keywords, in one transaction, each recorded in the change history as a delete by this key;
+         * @description Sandbox only. Deletes every sandbox campaign of the key's account, with its ad groups,
+         *     keywords and the delivery figures posted for them, in one transaction, each recorded in the change history as a delete by this key;
          *     answers `200` with how many of each went. Production data is never touched: on the production
          *     listener the path does not exist (`404 NOT_FOUND`). Takes no query parameters and no body.
          */

@@ -149,6 +149,27 @@ func testDelivery(t *testing.T, db store.Store) {
 	if got := spend(h0, h0.Add(2*time.Hour)); got != 1897 {
 		t.Errorf("spend after the campaign's delete = %d, want 1897", got)
 	}
+	// The sandbox's reset removes a campaign's figures, and no other's.
+	sandboxRow := store.DeliveryRow{KeywordID: oks[0].ID, Hour: h0, Impressions: 5, Clicks: 1, Cost: 40,
+		DeliveryKeyword: store.DeliveryKeyword{AccountID: a.ID, Environment: adcamp.Sandbox, CampaignID: other.ID, AdGroupID: og.ID}}
+	write(t, db, func(tx store.Tx) error { return tx.PutDelivery(ctx, []store.DeliveryRow{sandboxRow}, base) })
+	write(t, db, func(tx store.Tx) error { return tx.DeleteCampaignDelivery(ctx, c.ID) })
+	read(t, db, func(tx store.Tx) error {
+		m, err := tx.CampaignSpend(ctx, []string{c.ID, other.ID}, h0, h0.Add(2*time.Hour))
+		if err != nil {
+			return err
+		}
+		same(t, "CampaignSpend after DeleteCampaignDelivery", m, map[string]adcamp.Money{other.ID: 40})
+		return nil
+	})
+	write(t, db, func(tx store.Tx) error { return tx.DeleteCampaignDelivery(ctx, other.ID) })
+	read(t, db, func(tx store.Tx) error {
+		m, err := tx.CampaignSpend(ctx, []string{c.ID, other.ID}, h0, h0.Add(2*time.Hour))
+		if err == nil && len(m) != 0 {
+			t.Errorf("CampaignSpend after both deletes = %v, want none", m)
+		}
+		return err
+	})
 }
 
 // operatorKey is testEveryField's round trip of an operator key.
