@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
-	"github.com/adcamp/adcamp/internal/jsonwrite"
+	"github.com/adcamp/adcamp/internal/service"
 )
 
 // changeJSON is a change record in an answer. Parent ids appear on the
@@ -37,7 +37,7 @@ const changeTime = "2006-01-02T15:04:05.000Z"
 func toChangeJSON(c *adcamp.Change) changeJSON {
 	j := changeJSON{
 		ID: c.ID, OccurredAt: c.OccurredAt.UTC().Format(changeTime), EntityType: c.EntityType, EntityID: c.EntityID,
-		Operation: c.Operation, Changes: fieldChangesJSON(c.Changes), Actor: c.Actor,
+		Operation: c.Operation, Changes: service.FieldChangesJSON(c.Changes), Actor: c.Actor,
 		IdempotencyKey: c.IdempotencyKey, TransactionID: c.TransactionID,
 	}
 	if c.Environment != "" {
@@ -134,41 +134,4 @@ func writeChanges(w http.ResponseWriter, page []*adcamp.Change, next string) {
 		out.NextCursor = &next
 	}
 	writeData(w, http.StatusOK, out)
-}
-
-// typedFields are the fields whose values the history writes as the
-// entity does, not as strings: money (a number with two decimals), the
-// channel account's id (an integer) and a key's disabled flag.
-var typedFields = map[string]bool{"budget_daily": true, "default_bid": true, "bid": true, "channel_account_id": true, "disabled": true,
-	"enabled": true}
-
-// fieldChangesJSON writes the fields of a change as the API shows them:
-// {"budget_daily": {"old": 25.00, "new": 40.00}, "status": {"old":
-// "active", "new": "paused"}}: each value as the entity's own JSON has it
-// (the record keeps them as text; see store.EncodeFieldChanges).
-func fieldChangesJSON(fs []adcamp.FieldChange) json.RawMessage {
-	b := make([]byte, 0, 32+48*len(fs))
-	b = append(b, '{')
-	for i, f := range fs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonwrite.AppendString(b, f.Field, jsonwrite.EncodingJSON)
-		b = append(b, `:{"old":`...)
-		b = appendFieldValue(b, f.Field, f.Old)
-		b = append(b, `,"new":`...)
-		b = appendFieldValue(b, f.Field, f.New)
-		b = append(b, '}')
-	}
-	return append(b, '}')
-}
-
-func appendFieldValue(b []byte, field string, v *string) []byte {
-	switch {
-	case v == nil:
-		return append(b, "null"...)
-	case typedFields[field] && json.Valid([]byte(*v)):
-		return append(b, *v...)
-	}
-	return jsonwrite.AppendString(b, *v, jsonwrite.EncodingJSON)
 }

@@ -153,7 +153,7 @@ type changeRecord struct {
 func changeData(c *adcamp.Change) changeRecord {
 	j := changeRecord{
 		ID: c.ID, OccurredAt: c.OccurredAt.UTC().Format(eventTime), EntityType: c.EntityType, EntityID: c.EntityID,
-		Operation: c.Operation, Changes: typedChanges(c.Changes), Actor: c.Actor,
+		Operation: c.Operation, Changes: FieldChangesJSON(c.Changes), Actor: c.Actor,
 		IdempotencyKey: c.IdempotencyKey, TransactionID: c.TransactionID,
 	}
 	if c.Environment != "" {
@@ -195,13 +195,20 @@ func batchData(cs []*adcamp.Change) any {
 	}{first.CampaignID, first.AdGroupID, len(cs), ids, first.Actor, request, first.IdempotencyKey, first.TransactionID}
 }
 
-// typedFields are the fields whose values the API writes as the entity
-// does, not as strings (httpapi's typedFields: the same list).
+// typedFields are the fields whose values the history writes as the
+// entity does, not as strings: money (a number with two decimals), the
+// channel account's id (an integer), a key's disabled flag and an
+// endpoint's enabled one.
 var typedFields = map[string]bool{"budget_daily": true, "default_bid": true, "bid": true, "channel_account_id": true, "disabled": true, "enabled": true}
 
-// typedChanges writes the fields of a change as GET /changes does.
-func typedChanges(fs []adcamp.FieldChange) json.RawMessage {
-	b := []byte{'{'}
+// FieldChangesJSON writes the fields of a change as GET /changes and the
+// webhook events show them: {"budget_daily": {"old": 25.00, "new": 40.00},
+// "status": {"old": "active", "new": "paused"}}: each value as the
+// entity's own JSON has it (the record keeps them as text; see
+// store.EncodeFieldChanges).
+func FieldChangesJSON(fs []adcamp.FieldChange) json.RawMessage {
+	b := make([]byte, 0, 32+48*len(fs))
+	b = append(b, '{')
 	for i, f := range fs {
 		if i > 0 {
 			b = append(b, ',')
