@@ -133,7 +133,7 @@ func (t *tx) GetEvent(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp
 // eventWhere is the WHERE of q, with its arguments; placeholders are
 // numbered from 1.
 func eventWhere(q store.EventQuery) (string, []any) {
-	w := []string{`account_id = $1`, `environment = $2`}
+	w := []string{`account_id = $1`, `environment = $2`, `type <> '` + adcamp.EventTest + `'`}
 	args := []any{q.Tenant.AccountID, string(q.Tenant.Environment)}
 	add := func(cond string, v any) {
 		args = append(args, v)

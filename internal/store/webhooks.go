@@ -31,7 +31,8 @@ type WebhooksTx interface {
 	// (a test event, delivered to one endpoint).
 	AddEventsOnly(ctx context.Context, evs []*adcamp.Event) error
 	GetEvent(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Event, error)
-	// ListEvents returns the events q selects, newest first.
+	// ListEvents returns the events q selects, newest first; never test
+	// events (adcamp.EventTest: each is for the one endpoint it was sent to).
 	ListEvents(ctx context.Context, q EventQuery) ([]*adcamp.Event, error)
 	// TakeOutbox removes at most limit events from the outbox, oldest
 	// first, and returns them. PostgreSQL skips those another transaction

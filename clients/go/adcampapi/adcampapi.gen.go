@@ -5475,7 +5475,8 @@ type ClientInterface interface {
 	// The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
 	// poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
 	// `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
-	// kept as long as the change history (`--history-retention`, 400 days by default).
+	// kept as long as the change history (`--history-retention`, 400 days by default). Test events
+	// (`webhook.test`) are not listed: each is for the one endpoint it was sent to.
 	//
 	// Corresponds with GET /events (the `ListEvents` operationId).
 	ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7331,7 +7332,8 @@ func (c *Client) HeadListChannelAccounts(ctx context.Context, params *HeadListCh
 // The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
 // poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
 // `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
-// kept as long as the change history (`--history-retention`, 400 days by default).
+// kept as long as the change history (`--history-retention`, 400 days by default). Test events
+// (`webhook.test`) are not listed: each is for the one endpoint it was sent to.
 //
 // Corresponds with GET /events (the `ListEvents` operationId).
 func (c *Client) ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15409,7 +15411,8 @@ type ClientWithResponsesInterface interface {
 	// The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
 	// poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
 	// `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
-	// kept as long as the change history (`--history-retention`, 400 days by default).
+	// kept as long as the change history (`--history-retention`, 400 days by default). Test events
+	// (`webhook.test`) are not listed: each is for the one endpoint it was sent to.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -33593,7 +33596,8 @@ func (c *ClientWithResponses) HeadListChannelAccountsWithResponse(ctx context.Co
 // The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
 // poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
 // `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
-// kept as long as the change history (`--history-retention`, 400 days by default).
+// kept as long as the change history (`--history-retention`, 400 days by default). Test events
+// (`webhook.test`) are not listed: each is for the one endpoint it was sent to.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -107,6 +107,14 @@ func testWebhooks(t *testing.T, db store.Store) {
 			Environment: adcamp.Production, Type: adcamp.EventCampaignUpdated, OccurredAt: at(i), Payload: []byte(`{}`)})
 	}
 	write(t, db, func(tx store.Tx) error { return tx.AddEvents(ctx, evs) })
+	test := &adcamp.Event{ID: adcamp.NewID(adcamp.PrefixEvent, at(3)), AccountID: acc, Environment: adcamp.Production,
+		Type: adcamp.EventTest, OccurredAt: at(3), Payload: []byte(`{}`)}
+	write(t, db, func(tx store.Tx) error { return tx.AddEventsOnly(ctx, []*adcamp.Event{test}) })
+	read(t, db, func(tx store.Tx) error {
+		list, err := tx.ListEvents(ctx, store.EventQuery{Tenant: tn, Limit: 10})
+		sameIDs(t, "ListEvents (a test event beside)", idsOf(list, eventID), idsOf([]*adcamp.Event{evs[2], evs[1], evs[0]}, eventID))
+		return err
+	})
 	read(t, db, func(tx store.Tx) error {
 		n, oldest, err := tx.WebhookQueue(ctx)
 		if err != nil || n != 3 || !oldest.Equal(at(0).Truncate(time.Millisecond)) {
