@@ -505,10 +505,12 @@ func (s *Service) FeedTick(ctx context.Context) error {
 			return err
 		}
 		var rows []store.FeedRow
+		turned := map[string]string{}
 		for id, zone := range zones {
 			d1, _, _ := accountDay(zone, last)
 			d2, _, _ := accountDay(zone, now)
 			if d1 != d2 {
+				turned[id] = zone
 				for _, env := range []adcamp.Environment{adcamp.Production, adcamp.Sandbox} {
 					rows = append(rows, store.FeedRow{Environment: env, Kind: store.FeedAccount, EntityID: id})
 				}
@@ -519,6 +521,11 @@ func (s *Service) FeedTick(ctx context.Context) error {
 				return err
 			}
 			wakeFeed()
+			// With the feed's rows: budget_restored for the campaigns its
+			// keywords come back for (budget_events.go).
+			if err := s.dayTurnedEvents(ctx, tx, turned, last, now); err != nil {
+				return err
+			}
 		}
 		return tx.SetSetting(ctx, settingFeedClock, []byte(strconv.FormatInt(now.UnixMicro(), 10)))
 	})

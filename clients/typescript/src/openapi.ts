@@ -1412,7 +1412,7 @@ export interface components {
          * @description An event type an endpoint may subscribe to (`webhook.test` is sent on request only).
          * @enum {string}
          */
-        WebhookEventType: "campaign.created" | "campaign.updated" | "campaign.deleted" | "campaign.ended" | "ad_group.created" | "ad_group.updated" | "ad_group.deleted" | "keyword.created" | "keyword.batch_created" | "keyword.updated" | "keyword.deleted" | "api_key.disabled" | "api_key.rolled" | "api_key.deleted";
+        WebhookEventType: "campaign.created" | "campaign.updated" | "campaign.deleted" | "campaign.ended" | "ad_group.created" | "ad_group.updated" | "ad_group.deleted" | "keyword.created" | "keyword.batch_created" | "keyword.updated" | "keyword.deleted" | "api_key.disabled" | "api_key.rolled" | "api_key.deleted" | "campaign.budget_exhausted" | "campaign.budget_restored" | "campaign.spend_threshold";
         WebhookEndpoint: {
             /** @example whe_01m7q5cqg06b8994h5jr7na6t9 */
             id: string;
