@@ -41,6 +41,11 @@ const (
 	EventAPIKeyDisabled      = "api_key.disabled"
 	EventAPIKeyRolled        = "api_key.rolled"
 	EventAPIKeyDeleted       = "api_key.deleted"
+	// A campaign's serving status became budget_exhausted, or left it;
+	// its spend today reached 50, 80 or 100 % of its daily budget.
+	EventCampaignBudgetExhausted = "campaign.budget_exhausted"
+	EventCampaignBudgetRestored  = "campaign.budget_restored"
+	EventCampaignSpendThreshold  = "campaign.spend_threshold"
 	// EventTest is what "send a test event" sends; it goes to the one
 	// endpoint asked, whatever its event types.
 	EventTest = "webhook.test"
@@ -52,6 +57,7 @@ var EventTypes = []string{
 	EventAdGroupCreated, EventAdGroupUpdated, EventAdGroupDeleted,
 	EventKeywordCreated, EventKeywordBatchCreated, EventKeywordUpdated, EventKeywordDeleted,
 	EventAPIKeyDisabled, EventAPIKeyRolled, EventAPIKeyDeleted,
+	EventCampaignBudgetExhausted, EventCampaignBudgetRestored, EventCampaignSpendThreshold,
 }
 
 // Why an endpoint was disabled (WebhookEndpoint.DisabledReason).

@@ -27,9 +27,14 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 func main() {
@@ -148,8 +153,11 @@ func (s *server) follow(ctx context.Context, c *operatorClient, pos string) {
 	}
 }
 
-// serve answers random searches at rate a second: each picks a servable
-// keyword, an impression; one in 20 is clicked, at the keyword's bid.
+// serve answers random searches at rate a second: each is made from a
+// servable keyword's text (sometimes with a word before or after it) and
+// shows the keyword if its match type matches the search and none of its
+// negatives does: an impression; one in 20 is clicked, at the keyword's
+// bid.
 func (s *server) serve(ctx context.Context, rate float64) {
 	t := time.NewTicker(time.Duration(float64(time.Second) / rate))
 	defer t.Stop()
@@ -169,6 +177,10 @@ func (s *server) serve(ctx context.Context, rate float64) {
 		}
 		if len(s.ids) > 0 {
 			k := s.keywords[s.ids[rand.IntN(len(s.ids))]]
+			if !shows(k, search(k.Text)) {
+				s.mu.Unlock()
+				continue
+			}
 			hk := hourKey{k.KeywordID, time.Now().UTC().Truncate(time.Hour)}
 			row := s.served[hk]
 			if row == nil {
@@ -214,4 +226,71 @@ func (s *server) delivery() []DeliveryRow {
 func cents(n json.Number) int64 {
 	f, _ := strconv.ParseFloat(string(n), 64)
 	return int64(f*100 + 0.5)
+}
+
+// extraWords are added to searches made from keywords' texts.
+var extraWords = []string{"cheap", "best", "free", "used", "sale", "kids", "near me"}
+
+// search makes a search from a keyword's text: the text, or the text with
+// a word before or after it.
+func search(text string) string {
+	switch rand.IntN(4) {
+	case 0:
+		return extraWords[rand.IntN(len(extraWords))] + " " + text
+	case 1:
+		return text + " " + extraWords[rand.IntN(len(extraWords))]
+	}
+	return text
+}
+
+// normalise folds a text as adcamp compares keywords: NFKC, case folded,
+// runs of spaces as one.
+func normalise(text string) []string {
+	return strings.Fields(norm.NFKC.String(cases.Fold().String(norm.NFKC.String(text))))
+}
+
+// shows reports whether a search shows keyword k: its match type matches
+// (exact: the whole search; phrase: its words in order, together; broad:
+// each of its words somewhere) and no negative matches (exact: the whole
+// search equals the negative's text; phrase: the negative's words appear
+// in the search in order, together).
+func shows(k Keyword, q string) bool {
+	words := normalise(q)
+	kw := normalise(k.Text)
+	switch k.MatchType {
+	case "exact":
+		if !slices.Equal(words, kw) {
+			return false
+		}
+	case "phrase":
+		if !containsRun(words, kw) {
+			return false
+		}
+	default: // broad
+		for _, w := range kw {
+			if !slices.Contains(words, w) {
+				return false
+			}
+		}
+	}
+	for _, n := range k.Negatives {
+		nw := normalise(n.Text)
+		if (n.MatchType == "exact" && slices.Equal(words, nw)) || (n.MatchType == "phrase" && containsRun(words, nw)) {
+			return false
+		}
+	}
+	return true
+}
+
+// containsRun reports whether run appears in words, in order and together.
+func containsRun(words, run []string) bool {
+	if len(run) == 0 {
+		return true
+	}
+	for i := 0; i+len(run) <= len(words); i++ {
+		if slices.Equal(words[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
 }

@@ -34,6 +34,16 @@ type Keyword struct {
 	AccountID   string      `json:"account_id"`
 	Marketplace string      `json:"marketplace"`
 	BudgetDaily json.Number `json:"budget_daily"`
+	// Negatives are the negative keywords that apply to the keyword: a
+	// search they match must not show it.
+	Negatives []Negative `json:"negatives"`
+}
+
+// Negative is a negative keyword: exact (the whole search is its text)
+// or phrase (its words appear in the search, in order, together).
+type Negative struct {
+	Text      string `json:"text"`
+	MatchType string `json:"match_type"`
 }
 
 // Change is one change of the feed.

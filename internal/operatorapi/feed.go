@@ -31,6 +31,13 @@ type keywordJSON struct {
 	BudgetDaily      adcamp.Money     `json:"budget_daily"`
 	StartDate        *string          `json:"start_date"`
 	EndDate          *string          `json:"end_date"`
+	Negatives        []negativeJSON   `json:"negatives"`
+}
+
+// negativeJSON is a negative keyword that applies to a keyword.
+type negativeJSON struct {
+	Text      string           `json:"text"`
+	MatchType adcamp.MatchType `json:"match_type"`
 }
 
 func dateOrNull(d adcamp.Date) *string {
@@ -44,7 +51,17 @@ func dateOrNull(d adcamp.Date) *string {
 func toKeywordJSON(k *service.FeedKeyword) keywordJSON {
 	return keywordJSON{KeywordID: k.ID, Text: k.Text, MatchType: k.MatchType, Bid: k.Bid, AdGroupID: k.AdGroupID,
 		CampaignID: k.CampaignID, AccountID: k.AccountID, Marketplace: k.Marketplace, ChannelAccountID: k.ChannelAccountID,
-		BudgetDaily: k.BudgetDaily, StartDate: dateOrNull(k.StartDate), EndDate: dateOrNull(k.EndDate)}
+		BudgetDaily: k.BudgetDaily, StartDate: dateOrNull(k.StartDate), EndDate: dateOrNull(k.EndDate),
+		Negatives: negativesJSON(k.Negatives)}
+}
+
+// negativesJSON converts a keyword's negatives ([] for none).
+func negativesJSON(ns []service.FeedNegative) []negativeJSON {
+	out := make([]negativeJSON, len(ns))
+	for i, n := range ns {
+		out[i] = negativeJSON{Text: n.Text, MatchType: n.MatchType}
+	}
+	return out
 }
 
 // snapshot streams every servable keyword as JSON Lines, then the line

@@ -266,8 +266,38 @@ func feedExact(t *testing.T, db1, db2 store.Store) {
 		trees = append(trees, tr)
 		return tr, true
 	}
-	n := 0
-	for step := range 90 {
+	n, step0, withNegatives := 0, 0, 0
+	// Negatives: those made (to pause and delete), and the shared lists
+	// with their entries, by account.
+	type negRef struct {
+		tenant adcamp.Tenant
+		id     string
+	}
+	var negatives []negRef
+	type listRef struct {
+		tenant  adcamp.Tenant
+		id      string
+		entries []string
+	}
+	var lists []*listRef
+	negItems := func() []adcamp.NegativeInput {
+		var items []adcamp.NegativeInput
+		for i := range 1 + rng.IntN(3) {
+			// Texts of keywords made ("new N") and others, both match types.
+			text := fmt.Sprintf("new %d", 1+rng.IntN(n+1))
+			if rng.IntN(3) == 0 {
+				text = fmt.Sprintf("other %d %d", step0, i)
+			}
+			mt := adcamp.MatchExact
+			if rng.IntN(2) == 0 {
+				mt = adcamp.MatchPhrase
+			}
+			items = append(items, adcamp.NegativeInput{Text: adcamp.Some(text), MatchType: adcamp.Some(mt)})
+		}
+		return items
+	}
+	for step := range 150 {
+		step0 = step
 		s := svcs[step%2]
 		tr, ok := live()
 		if !ok {
@@ -275,9 +305,9 @@ func feedExact(t *testing.T, db1, db2 store.Store) {
 		}
 		tn := tr.tenant
 		var err error
-		op := rng.IntN(16)
-		if (op == 8 || op == 10) && rng.IntN(2) == 0 {
-			op = 0 // deletes and ends, half as often: keep something to serve
+		op := rng.IntN(22)
+		if (op == 8 || op == 10) && rng.IntN(4) > 0 {
+			op = 0 // deletes and ends, a quarter as often: keep something to serve
 		}
 		switch op {
 		case 0, 12, 13: // a batch of new keywords
@@ -346,6 +376,9 @@ func feedExact(t *testing.T, db1, db2 store.Store) {
 		case 8: // the campaign ends with today: after midnight it is ended
 			today := adcamp.DateOf(e.clock.Now()).String()
 			_, err = s.UpdateCampaign(admin, tn, tr.campaign.ID, adcamp.CampaignInput{EndDate: adcamp.Some(today)}, service.IfMatch{}, false)
+			if err == nil {
+				*tr = tree{tenant: tn} // picked no more: it refuses changes once ended
+			}
 		case 9: // midnight passes (in UTC; other zones at their own)
 			next := e.clock.Now().Truncate(24 * time.Hour).Add(24*time.Hour + time.Duration(rng.IntN(3))*time.Hour)
 			e.clock.Set(next)
@@ -363,6 +396,107 @@ func feedExact(t *testing.T, db1, db2 store.Store) {
 		case 11: // the account's time zone changes
 			zones := []string{"UTC", "Asia/Seoul", "America/Los_Angeles", "Asia/Kolkata"}
 			_, err = s.SetAccountTimeZone(admin, tn.AccountID, zones[rng.IntN(len(zones))])
+		case 16, 17: // negatives made under the ad group or the campaign
+			p := service.NegativeParent{Level: adcamp.LevelAdGroup, ID: tr.group.ID}
+			if op == 17 {
+				p = service.NegativeParent{Level: adcamp.LevelCampaign, ID: tr.campaign.ID}
+			}
+			var b *service.NegativeBatch
+			b, err = s.CreateNegatives(admin, tn, p, negItems(), service.BatchOptions{Batch: true, Partial: true})
+			if b != nil {
+				for _, r := range b.Results {
+					if r.Negative != nil {
+						negatives = append(negatives, negRef{tn, r.Negative.ID})
+					}
+				}
+			}
+		case 18: // a negative paused, resumed or deleted
+			if len(negatives) == 0 {
+				continue
+			}
+			i := rng.IntN(len(negatives))
+			r := negatives[i]
+			switch rng.IntN(3) {
+			case 0:
+				_, err = s.UpdateNegative(admin, r.tenant, r.id, adcamp.NegativeInput{Status: adcamp.Some(adcamp.StatusPaused)}, service.IfMatch{}, false)
+			case 1:
+				_, err = s.UpdateNegative(admin, r.tenant, r.id, adcamp.NegativeInput{Status: adcamp.Some(adcamp.StatusActive)}, service.IfMatch{}, false)
+			default:
+				err = s.DeleteNegative(admin, r.tenant, r.id, service.IfMatch{})
+				negatives = append(negatives[:i], negatives[i+1:]...)
+			}
+		case 19: // a shared list made, or entries added to one
+			var l *listRef
+			for _, x := range lists {
+				if x.tenant == tn && rng.IntN(3) > 0 {
+					l = x
+				}
+			}
+			if l == nil {
+				var nl *adcamp.NegativeList
+				if nl, err = s.CreateNegativeList(admin, tn, adcamp.NegativeListInput{Name: adcamp.Some(fmt.Sprintf("list %d", step))}, false); err != nil {
+					break
+				}
+				l = &listRef{tenant: tn, id: nl.ID}
+				lists = append(lists, l)
+			}
+			var b *service.NegativeBatch
+			b, err = s.CreateNegatives(admin, tn, service.NegativeParent{Level: adcamp.LevelList, ID: l.id}, negItems(), service.BatchOptions{Batch: true, Partial: true})
+			if b != nil {
+				for _, r := range b.Results {
+					if r.Negative != nil {
+						l.entries = append(l.entries, r.Negative.ID)
+						negatives = append(negatives, negRef{tn, r.Negative.ID})
+					}
+				}
+			}
+		case 20: // a list attached to the campaign, or detached
+			var mine []*listRef
+			for _, x := range lists {
+				if x.tenant == tn {
+					mine = append(mine, x)
+				}
+			}
+			if len(mine) == 0 {
+				continue
+			}
+			l := mine[rng.IntN(len(mine))]
+			if rng.IntN(3) > 0 {
+				if _, err = s.AttachNegativeList(admin, tn, tr.campaign.ID, l.id); err == nil && rng.IntN(2) == 0 {
+					// Entries added to, or paused in, an attached list, after
+					// the reader took the attachment.
+					pos = fc.settle(state, pos, fmt.Sprintf("attached at step %d", step))
+					var b *service.NegativeBatch
+					b, err = s.CreateNegatives(admin, tn, service.NegativeParent{Level: adcamp.LevelList, ID: l.id}, negItems(),
+						service.BatchOptions{Batch: true, Partial: true})
+					if b != nil {
+						for _, r := range b.Results {
+							if r.Negative != nil {
+								l.entries = append(l.entries, r.Negative.ID)
+							}
+						}
+					}
+					if err == nil && len(l.entries) > 0 {
+						_, err = s.UpdateNegative(admin, tn, l.entries[0], adcamp.NegativeInput{Status: adcamp.Some(adcamp.StatusPaused)}, service.IfMatch{}, false)
+					}
+				}
+			} else {
+				err = s.DetachNegativeList(admin, tn, tr.campaign.ID, l.id)
+			}
+		case 21: // a list's entries removed, or the list deleted
+			if len(lists) == 0 {
+				continue
+			}
+			i := rng.IntN(len(lists))
+			l := lists[i]
+			if rng.IntN(3) > 0 && len(l.entries) > 0 {
+				k := 1 + rng.IntN(len(l.entries))
+				_, err = s.RemoveListEntries(admin, l.tenant, l.id, l.entries[:k])
+				l.entries = l.entries[k:]
+			} else {
+				err = s.DeleteNegativeList(admin, l.tenant, l.id, service.IfMatch{})
+				lists = append(lists[:i], lists[i+1:]...)
+			}
 		}
 		if err != nil && adcamp.ErrorCode(err) != adcamp.CodeInvalidStateTransition && adcamp.ErrorCode(err) != adcamp.CodeValidation &&
 			adcamp.ErrorCode(err) != adcamp.CodeNotFound && adcamp.ErrorCode(err) != adcamp.CodeConflict {
@@ -373,10 +507,17 @@ func feedExact(t *testing.T, db1, db2 store.Store) {
 			if t.Failed() {
 				return
 			}
+			withNegatives = max(withNegatives, carryNegatives(state))
+			spos = sb.settle(sstate, spos, fmt.Sprintf("sandbox after step %d", step))
 		}
 	}
 	pos = fc.settle(state, pos, "at the end")
 	fresh, freshPos := fc.snapshot()
+	withNegatives = max(withNegatives, carryNegatives(fresh))
+	t.Logf("at most %d keywords carried negatives at once", withNegatives)
+	if withNegatives == 0 {
+		t.Errorf("no keyword ever carried negatives: the negative steps showed nothing")
+	}
 	t.Logf("followed %d upserts and %d removals; %d keywords served at the end", fc.upserts, fc.removes, len(fresh))
 	if fc.upserts < 20 || fc.removes < 10 {
 		t.Errorf("the random changes made %d upserts and %d removals: too few to show anything", fc.upserts, fc.removes)
@@ -387,4 +528,19 @@ func feedExact(t *testing.T, db1, db2 store.Store) {
 	_ = pos
 	sb.settle(sstate, spos, "sandbox at the end")
 	_ = sbt
+}
+
+// carryNegatives counts the keywords of a state that carry negatives.
+func carryNegatives(state map[string]json.RawMessage) int {
+	n := 0
+	for _, k := range state {
+		var line struct {
+			Negatives []json.RawMessage `json:"negatives"`
+		}
+		json.Unmarshal(k, &line)
+		if len(line.Negatives) > 0 {
+			n++
+		}
+	}
+	return n
 }

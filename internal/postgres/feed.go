@@ -6,6 +6,7 @@ import (
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/store"
+	"github.com/jackc/pgx/v5"
 )
 
 // The serving feed's journal (store.FeedTx). Sequence values commit out
@@ -171,4 +172,42 @@ func (t *tx) AccountZones(ctx context.Context) (map[string]string, error) {
 		out[id] = zone
 	}
 	return out, rows.Err()
+}
+
+func (t *tx) ServingNegatives(ctx context.Context, env adcamp.Environment, campaignIDs []string, all bool) ([]store.ServingNegative, []store.ListAttachment, error) {
+	if !all && len(campaignIDs) == 0 {
+		return nil, nil, nil
+	}
+	const cols = `SELECT id, coalesce(campaign_id, ''), coalesce(ad_group_id, ''), coalesce(list_id, ''), text, match_type FROM negative_keywords `
+	negQ := cols + `WHERE campaign_id = ANY ($2::text[]) AND status = 'active' AND environment = $1
+		UNION ALL ` + cols + `WHERE list_id IN (SELECT list_id FROM campaign_negative_lists WHERE campaign_id = ANY ($2::text[]))
+		AND status = 'active' AND environment = $1`
+	attQ := `SELECT campaign_id, list_id FROM campaign_negative_lists WHERE campaign_id = ANY ($2::text[]) AND $1 <> ''`
+	args := []any{string(env), campaignIDs}
+	if all {
+		negQ = cols + `WHERE status = 'active' AND environment = $1 AND (list_id IS NULL OR list_id IN (SELECT list_id FROM campaign_negative_lists))`
+		attQ = `SELECT a.campaign_id, a.list_id FROM campaign_negative_lists a JOIN negative_keyword_lists l ON l.id = a.list_id WHERE l.environment = $1`
+		args = args[:1]
+	}
+	rows, err := t.tx.Query(ctx, negQ, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	negs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.ServingNegative, error) {
+		var n store.ServingNegative
+		err := r.Scan(&n.ID, &n.CampaignID, &n.AdGroupID, &n.ListID, &n.Text, &n.MatchType)
+		return n, err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if rows, err = t.tx.Query(ctx, attQ, args...); err != nil {
+		return nil, nil, err
+	}
+	atts, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.ListAttachment, error) {
+		var a store.ListAttachment
+		err := r.Scan(&a.CampaignID, &a.ListID)
+		return a, err
+	})
+	return negs, atts, err
 }

@@ -210,6 +210,18 @@ func (s *Service) UpdateCampaign(ctx context.Context, t adcamp.Tenant, id string
 		if err := tx.UpdateCampaign(ctx, c, &prev); err != nil {
 			return err
 		}
+		if prev.BudgetDaily != c.BudgetDaily || prev.Status != c.Status || prev.StartDate != c.StartDate || prev.EndDate != c.EndDate {
+			// Its serving status may change: budget events (budget_events.go).
+			v, err := s.campaignBudgetView(ctx, tx, c, c.UpdatedAt)
+			if err != nil {
+				return err
+			}
+			was := v
+			was.c = &prev
+			if err := s.budgetEvents(ctx, tx, was, v, c.UpdatedAt); err != nil {
+				return err
+			}
+		}
 		h := s.newHistory(ctx, c.UpdatedAt)
 		s.recordCampaign(h, adcamp.OpUpdate, &prev, c)
 		return h.write(ctx, tx)

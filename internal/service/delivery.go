@@ -188,6 +188,7 @@ func checkDelivery(in *DeliveryItem, r *store.DeliveryRow, now time.Time) adcamp
 // deciding on its budget needs.
 type campaignDay struct {
 	tenant adcamp.Tenant
+	day    adcamp.Date
 	spend  adcamp.Money
 }
 
@@ -206,12 +207,12 @@ func (s *Service) daySpend(ctx context.Context, tx store.Tx, rows []store.Delive
 		if err != nil {
 			return nil, err
 		}
-		spend, _, err := s.spendToday(ctx, tx, a.TimeZone, ids)
+		spend, day, err := s.spendToday(ctx, tx, a.TimeZone, ids)
 		if err != nil {
 			return nil, err
 		}
 		for _, id := range ids {
-			out[id].spend = spend[id]
+			out[id].spend, out[id].day = spend[id], day
 		}
 	}
 	return out, nil
@@ -219,7 +220,8 @@ func (s *Service) daySpend(ctx context.Context, tx store.Tx, rows []store.Delive
 
 // deliveryStored tells the serving feed of the campaigns whose budget the
 // rows exhausted (or, corrected, restored): the rows' transaction appends
-// them, so that their keywords leave (or return to) the feed with it.
+// them, so that their keywords leave (or return to) the feed with it; and
+// writes the campaigns' budget events (budget_events.go).
 func (s *Service) deliveryStored(ctx context.Context, tx store.Tx, rows []store.DeliveryRow, before map[string]*campaignDay, now time.Time) error {
 	after, err := s.daySpend(ctx, tx, rows)
 	if err != nil {
@@ -236,6 +238,9 @@ func (s *Service) deliveryStored(ctx context.Context, tx store.Tx, rows []store.
 			continue
 		}
 		if err != nil {
+			return err
+		}
+		if err := s.budgetEvents(ctx, tx, budgetView{c, b.day, b.spend}, budgetView{c, a.day, a.spend}, now); err != nil {
 			return err
 		}
 		if (b.spend >= c.BudgetDaily) != (a.spend >= c.BudgetDaily) {

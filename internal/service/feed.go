@@ -3,7 +3,9 @@ package service
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -76,10 +78,23 @@ func feedWoken() <-chan struct{} {
 }
 
 // appendFeedOf appends the feed rows of a transaction's change records.
-func appendFeedOf(ctx context.Context, tx store.Tx, changes []*adcamp.Change, now time.Time) error {
+// A negative keyword touches the keywords of its ad group or campaign; a
+// list's entry those of the campaigns the list is attached to (lists
+// names the lists whose entries changed: a record of an entry's change
+// does not always name its list), read after locking the list so that an
+// attach committing meanwhile is seen; attaching or detaching a list
+// touches the campaign's keywords.
+func appendFeedOf(ctx context.Context, tx store.Tx, changes []*adcamp.Change, lists []listRef, now time.Time) error {
 	var rows []store.FeedRow
+	seen := map[store.FeedRow]bool{}
+	add := func(r store.FeedRow) {
+		if !seen[r] {
+			seen[r] = true
+			rows = append(rows, r)
+		}
+	}
 	for _, c := range changes {
-		kind := ""
+		kind, id := "", c.EntityID
 		switch c.EntityType {
 		case adcamp.EntityKeyword:
 			kind = store.FeedKeyword
@@ -87,21 +102,62 @@ func appendFeedOf(ctx context.Context, tx store.Tx, changes []*adcamp.Change, no
 			kind = store.FeedAdGroup
 		case adcamp.EntityCampaign:
 			kind = store.FeedCampaign
+		case adcamp.EntityNegativeKeyword:
+			switch {
+			case c.AdGroupID != "":
+				kind, id = store.FeedAdGroup, c.AdGroupID
+			case c.CampaignID != "":
+				kind, id = store.FeedCampaign, c.CampaignID
+			default:
+				continue // a list's: see lists
+			}
+		case adcamp.EntityNegativeList:
+			if c.CampaignID == "" {
+				continue // a list's own fields, or its entries (see lists)
+			}
+			kind, id = store.FeedCampaign, c.CampaignID // attached or detached
 		case adcamp.EntityAccount:
 			for _, env := range []adcamp.Environment{adcamp.Production, adcamp.Sandbox} {
-				rows = append(rows, store.FeedRow{Environment: env, Kind: store.FeedAccount, EntityID: c.EntityID})
+				add(store.FeedRow{Environment: env, Kind: store.FeedAccount, EntityID: c.EntityID})
 			}
 			continue
 		default:
 			continue
 		}
-		rows = append(rows, store.FeedRow{Environment: c.Environment, Kind: kind, EntityID: c.EntityID})
+		add(store.FeedRow{Environment: c.Environment, Kind: kind, EntityID: id})
+	}
+	done := map[string]bool{}
+	for _, l := range lists {
+		if done[l.id] {
+			continue
+		}
+		done[l.id] = true
+		if _, err := tx.GetNegativeList(ctx, adcamp.Tenant{AccountID: l.account, Environment: l.env}, l.id); err != nil {
+			if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
+				continue // deleted: its detaches were recorded
+			}
+			return err
+		}
+		campaigns, err := tx.CampaignsOfList(ctx, l.id)
+		if err != nil {
+			return err
+		}
+		for _, c := range campaigns {
+			add(store.FeedRow{Environment: l.env, Kind: store.FeedCampaign, EntityID: c})
+		}
 	}
 	if len(rows) == 0 {
 		return nil
 	}
 	defer wakeFeed()
 	return tx.AppendFeed(ctx, rows, now)
+}
+
+// listRef names a list whose entries a transaction changed.
+type listRef struct {
+	account string
+	env     adcamp.Environment
+	id      string
 }
 
 // FeedKeyword is a servable keyword as the feed shows it.
@@ -118,6 +174,72 @@ type FeedKeyword struct {
 	BudgetDaily      adcamp.Money
 	StartDate        adcamp.Date
 	EndDate          adcamp.Date
+	// Negatives are the active negative keywords that apply: its ad
+	// group's, its campaign's and those of the lists attached to its
+	// campaign, in id order, one per match type and folded text. Shared
+	// by the keywords of an ad group: do not change.
+	Negatives []FeedNegative
+}
+
+// FeedNegative is a negative keyword as the feed shows it.
+type FeedNegative struct {
+	Text      string
+	MatchType adcamp.MatchType
+}
+
+// feedNegatives holds the negatives of one read of the feed, and merges
+// them per ad group as keywords ask for them.
+type feedNegatives struct {
+	byGroup, byCampaign, byList map[string][]store.ServingNegative
+	lists                       map[string][]string // campaign → attached lists
+	merged                      map[string][]FeedNegative
+}
+
+func loadFeedNegatives(ctx context.Context, tx store.Tx, env adcamp.Environment, campaignIDs []string, all bool) (*feedNegatives, error) {
+	negs, atts, err := tx.ServingNegatives(ctx, env, campaignIDs, all)
+	if err != nil {
+		return nil, err
+	}
+	f := &feedNegatives{byGroup: map[string][]store.ServingNegative{}, byCampaign: map[string][]store.ServingNegative{},
+		byList: map[string][]store.ServingNegative{}, lists: map[string][]string{}, merged: map[string][]FeedNegative{}}
+	for _, n := range negs {
+		switch {
+		case n.ListID != "":
+			f.byList[n.ListID] = append(f.byList[n.ListID], n)
+		case n.AdGroupID != "":
+			f.byGroup[n.AdGroupID] = append(f.byGroup[n.AdGroupID], n)
+		default:
+			f.byCampaign[n.CampaignID] = append(f.byCampaign[n.CampaignID], n)
+		}
+	}
+	for _, a := range atts {
+		f.lists[a.CampaignID] = append(f.lists[a.CampaignID], a.ListID)
+	}
+	return f, nil
+}
+
+// of returns the negatives that apply to the keywords of an ad group.
+func (f *feedNegatives) of(campaignID, adGroupID string) []FeedNegative {
+	if m, ok := f.merged[adGroupID]; ok {
+		return m
+	}
+	all := slices.Clone(f.byGroup[adGroupID])
+	all = append(all, f.byCampaign[campaignID]...)
+	for _, l := range f.lists[campaignID] {
+		all = append(all, f.byList[l]...)
+	}
+	slices.SortFunc(all, func(a, b store.ServingNegative) int { return strings.Compare(a.ID, b.ID) })
+	out := make([]FeedNegative, 0, len(all))
+	seen := make(map[store.KeywordKey]bool, len(all))
+	for _, n := range all {
+		key := store.KeywordKey{MatchType: n.MatchType, TextKey: adcamp.KeywordKey(n.Text)}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, FeedNegative{Text: n.Text, MatchType: n.MatchType})
+		}
+	}
+	f.merged[adGroupID] = out
+	return out
 }
 
 // FeedChange is an upsert (Keyword set) or a removal (KeywordID only).
@@ -200,11 +322,17 @@ func (s *Service) Snapshot(ctx context.Context, env adcamp.Environment, fn func(
 		if err != nil {
 			return err
 		}
+		negs, err := loadFeedNegatives(ctx, tx, env, nil, true)
+		if err != nil {
+			return err
+		}
 		return tx.ScanServing(ctx, env, store.FeedScope{All: true}, func(k *store.ServingKeyword) error {
 			if !v.servable(k) {
 				return nil
 			}
-			return fn(feedKeyword(k))
+			fk := feedKeyword(k)
+			fk.Negatives = negs.of(k.Campaign.ID, k.AdGroupID)
+			return fn(fk)
 		})
 	})
 	return FormatPosition(pos), err
@@ -265,19 +393,42 @@ func (s *Service) Changes(ctx context.Context, env adcamp.Environment, after str
 		if err != nil {
 			return err
 		}
+		// The scan's changes are kept until it ends, to read the negatives
+		// of their campaigns (a store reads nothing else while it scans).
 		answered := map[string]bool{}
+		var changes []FeedChange
+		var campaigns []string
+		seenCampaign := map[string]bool{}
 		err = tx.ScanServing(ctx, env, scope, func(k *store.ServingKeyword) error {
 			if answered[k.ID] {
 				return nil
 			}
 			answered[k.ID] = true
 			if v.servable(k) {
-				return fn(FeedChange{Keyword: feedKeyword(k)})
+				if !seenCampaign[k.Campaign.ID] {
+					seenCampaign[k.Campaign.ID] = true
+					campaigns = append(campaigns, k.Campaign.ID)
+				}
+				changes = append(changes, FeedChange{Keyword: feedKeyword(k)})
+				return nil
 			}
-			return fn(FeedChange{KeywordID: k.ID})
+			changes = append(changes, FeedChange{KeywordID: k.ID})
+			return nil
 		})
 		if err != nil {
 			return err
+		}
+		negs, err := loadFeedNegatives(ctx, tx, env, campaigns, false)
+		if err != nil {
+			return err
+		}
+		for _, c := range changes {
+			if c.Keyword != nil {
+				c.Keyword.Negatives = negs.of(c.Keyword.CampaignID, c.Keyword.AdGroupID)
+			}
+			if err := fn(c); err != nil {
+				return err
+			}
 		}
 		for _, id := range scope.KeywordIDs {
 			if !answered[id] {
@@ -354,10 +505,12 @@ func (s *Service) FeedTick(ctx context.Context) error {
 			return err
 		}
 		var rows []store.FeedRow
+		turned := map[string]string{}
 		for id, zone := range zones {
 			d1, _, _ := accountDay(zone, last)
 			d2, _, _ := accountDay(zone, now)
 			if d1 != d2 {
+				turned[id] = zone
 				for _, env := range []adcamp.Environment{adcamp.Production, adcamp.Sandbox} {
 					rows = append(rows, store.FeedRow{Environment: env, Kind: store.FeedAccount, EntityID: id})
 				}
@@ -368,6 +521,11 @@ func (s *Service) FeedTick(ctx context.Context) error {
 				return err
 			}
 			wakeFeed()
+			// With the feed's rows: budget_restored for the campaigns its
+			// keywords come back for (budget_events.go).
+			if err := s.dayTurnedEvents(ctx, tx, turned, last, now); err != nil {
+				return err
+			}
 		}
 		return tx.SetSetting(ctx, settingFeedClock, []byte(strconv.FormatInt(now.UnixMicro(), 10)))
 	})

@@ -174,3 +174,51 @@ func (t *tx) AccountZones(ctx context.Context) (map[string]string, error) {
 	}
 	return out, rows.Err()
 }
+
+func (t *tx) ServingNegatives(ctx context.Context, env adcamp.Environment, campaignIDs []string, all bool) ([]store.ServingNegative, []store.ListAttachment, error) {
+	if !all && len(campaignIDs) == 0 {
+		return nil, nil, nil
+	}
+	const cols = `SELECT id, coalesce(campaign_id, ''), coalesce(ad_group_id, ''), coalesce(list_id, ''), text, match_type FROM negative_keywords `
+	negQ := cols + `WHERE campaign_id IN (SELECT value FROM json_each($2)) AND status = 'active' AND environment = $1
+		UNION ALL ` + cols + `WHERE list_id IN (SELECT list_id FROM campaign_negative_lists WHERE campaign_id IN (SELECT value FROM json_each($2)))
+		AND status = 'active' AND environment = $1`
+	attQ := `SELECT campaign_id, list_id FROM campaign_negative_lists WHERE campaign_id IN (SELECT value FROM json_each($2)) AND $1 <> ''`
+	args := []any{string(env), jsonList(campaignIDs)}
+	if all {
+		negQ = cols + `WHERE status = 'active' AND environment = $1 AND (list_id IS NULL OR list_id IN (SELECT list_id FROM campaign_negative_lists))`
+		attQ = `SELECT a.campaign_id, a.list_id FROM campaign_negative_lists a JOIN negative_keyword_lists l ON l.id = a.list_id WHERE l.environment = $1`
+		args = args[:1]
+	}
+	rows, err := t.query(ctx, negQ, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	var negs []store.ServingNegative
+	for rows.Next() {
+		var n store.ServingNegative
+		if err := rows.Scan(&n.ID, &n.CampaignID, &n.AdGroupID, &n.ListID, &n.Text, &n.MatchType); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		negs = append(negs, n)
+	}
+	if err := rows.Err(); err != nil {
+		rows.Close()
+		return nil, nil, err
+	}
+	rows.Close()
+	if rows, err = t.query(ctx, attQ, args...); err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var atts []store.ListAttachment
+	for rows.Next() {
+		var a store.ListAttachment
+		if err := rows.Scan(&a.CampaignID, &a.ListID); err != nil {
+			return nil, nil, err
+		}
+		atts = append(atts, a)
+	}
+	return negs, atts, rows.Err()
+}

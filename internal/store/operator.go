@@ -93,6 +93,24 @@ type FeedTx interface {
 	RecentSpend(ctx context.Context, env adcamp.Environment, since time.Time) ([]CampaignHourCost, error)
 	// AccountZones returns every account's id and time zone.
 	AccountZones(ctx context.Context) (map[string]string, error)
+	// ServingNegatives returns the active negatives of env that apply to
+	// the keywords of campaignIDs (of every campaign of env if all): the
+	// campaigns' own, their ad groups' and those of the lists attached to
+	// them, with the campaigns' attachments of lists.
+	ServingNegatives(ctx context.Context, env adcamp.Environment, campaignIDs []string, all bool) ([]ServingNegative, []ListAttachment, error)
+}
+
+// ServingNegative is an active negative as the serving feed needs it: one
+// of CampaignID (with AdGroupID for an ad group's) and ListID is set.
+type ServingNegative struct {
+	ID, CampaignID, AdGroupID, ListID string
+	Text                              string
+	MatchType                         adcamp.MatchType
+}
+
+// ListAttachment is a list attached to a campaign.
+type ListAttachment struct {
+	CampaignID, ListID string
 }
 
 // The kinds of feed rows: what a change touched.

@@ -938,20 +938,23 @@ func (e WebhookEndpointResponseSuccess) Valid() bool {
 
 // Defines values for WebhookEventType.
 const (
-	WebhookEventTypeAdGroupCreated      WebhookEventType = "ad_group.created"
-	WebhookEventTypeAdGroupDeleted      WebhookEventType = "ad_group.deleted"
-	WebhookEventTypeAdGroupUpdated      WebhookEventType = "ad_group.updated"
-	WebhookEventTypeApiKeyDeleted       WebhookEventType = "api_key.deleted"
-	WebhookEventTypeApiKeyDisabled      WebhookEventType = "api_key.disabled"
-	WebhookEventTypeApiKeyRolled        WebhookEventType = "api_key.rolled"
-	WebhookEventTypeCampaignCreated     WebhookEventType = "campaign.created"
-	WebhookEventTypeCampaignDeleted     WebhookEventType = "campaign.deleted"
-	WebhookEventTypeCampaignEnded       WebhookEventType = "campaign.ended"
-	WebhookEventTypeCampaignUpdated     WebhookEventType = "campaign.updated"
-	WebhookEventTypeKeywordBatchCreated WebhookEventType = "keyword.batch_created"
-	WebhookEventTypeKeywordCreated      WebhookEventType = "keyword.created"
-	WebhookEventTypeKeywordDeleted      WebhookEventType = "keyword.deleted"
-	WebhookEventTypeKeywordUpdated      WebhookEventType = "keyword.updated"
+	WebhookEventTypeAdGroupCreated          WebhookEventType = "ad_group.created"
+	WebhookEventTypeAdGroupDeleted          WebhookEventType = "ad_group.deleted"
+	WebhookEventTypeAdGroupUpdated          WebhookEventType = "ad_group.updated"
+	WebhookEventTypeApiKeyDeleted           WebhookEventType = "api_key.deleted"
+	WebhookEventTypeApiKeyDisabled          WebhookEventType = "api_key.disabled"
+	WebhookEventTypeApiKeyRolled            WebhookEventType = "api_key.rolled"
+	WebhookEventTypeCampaignBudgetExhausted WebhookEventType = "campaign.budget_exhausted"
+	WebhookEventTypeCampaignBudgetRestored  WebhookEventType = "campaign.budget_restored"
+	WebhookEventTypeCampaignCreated         WebhookEventType = "campaign.created"
+	WebhookEventTypeCampaignDeleted         WebhookEventType = "campaign.deleted"
+	WebhookEventTypeCampaignEnded           WebhookEventType = "campaign.ended"
+	WebhookEventTypeCampaignSpendThreshold  WebhookEventType = "campaign.spend_threshold"
+	WebhookEventTypeCampaignUpdated         WebhookEventType = "campaign.updated"
+	WebhookEventTypeKeywordBatchCreated     WebhookEventType = "keyword.batch_created"
+	WebhookEventTypeKeywordCreated          WebhookEventType = "keyword.created"
+	WebhookEventTypeKeywordDeleted          WebhookEventType = "keyword.deleted"
+	WebhookEventTypeKeywordUpdated          WebhookEventType = "keyword.updated"
 )
 
 // Valid indicates whether the value is a known member of the WebhookEventType enum.
@@ -969,11 +972,17 @@ func (e WebhookEventType) Valid() bool {
 		return true
 	case WebhookEventTypeApiKeyRolled:
 		return true
+	case WebhookEventTypeCampaignBudgetExhausted:
+		return true
+	case WebhookEventTypeCampaignBudgetRestored:
+		return true
 	case WebhookEventTypeCampaignCreated:
 		return true
 	case WebhookEventTypeCampaignDeleted:
 		return true
 	case WebhookEventTypeCampaignEnded:
+		return true
+	case WebhookEventTypeCampaignSpendThreshold:
 		return true
 	case WebhookEventTypeCampaignUpdated:
 		return true

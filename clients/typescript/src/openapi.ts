@@ -1313,7 +1313,8 @@ export interface paths {
          * @description The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
          *     poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
          *     `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
-         *     kept as long as the change history (`--history-retention`, 400 days by default).
+         *     kept as long as the change history (`--history-retention`, 400 days by default). Test events
+         *     (`webhook.test`) are not listed: each is for the one endpoint it was sent to.
          */
         get: operations["listEvents"];
         put?: never;
@@ -1413,7 +1414,7 @@ export interface components {
          * @description An event type an endpoint may subscribe to (`webhook.test` is sent on request only).
          * @enum {string}
          */
-        WebhookEventType: "campaign.created" | "campaign.updated" | "campaign.deleted" | "campaign.ended" | "ad_group.created" | "ad_group.updated" | "ad_group.deleted" | "keyword.created" | "keyword.batch_created" | "keyword.updated" | "keyword.deleted" | "api_key.disabled" | "api_key.rolled" | "api_key.deleted";
+        WebhookEventType: "campaign.created" | "campaign.updated" | "campaign.deleted" | "campaign.ended" | "ad_group.created" | "ad_group.updated" | "ad_group.deleted" | "keyword.created" | "keyword.batch_created" | "keyword.updated" | "keyword.deleted" | "api_key.disabled" | "api_key.rolled" | "api_key.deleted" | "campaign.budget_exhausted" | "campaign.budget_restored" | "campaign.spend_threshold";
         /**
          * @description How an endpoint's events are ordered. Both send an endpoint's events one at a time, in the order
          *     they happened. `none`: a failed delivery waits for its retry while later events go on.
