@@ -100,16 +100,13 @@ func reportQuery(r *http.Request) (service.ReportQuery, error) {
 	if rq.Limit == 0 {
 		rq.Limit = -1 // present and 0: out of range, not the default
 	}
-	if _, ok := q.values["level"]; !ok {
-		q.issues.AddKind("level", adcamp.IssueRequired, "", "is required: campaign, ad_group or keyword")
-	}
 	for _, d := range []struct {
 		name string
 		dst  *adcamp.Date
 	}{{"from", &rq.From}, {"to", &rq.To}} {
 		s := q.str(d.name)
 		if s == "" {
-			continue // the service says it is required
+			continue // the service's default
 		}
 		v, err := adcamp.ParseDate(s)
 		if err != nil {
@@ -133,11 +130,8 @@ func (s *Server) performanceReport(w http.ResponseWriter, r *http.Request, c *ca
 	if err != nil {
 		return err
 	}
-	out := reportJSON{Level: rq.Level, Granularity: rq.Granularity, From: page.From.String(), To: page.To.String(),
+	out := reportJSON{Level: page.Level, Granularity: page.Granularity, From: page.From.String(), To: page.To.String(),
 		TimeZone: page.TimeZone, Items: make([]reportRowJSON, len(page.Rows))}
-	if out.Granularity == "" {
-		out.Granularity = service.GranularitySum
-	}
 	for i, row := range page.Rows {
 		out.Items[i] = toReportRowJSON(row)
 	}

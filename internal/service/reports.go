@@ -61,6 +61,8 @@ const (
 // ReportQuery is a report's parameters as the API takes them. Dates are
 // the account's days (both included). Sort is a metric, descending
 // with a leading '-' ("-cost"); Cursor is a previous page's NextCursor.
+// Empty, Level is campaign, Granularity summary, To the account's today
+// and From 6 days before To.
 type ReportQuery struct {
 	Level, Granularity                  string
 	From, To                            adcamp.Date
@@ -102,9 +104,11 @@ type ReportPage struct {
 	Rows       []*ReportRow
 	Totals     *ReportMetrics
 	NextCursor string
-	// The query as run: the account's zone and the range.
-	TimeZone string
-	From, To adcamp.Date
+	// The query as run: the level, granularity, the account's zone and
+	// the range (defaults filled in).
+	Level, Granularity string
+	TimeZone           string
+	From, To           adcamp.Date
 }
 
 // CTR is clicks / impressions; ok false when impressions is 0.
@@ -163,6 +167,9 @@ type reportPlan struct {
 	zone     *time.Location
 	zoneName string
 	from, to adcamp.Date
+
+	level, granularity string
+	rq                 ReportQuery // as asked, defaults filled in (the cursor's fingerprint)
 }
 
 var reportLevels = map[string]store.ReportLevel{
@@ -178,7 +185,7 @@ var reportGranularities = map[string]store.Granularity{
 func checkReport(q ReportQuery, paged bool) (store.ReportQuery, adcamp.Issues) {
 	var issues adcamp.Issues
 	var sq store.ReportQuery
-	level, ok := reportLevels[q.Level]
+	level, ok := reportLevels[cmpOrStr(q.Level, LevelCampaign)]
 	if !ok {
 		issues.AddKind("level", adcamp.IssueNotOneOf, "campaign, ad_group, keyword", "must be one of campaign, ad_group, keyword")
 	}
@@ -188,13 +195,7 @@ func checkReport(q ReportQuery, paged bool) (store.ReportQuery, adcamp.Issues) {
 		issues.AddKind("granularity", adcamp.IssueNotOneOf, "summary, day, hour", "must be one of summary, day, hour")
 	}
 	sq.Granularity = g
-	if q.From.IsZero() {
-		issues.AddKind("from", adcamp.IssueRequired, "", "is required: the first day, YYYY-MM-DD")
-	}
-	if q.To.IsZero() {
-		issues.AddKind("to", adcamp.IssueRequired, "", "is required: the last day, YYYY-MM-DD")
-	}
-	if !q.From.IsZero() && !q.To.IsZero() && q.To.Before(q.From) {
+	if q.To.Before(q.From) {
 		issues.AddKind("to", adcamp.IssueBeforeStart, q.From.String(), "must not be before from (%s)", q.From)
 	}
 	if q.CampaignID != "" && !adcamp.ValidID(adcamp.PrefixCampaign, q.CampaignID) {
@@ -257,17 +258,18 @@ func (s *Service) planReport(ctx context.Context, tx store.Tx, t adcamp.Tenant, 
 			return nil, err
 		}
 	}
-	sq, issues := checkReport(q, paged)
 	a, err := tx.GetAccount(ctx, t.AccountID)
 	if err != nil {
 		return nil, err
 	}
-	p := &reportPlan{zone: zoneOf(a.TimeZone), zoneName: a.TimeZone, from: q.From, to: q.To}
+	today, _, _ := accountDay(a.TimeZone, s.Now())
+	q = q.withDefaults(today)
+	sq, issues := checkReport(q, paged)
+	p := &reportPlan{zone: zoneOf(a.TimeZone), zoneName: a.TimeZone, from: q.From, to: q.To, level: q.Level, granularity: q.Granularity}
 	if p.zoneName == "" {
 		p.zoneName = "UTC"
 	}
-	today, _, _ := accountDay(a.TimeZone, s.Now())
-	if !q.From.IsZero() && !q.To.IsZero() {
+	{
 		first := addDays(today, -(DayRetentionDays - 1))
 		if sq.Granularity == store.Hourly {
 			first = addDays(today, -(HourlyReportDays - 1))
@@ -316,8 +318,21 @@ func (s *Service) planReport(ctx context.Context, tx store.Tx, t adcamp.Tenant, 
 			return nil, adcamp.NotFound(f.what, f.id)
 		}
 	}
-	p.q = sq
+	p.q, p.rq = sq, q
 	return p, nil
+}
+
+// withDefaults fills in what q leaves out (see ReportQuery).
+func (q ReportQuery) withDefaults(today adcamp.Date) ReportQuery {
+	q.Level = cmpOrStr(q.Level, LevelCampaign)
+	q.Granularity = cmpOrStr(q.Granularity, GranularitySum)
+	if q.To.IsZero() {
+		q.To = today
+	}
+	if q.From.IsZero() {
+		q.From = addDays(q.To, -6)
+	}
+	return q
 }
 
 // addDays returns d moved by n days.
@@ -381,7 +396,7 @@ func (s *Service) PerformanceReport(ctx context.Context, t adcamp.Tenant, q Repo
 		if err != nil {
 			return err
 		}
-		page = &ReportPage{TimeZone: p.zoneName, From: p.from, To: p.to}
+		page = &ReportPage{Level: p.level, Granularity: p.granularity, TimeZone: p.zoneName, From: p.from, To: p.to}
 		limit := p.q.Limit
 		p.q.Limit = limit + 1
 		err = tx.ReportRows(ctx, p.q, func(r *store.ReportRow) error {
@@ -395,7 +410,7 @@ func (s *Service) PerformanceReport(ctx context.Context, t adcamp.Tenant, q Repo
 		}
 		if len(page.Rows) > limit {
 			page.Rows = page.Rows[:limit]
-			page.NextCursor = reportCursor(p.q.Offset+limit, q)
+			page.NextCursor = reportCursor(p.q.Offset+limit, p.rq)
 		}
 		if q.Cursor == "" {
 			m, err := tx.ReportTotals(ctx, p.q)

@@ -364,13 +364,15 @@ func reportAggregate(q ReportQuery, arg func(any) string) (string, string, error
 	inner := `SELECT ` + entity + ` AS entity_id, campaign_id, ` + group + ` AS ad_group_id, ` + t + ` AS t,
 		SUM(impressions) AS impressions, SUM(clicks) AS clicks, SUM(cost) AS cost, SUM(orders) AS orders, SUM(sales) AS sales
 		FROM ` + from + ` WHERE ` + where + ` GROUP BY ` + groupBy
-	having := ""
+	// Rows whose figures are all zero are left out: a day an hour moved
+	// away from (a change of zone, a correction) keeps a row of zeros.
+	having := ` HAVING (SUM(impressions) <> 0 OR SUM(clicks) <> 0 OR SUM(cost) <> 0 OR SUM(orders) <> 0 OR SUM(sales) <> 0)`
 	if q.Status != "" {
 		table := map[ReportLevel]string{LevelCampaign: "campaigns", LevelAdGroup: "ad_groups", LevelKeyword: "keywords"}[q.Level]
 		if q.Status == "deleted" {
-			having = ` HAVING NOT EXISTS (SELECT 1 FROM ` + table + ` x WHERE x.id = ` + entity + `)`
+			having += ` AND NOT EXISTS (SELECT 1 FROM ` + table + ` x WHERE x.id = ` + entity + `)`
 		} else {
-			having = ` HAVING EXISTS (SELECT 1 FROM ` + table + ` x WHERE x.id = ` + entity + ` AND x.status = ` + arg(q.Status) + `)`
+			having += ` AND EXISTS (SELECT 1 FROM ` + table + ` x WHERE x.id = ` + entity + ` AND x.status = ` + arg(q.Status) + `)`
 		}
 	}
 	return inner, having, nil
