@@ -92,6 +92,19 @@ var resources = []resource{
 		sdkBodyElsewhere: []string{"version"},
 		entity:           adcamp.NegativeList{},
 	},
+	{
+		name: "WebhookEndpoint", create: "WebhookEndpointCreate", update: "WebhookEndpointUpdate",
+		answer: endpointJSON{},
+		read: func(o *object) []adcamp.FieldIssue {
+			endpointInput(o)
+			return o.fields
+		},
+		sdk: client.WebhookEndpoint{}, sdkCreate: client.WebhookEndpointCreate{}, sdkUpdate: client.WebhookEndpointUpdate{},
+		entity: adcamp.WebhookEndpoint{},
+		// The environment is the key's, shown because an endpoint is of one;
+		// the secret is in the answers of create and rotate only.
+		derived: []string{"environment", "secret"},
+	},
 }
 
 func TestAnswersMatchTheDocument(t *testing.T) {

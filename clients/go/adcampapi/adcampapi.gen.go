@@ -1092,6 +1092,24 @@ func (e WebhookEventType) Valid() bool {
 	}
 }
 
+// Defines values for WebhookOrdering.
+const (
+	None        WebhookOrdering = "none"
+	PerCampaign WebhookOrdering = "per_campaign"
+)
+
+// Valid indicates whether the value is a known member of the WebhookOrdering enum.
+func (e WebhookOrdering) Valid() bool {
+	switch e {
+	case None:
+		return true
+	case PerCampaign:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookSecretStateResponseSuccess.
 const (
 	WebhookSecretStateResponseSuccessTrue WebhookSecretStateResponseSuccess = true
@@ -3312,6 +3330,17 @@ type WebhookEndpoint struct {
 	// Id Example: whe_01m7q5cqg06b8994h5jr7na6t9
 	Id string `json:"id"`
 
+	// Ordering How an endpoint's events are ordered. Both send an endpoint's events one at a time, in the order
+	// they happened. `none`: a failed delivery waits for its retry while later events go on.
+	// `per_campaign`: an event of a campaign (or of its ad groups and keywords) is not sent while an
+	// earlier event of the same campaign is still pending for the endpoint, so a receiver sees each
+	// campaign's events in order; events of other campaigns, and events of no campaign (API keys),
+	// go on. An event given up on (its retries exhausted) no longer holds the others back.
+	//
+	//
+	// Example: none
+	Ordering WebhookOrdering `json:"ordering"`
+
 	// PreviousSecretExpiresAt Until when the secret before the last rotation still signs too.
 	PreviousSecretExpiresAt *time.Time `json:"previous_secret_expires_at"`
 
@@ -3333,7 +3362,18 @@ type WebhookEndpointCreate struct {
 	Description *string             `json:"description,omitempty"`
 	Enabled     *bool               `json:"enabled,omitempty"`
 	EventTypes  *[]WebhookEventType `json:"event_types,omitempty"`
-	Url         string              `json:"url"`
+
+	// Ordering How an endpoint's events are ordered. Both send an endpoint's events one at a time, in the order
+	// they happened. `none`: a failed delivery waits for its retry while later events go on.
+	// `per_campaign`: an event of a campaign (or of its ad groups and keywords) is not sent while an
+	// earlier event of the same campaign is still pending for the endpoint, so a receiver sees each
+	// campaign's events in order; events of other campaigns, and events of no campaign (API keys),
+	// go on. An event given up on (its retries exhausted) no longer holds the others back.
+	//
+	//
+	// Example: none
+	Ordering *WebhookOrdering `json:"ordering,omitempty"`
+	Url      string           `json:"url"`
 }
 
 // WebhookEndpointList defines model for WebhookEndpointList.
@@ -3364,11 +3404,32 @@ type WebhookEndpointUpdate struct {
 	Description *string             `json:"description,omitempty"`
 	Enabled     *bool               `json:"enabled,omitempty"`
 	EventTypes  *[]WebhookEventType `json:"event_types,omitempty"`
-	Url         *string             `json:"url,omitempty"`
+
+	// Ordering How an endpoint's events are ordered. Both send an endpoint's events one at a time, in the order
+	// they happened. `none`: a failed delivery waits for its retry while later events go on.
+	// `per_campaign`: an event of a campaign (or of its ad groups and keywords) is not sent while an
+	// earlier event of the same campaign is still pending for the endpoint, so a receiver sees each
+	// campaign's events in order; events of other campaigns, and events of no campaign (API keys),
+	// go on. An event given up on (its retries exhausted) no longer holds the others back.
+	//
+	//
+	// Example: none
+	Ordering *WebhookOrdering `json:"ordering,omitempty"`
+	Url      *string          `json:"url,omitempty"`
 }
 
 // WebhookEventType An event type an endpoint may subscribe to (`webhook.test` is sent on request only).
 type WebhookEventType string
+
+// WebhookOrdering How an endpoint's events are ordered. Both send an endpoint's events one at a time, in the order
+// they happened. `none`: a failed delivery waits for its retry while later events go on.
+// `per_campaign`: an event of a campaign (or of its ad groups and keywords) is not sent while an
+// earlier event of the same campaign is still pending for the endpoint, so a receiver sees each
+// campaign's events in order; events of other campaigns, and events of no campaign (API keys),
+// go on. An event given up on (its retries exhausted) no longer holds the others back.
+//
+// Example: none
+type WebhookOrdering string
 
 // WebhookRotation defines model for WebhookRotation.
 type WebhookRotation struct {
@@ -6233,7 +6294,8 @@ type ClientInterface interface {
 	// The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
 	// poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
 	// `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
-	// kept as long as the change history (`--history-retention`, 400 days by default).
+	// kept as long as the change history (`--history-retention`, 400 days by default). Test events
+	// (`webhook.test`) are not listed: each is for the one endpoint it was sent to.
 	//
 	// Corresponds with GET /events (the `ListEvents` operationId).
 	ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6776,7 +6838,8 @@ type ClientInterface interface {
 	// (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 	// when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 	// the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-	// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+	// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+	// `enabled` defaults to true. At most 20 endpoints per environment.
 	//
 	// The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 	// verify deliveries. It is stored encrypted.
@@ -6793,7 +6856,8 @@ type ClientInterface interface {
 	// (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 	// when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 	// the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-	// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+	// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+	// `enabled` defaults to true. At most 20 endpoints per environment.
 	//
 	// The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 	// verify deliveries. It is stored encrypted.
@@ -6830,7 +6894,7 @@ type ClientInterface interface {
 
 	// UpdateWebhookEndpointWithBody Update a webhook endpoint
 	//
-	// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+	// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 	// Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 	// queued while it was disabled are then sent. Each change is in the change history
 	// (`entity_type` `webhook_endpoint`).
@@ -6842,7 +6906,7 @@ type ClientInterface interface {
 
 	// UpdateWebhookEndpoint Update a webhook endpoint
 	//
-	// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+	// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 	// Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 	// queued while it was disabled are then sent. Each change is in the change history
 	// (`entity_type` `webhook_endpoint`).
@@ -8123,7 +8187,8 @@ func (c *Client) HeadListChannelAccounts(ctx context.Context, params *HeadListCh
 // The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
 // poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
 // `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
-// kept as long as the change history (`--history-retention`, 400 days by default).
+// kept as long as the change history (`--history-retention`, 400 days by default). Test events
+// (`webhook.test`) are not listed: each is for the one endpoint it was sent to.
 //
 // Corresponds with GET /events (the `ListEvents` operationId).
 func (c *Client) ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9146,7 +9211,8 @@ func (c *Client) HeadListWebhookEndpoints(ctx context.Context, reqEditors ...Req
 // (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 // when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 // the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+// `enabled` defaults to true. At most 20 endpoints per environment.
 //
 // The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 // verify deliveries. It is stored encrypted.
@@ -9173,7 +9239,8 @@ func (c *Client) CreateWebhookEndpointWithBody(ctx context.Context, params *Crea
 // (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 // when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 // the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+// `enabled` defaults to true. At most 20 endpoints per environment.
 //
 // The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 // verify deliveries. It is stored encrypted.
@@ -9250,7 +9317,7 @@ func (c *Client) HeadGetWebhookEndpoint(ctx context.Context, endpointId WebhookE
 
 // UpdateWebhookEndpointWithBody Update a webhook endpoint
 //
-// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 // Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 // queued while it was disabled are then sent. Each change is in the change history
 // (`entity_type` `webhook_endpoint`).
@@ -9272,7 +9339,7 @@ func (c *Client) UpdateWebhookEndpointWithBody(ctx context.Context, endpointId W
 
 // UpdateWebhookEndpoint Update a webhook endpoint
 //
-// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 // Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 // queued while it was disabled are then sent. Each change is in the change history
 // (`entity_type` `webhook_endpoint`).
@@ -16579,7 +16646,8 @@ type ClientWithResponsesInterface interface {
 	// The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
 	// poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
 	// `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
-	// kept as long as the change history (`--history-retention`, 400 days by default).
+	// kept as long as the change history (`--history-retention`, 400 days by default). Test events
+	// (`webhook.test`) are not listed: each is for the one endpoint it was sent to.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17198,7 +17266,8 @@ type ClientWithResponsesInterface interface {
 	// (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 	// when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 	// the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-	// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+	// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+	// `enabled` defaults to true. At most 20 endpoints per environment.
 	//
 	// The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 	// verify deliveries. It is stored encrypted.
@@ -17215,7 +17284,8 @@ type ClientWithResponsesInterface interface {
 	// (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 	// when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 	// the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-	// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+	// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+	// `enabled` defaults to true. At most 20 endpoints per environment.
 	//
 	// The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 	// verify deliveries. It is stored encrypted.
@@ -17258,7 +17328,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateWebhookEndpointWithBodyWithResponse Update a webhook endpoint
 	//
-	// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+	// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 	// Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 	// queued while it was disabled are then sent. Each change is in the change history
 	// (`entity_type` `webhook_endpoint`).
@@ -17270,7 +17340,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateWebhookEndpointWithResponse Update a webhook endpoint
 	//
-	// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+	// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 	// Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 	// queued while it was disabled are then sent. Each change is in the change history
 	// (`entity_type` `webhook_endpoint`).
@@ -35151,7 +35221,8 @@ func (c *ClientWithResponses) HeadListChannelAccountsWithResponse(ctx context.Co
 // The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
 // poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
 // `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
-// kept as long as the change history (`--history-retention`, 400 days by default).
+// kept as long as the change history (`--history-retention`, 400 days by default). Test events
+// (`webhook.test`) are not listed: each is for the one endpoint it was sent to.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -36058,7 +36129,8 @@ func (c *ClientWithResponses) HeadListWebhookEndpointsWithResponse(ctx context.C
 // (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 // when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 // the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+// `enabled` defaults to true. At most 20 endpoints per environment.
 //
 // The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 // verify deliveries. It is stored encrypted.
@@ -36081,7 +36153,8 @@ func (c *ClientWithResponses) CreateWebhookEndpointWithBodyWithResponse(ctx cont
 // (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 // when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 // the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+// `enabled` defaults to true. At most 20 endpoints per environment.
 //
 // The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 // verify deliveries. It is stored encrypted.
@@ -36148,7 +36221,7 @@ func (c *ClientWithResponses) HeadGetWebhookEndpointWithResponse(ctx context.Con
 
 // UpdateWebhookEndpointWithBodyWithResponse Update a webhook endpoint
 //
-// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 // Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 // queued while it was disabled are then sent. Each change is in the change history
 // (`entity_type` `webhook_endpoint`).
@@ -36166,7 +36239,7 @@ func (c *ClientWithResponses) UpdateWebhookEndpointWithBodyWithResponse(ctx cont
 
 // UpdateWebhookEndpointWithResponse Update a webhook endpoint
 //
-// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 // Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 // queued while it was disabled are then sent. Each change is in the change history
 // (`entity_type` `webhook_endpoint`).
