@@ -69,6 +69,9 @@ API commands (signed requests to a running server):
   adcamp changes list [--campaign ID | --ad-group ID | --keyword ID] [--entity-type T] [--entity-id ID]
                       [--actor-type T] [--actor-id ID] [--since TIME] [--until TIME]
                       [--limit N] [--cursor C | --all]
+  adcamp reports performance [--level campaign|ad_group|keyword] [--granularity summary|day|hour]
+                      [--from DAY] [--to DAY] [--campaign ID] [--ad-group ID] [--status S]
+                      [--sort [-]METRIC] [--format table|csv]
   adcamp sandbox reset          delete the account's sandbox campaigns, ad groups and keywords (sandbox only)
   adcamp sandbox sample-data    fill the sandbox with sample campaigns, ad groups and keywords (sandbox only)
   adcamp webhooks create --url URL [--description D] [--event-types T,T] [--disabled]
@@ -155,7 +158,7 @@ func (c *cli) dispatch(ctx context.Context, cmd string, rest []string) error {
 			return c.api(ctx, cmd+" "+rest[0], rest[1:])
 		}
 		return c.admin(ctx, cmd+" "+rest[0], rest[1:])
-	case "campaigns", "ad-groups", "keywords", "changes", "sandbox", "negatives", "webhooks", "events":
+	case "campaigns", "ad-groups", "keywords", "changes", "reports", "sandbox", "negatives", "webhooks", "events":
 		if len(rest) == 0 {
 			return usageError("%s needs a subcommand; see adcamp %s -h", cmd, cmd)
 		}

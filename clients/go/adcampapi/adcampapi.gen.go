@@ -686,19 +686,19 @@ func (e KeywordResponseSuccess) Valid() bool {
 
 // Defines values for MatchType.
 const (
-	Broad  MatchType = "broad"
-	Exact  MatchType = "exact"
-	Phrase MatchType = "phrase"
+	MatchTypeBroad  MatchType = "broad"
+	MatchTypeExact  MatchType = "exact"
+	MatchTypePhrase MatchType = "phrase"
 )
 
 // Valid indicates whether the value is a known member of the MatchType enum.
 func (e MatchType) Valid() bool {
 	switch e {
-	case Broad:
+	case MatchTypeBroad:
 		return true
-	case Exact:
+	case MatchTypeExact:
 		return true
-	case Phrase:
+	case MatchTypePhrase:
 		return true
 	default:
 		return false
@@ -867,6 +867,108 @@ func (e RedeliveryResponseSuccess) Valid() bool {
 	}
 }
 
+// Defines values for ReportGranularity.
+const (
+	ReportGranularityDay     ReportGranularity = "day"
+	ReportGranularityHour    ReportGranularity = "hour"
+	ReportGranularitySummary ReportGranularity = "summary"
+)
+
+// Valid indicates whether the value is a known member of the ReportGranularity enum.
+func (e ReportGranularity) Valid() bool {
+	switch e {
+	case ReportGranularityDay:
+		return true
+	case ReportGranularityHour:
+		return true
+	case ReportGranularitySummary:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportLevel.
+const (
+	ReportLevelAdGroup  ReportLevel = "ad_group"
+	ReportLevelCampaign ReportLevel = "campaign"
+	ReportLevelKeyword  ReportLevel = "keyword"
+)
+
+// Valid indicates whether the value is a known member of the ReportLevel enum.
+func (e ReportLevel) Valid() bool {
+	switch e {
+	case ReportLevelAdGroup:
+		return true
+	case ReportLevelCampaign:
+		return true
+	case ReportLevelKeyword:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportResponseSuccess.
+const (
+	ReportResponseSuccessTrue ReportResponseSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the ReportResponseSuccess enum.
+func (e ReportResponseSuccess) Valid() bool {
+	switch e {
+	case ReportResponseSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportRowMatchType.
+const (
+	ReportRowMatchTypeBroad  ReportRowMatchType = "broad"
+	ReportRowMatchTypeExact  ReportRowMatchType = "exact"
+	ReportRowMatchTypePhrase ReportRowMatchType = "phrase"
+)
+
+// Valid indicates whether the value is a known member of the ReportRowMatchType enum.
+func (e ReportRowMatchType) Valid() bool {
+	switch e {
+	case ReportRowMatchTypeBroad:
+		return true
+	case ReportRowMatchTypeExact:
+		return true
+	case ReportRowMatchTypePhrase:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportRowStatus.
+const (
+	ReportRowStatusActive  ReportRowStatus = "active"
+	ReportRowStatusDeleted ReportRowStatus = "deleted"
+	ReportRowStatusEnded   ReportRowStatus = "ended"
+	ReportRowStatusPaused  ReportRowStatus = "paused"
+)
+
+// Valid indicates whether the value is a known member of the ReportRowStatus enum.
+func (e ReportRowStatus) Valid() bool {
+	switch e {
+	case ReportRowStatusActive:
+		return true
+	case ReportRowStatusDeleted:
+		return true
+	case ReportRowStatusEnded:
+		return true
+	case ReportRowStatusPaused:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TimeResponseSuccess.
 const (
 	TimeResponseSuccessTrue TimeResponseSuccess = true
@@ -1026,6 +1128,420 @@ const (
 func (e WebhookSecretStateResponseSuccess) Valid() bool {
 	switch e {
 	case WebhookSecretStateResponseSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportGranularityParam.
+const (
+	ReportGranularityParamDay     ReportGranularityParam = "day"
+	ReportGranularityParamHour    ReportGranularityParam = "hour"
+	ReportGranularityParamSummary ReportGranularityParam = "summary"
+)
+
+// Valid indicates whether the value is a known member of the ReportGranularityParam enum.
+func (e ReportGranularityParam) Valid() bool {
+	switch e {
+	case ReportGranularityParamDay:
+		return true
+	case ReportGranularityParamHour:
+		return true
+	case ReportGranularityParamSummary:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportLevelParam.
+const (
+	ReportLevelParamAdGroup  ReportLevelParam = "ad_group"
+	ReportLevelParamCampaign ReportLevelParam = "campaign"
+	ReportLevelParamKeyword  ReportLevelParam = "keyword"
+)
+
+// Valid indicates whether the value is a known member of the ReportLevelParam enum.
+func (e ReportLevelParam) Valid() bool {
+	switch e {
+	case ReportLevelParamAdGroup:
+		return true
+	case ReportLevelParamCampaign:
+		return true
+	case ReportLevelParamKeyword:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportSortParam.
+const (
+	ReportSortParamAcos                ReportSortParam = "acos"
+	ReportSortParamClicks              ReportSortParam = "clicks"
+	ReportSortParamConversionRate      ReportSortParam = "conversion_rate"
+	ReportSortParamCost                ReportSortParam = "cost"
+	ReportSortParamCpc                 ReportSortParam = "cpc"
+	ReportSortParamCtr                 ReportSortParam = "ctr"
+	ReportSortParamImpressions         ReportSortParam = "impressions"
+	ReportSortParamMinusAcos           ReportSortParam = "-acos"
+	ReportSortParamMinusClicks         ReportSortParam = "-clicks"
+	ReportSortParamMinusConversionRate ReportSortParam = "-conversion_rate"
+	ReportSortParamMinusCost           ReportSortParam = "-cost"
+	ReportSortParamMinusCpc            ReportSortParam = "-cpc"
+	ReportSortParamMinusCtr            ReportSortParam = "-ctr"
+	ReportSortParamMinusImpressions    ReportSortParam = "-impressions"
+	ReportSortParamMinusOrders         ReportSortParam = "-orders"
+	ReportSortParamMinusRoas           ReportSortParam = "-roas"
+	ReportSortParamMinusSales          ReportSortParam = "-sales"
+	ReportSortParamOrders              ReportSortParam = "orders"
+	ReportSortParamRoas                ReportSortParam = "roas"
+	ReportSortParamSales               ReportSortParam = "sales"
+)
+
+// Valid indicates whether the value is a known member of the ReportSortParam enum.
+func (e ReportSortParam) Valid() bool {
+	switch e {
+	case ReportSortParamAcos:
+		return true
+	case ReportSortParamClicks:
+		return true
+	case ReportSortParamConversionRate:
+		return true
+	case ReportSortParamCost:
+		return true
+	case ReportSortParamCpc:
+		return true
+	case ReportSortParamCtr:
+		return true
+	case ReportSortParamImpressions:
+		return true
+	case ReportSortParamMinusAcos:
+		return true
+	case ReportSortParamMinusClicks:
+		return true
+	case ReportSortParamMinusConversionRate:
+		return true
+	case ReportSortParamMinusCost:
+		return true
+	case ReportSortParamMinusCpc:
+		return true
+	case ReportSortParamMinusCtr:
+		return true
+	case ReportSortParamMinusImpressions:
+		return true
+	case ReportSortParamMinusOrders:
+		return true
+	case ReportSortParamMinusRoas:
+		return true
+	case ReportSortParamMinusSales:
+		return true
+	case ReportSortParamOrders:
+		return true
+	case ReportSortParamRoas:
+		return true
+	case ReportSortParamSales:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportStatusParam.
+const (
+	ReportStatusParamActive  ReportStatusParam = "active"
+	ReportStatusParamDeleted ReportStatusParam = "deleted"
+	ReportStatusParamEnded   ReportStatusParam = "ended"
+	ReportStatusParamPaused  ReportStatusParam = "paused"
+)
+
+// Valid indicates whether the value is a known member of the ReportStatusParam enum.
+func (e ReportStatusParam) Valid() bool {
+	switch e {
+	case ReportStatusParamActive:
+		return true
+	case ReportStatusParamDeleted:
+		return true
+	case ReportStatusParamEnded:
+		return true
+	case ReportStatusParamPaused:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PerformanceReportParamsLevel.
+const (
+	PerformanceReportParamsLevelAdGroup  PerformanceReportParamsLevel = "ad_group"
+	PerformanceReportParamsLevelCampaign PerformanceReportParamsLevel = "campaign"
+	PerformanceReportParamsLevelKeyword  PerformanceReportParamsLevel = "keyword"
+)
+
+// Valid indicates whether the value is a known member of the PerformanceReportParamsLevel enum.
+func (e PerformanceReportParamsLevel) Valid() bool {
+	switch e {
+	case PerformanceReportParamsLevelAdGroup:
+		return true
+	case PerformanceReportParamsLevelCampaign:
+		return true
+	case PerformanceReportParamsLevelKeyword:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PerformanceReportParamsGranularity.
+const (
+	PerformanceReportParamsGranularityDay     PerformanceReportParamsGranularity = "day"
+	PerformanceReportParamsGranularityHour    PerformanceReportParamsGranularity = "hour"
+	PerformanceReportParamsGranularitySummary PerformanceReportParamsGranularity = "summary"
+)
+
+// Valid indicates whether the value is a known member of the PerformanceReportParamsGranularity enum.
+func (e PerformanceReportParamsGranularity) Valid() bool {
+	switch e {
+	case PerformanceReportParamsGranularityDay:
+		return true
+	case PerformanceReportParamsGranularityHour:
+		return true
+	case PerformanceReportParamsGranularitySummary:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PerformanceReportParamsStatus.
+const (
+	PerformanceReportParamsStatusActive  PerformanceReportParamsStatus = "active"
+	PerformanceReportParamsStatusDeleted PerformanceReportParamsStatus = "deleted"
+	PerformanceReportParamsStatusEnded   PerformanceReportParamsStatus = "ended"
+	PerformanceReportParamsStatusPaused  PerformanceReportParamsStatus = "paused"
+)
+
+// Valid indicates whether the value is a known member of the PerformanceReportParamsStatus enum.
+func (e PerformanceReportParamsStatus) Valid() bool {
+	switch e {
+	case PerformanceReportParamsStatusActive:
+		return true
+	case PerformanceReportParamsStatusDeleted:
+		return true
+	case PerformanceReportParamsStatusEnded:
+		return true
+	case PerformanceReportParamsStatusPaused:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PerformanceReportParamsSort.
+const (
+	PerformanceReportParamsSortAcos                PerformanceReportParamsSort = "acos"
+	PerformanceReportParamsSortClicks              PerformanceReportParamsSort = "clicks"
+	PerformanceReportParamsSortConversionRate      PerformanceReportParamsSort = "conversion_rate"
+	PerformanceReportParamsSortCost                PerformanceReportParamsSort = "cost"
+	PerformanceReportParamsSortCpc                 PerformanceReportParamsSort = "cpc"
+	PerformanceReportParamsSortCtr                 PerformanceReportParamsSort = "ctr"
+	PerformanceReportParamsSortImpressions         PerformanceReportParamsSort = "impressions"
+	PerformanceReportParamsSortMinusAcos           PerformanceReportParamsSort = "-acos"
+	PerformanceReportParamsSortMinusClicks         PerformanceReportParamsSort = "-clicks"
+	PerformanceReportParamsSortMinusConversionRate PerformanceReportParamsSort = "-conversion_rate"
+	PerformanceReportParamsSortMinusCost           PerformanceReportParamsSort = "-cost"
+	PerformanceReportParamsSortMinusCpc            PerformanceReportParamsSort = "-cpc"
+	PerformanceReportParamsSortMinusCtr            PerformanceReportParamsSort = "-ctr"
+	PerformanceReportParamsSortMinusImpressions    PerformanceReportParamsSort = "-impressions"
+	PerformanceReportParamsSortMinusOrders         PerformanceReportParamsSort = "-orders"
+	PerformanceReportParamsSortMinusRoas           PerformanceReportParamsSort = "-roas"
+	PerformanceReportParamsSortMinusSales          PerformanceReportParamsSort = "-sales"
+	PerformanceReportParamsSortOrders              PerformanceReportParamsSort = "orders"
+	PerformanceReportParamsSortRoas                PerformanceReportParamsSort = "roas"
+	PerformanceReportParamsSortSales               PerformanceReportParamsSort = "sales"
+)
+
+// Valid indicates whether the value is a known member of the PerformanceReportParamsSort enum.
+func (e PerformanceReportParamsSort) Valid() bool {
+	switch e {
+	case PerformanceReportParamsSortAcos:
+		return true
+	case PerformanceReportParamsSortClicks:
+		return true
+	case PerformanceReportParamsSortConversionRate:
+		return true
+	case PerformanceReportParamsSortCost:
+		return true
+	case PerformanceReportParamsSortCpc:
+		return true
+	case PerformanceReportParamsSortCtr:
+		return true
+	case PerformanceReportParamsSortImpressions:
+		return true
+	case PerformanceReportParamsSortMinusAcos:
+		return true
+	case PerformanceReportParamsSortMinusClicks:
+		return true
+	case PerformanceReportParamsSortMinusConversionRate:
+		return true
+	case PerformanceReportParamsSortMinusCost:
+		return true
+	case PerformanceReportParamsSortMinusCpc:
+		return true
+	case PerformanceReportParamsSortMinusCtr:
+		return true
+	case PerformanceReportParamsSortMinusImpressions:
+		return true
+	case PerformanceReportParamsSortMinusOrders:
+		return true
+	case PerformanceReportParamsSortMinusRoas:
+		return true
+	case PerformanceReportParamsSortMinusSales:
+		return true
+	case PerformanceReportParamsSortOrders:
+		return true
+	case PerformanceReportParamsSortRoas:
+		return true
+	case PerformanceReportParamsSortSales:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for HeadPerformanceReportParamsLevel.
+const (
+	HeadPerformanceReportParamsLevelAdGroup  HeadPerformanceReportParamsLevel = "ad_group"
+	HeadPerformanceReportParamsLevelCampaign HeadPerformanceReportParamsLevel = "campaign"
+	HeadPerformanceReportParamsLevelKeyword  HeadPerformanceReportParamsLevel = "keyword"
+)
+
+// Valid indicates whether the value is a known member of the HeadPerformanceReportParamsLevel enum.
+func (e HeadPerformanceReportParamsLevel) Valid() bool {
+	switch e {
+	case HeadPerformanceReportParamsLevelAdGroup:
+		return true
+	case HeadPerformanceReportParamsLevelCampaign:
+		return true
+	case HeadPerformanceReportParamsLevelKeyword:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for HeadPerformanceReportParamsGranularity.
+const (
+	HeadPerformanceReportParamsGranularityDay     HeadPerformanceReportParamsGranularity = "day"
+	HeadPerformanceReportParamsGranularityHour    HeadPerformanceReportParamsGranularity = "hour"
+	HeadPerformanceReportParamsGranularitySummary HeadPerformanceReportParamsGranularity = "summary"
+)
+
+// Valid indicates whether the value is a known member of the HeadPerformanceReportParamsGranularity enum.
+func (e HeadPerformanceReportParamsGranularity) Valid() bool {
+	switch e {
+	case HeadPerformanceReportParamsGranularityDay:
+		return true
+	case HeadPerformanceReportParamsGranularityHour:
+		return true
+	case HeadPerformanceReportParamsGranularitySummary:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for HeadPerformanceReportParamsStatus.
+const (
+	HeadPerformanceReportParamsStatusActive  HeadPerformanceReportParamsStatus = "active"
+	HeadPerformanceReportParamsStatusDeleted HeadPerformanceReportParamsStatus = "deleted"
+	HeadPerformanceReportParamsStatusEnded   HeadPerformanceReportParamsStatus = "ended"
+	HeadPerformanceReportParamsStatusPaused  HeadPerformanceReportParamsStatus = "paused"
+)
+
+// Valid indicates whether the value is a known member of the HeadPerformanceReportParamsStatus enum.
+func (e HeadPerformanceReportParamsStatus) Valid() bool {
+	switch e {
+	case HeadPerformanceReportParamsStatusActive:
+		return true
+	case HeadPerformanceReportParamsStatusDeleted:
+		return true
+	case HeadPerformanceReportParamsStatusEnded:
+		return true
+	case HeadPerformanceReportParamsStatusPaused:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for HeadPerformanceReportParamsSort.
+const (
+	HeadPerformanceReportParamsSortAcos                HeadPerformanceReportParamsSort = "acos"
+	HeadPerformanceReportParamsSortClicks              HeadPerformanceReportParamsSort = "clicks"
+	HeadPerformanceReportParamsSortConversionRate      HeadPerformanceReportParamsSort = "conversion_rate"
+	HeadPerformanceReportParamsSortCost                HeadPerformanceReportParamsSort = "cost"
+	HeadPerformanceReportParamsSortCpc                 HeadPerformanceReportParamsSort = "cpc"
+	HeadPerformanceReportParamsSortCtr                 HeadPerformanceReportParamsSort = "ctr"
+	HeadPerformanceReportParamsSortImpressions         HeadPerformanceReportParamsSort = "impressions"
+	HeadPerformanceReportParamsSortMinusAcos           HeadPerformanceReportParamsSort = "-acos"
+	HeadPerformanceReportParamsSortMinusClicks         HeadPerformanceReportParamsSort = "-clicks"
+	HeadPerformanceReportParamsSortMinusConversionRate HeadPerformanceReportParamsSort = "-conversion_rate"
+	HeadPerformanceReportParamsSortMinusCost           HeadPerformanceReportParamsSort = "-cost"
+	HeadPerformanceReportParamsSortMinusCpc            HeadPerformanceReportParamsSort = "-cpc"
+	HeadPerformanceReportParamsSortMinusCtr            HeadPerformanceReportParamsSort = "-ctr"
+	HeadPerformanceReportParamsSortMinusImpressions    HeadPerformanceReportParamsSort = "-impressions"
+	HeadPerformanceReportParamsSortMinusOrders         HeadPerformanceReportParamsSort = "-orders"
+	HeadPerformanceReportParamsSortMinusRoas           HeadPerformanceReportParamsSort = "-roas"
+	HeadPerformanceReportParamsSortMinusSales          HeadPerformanceReportParamsSort = "-sales"
+	HeadPerformanceReportParamsSortOrders              HeadPerformanceReportParamsSort = "orders"
+	HeadPerformanceReportParamsSortRoas                HeadPerformanceReportParamsSort = "roas"
+	HeadPerformanceReportParamsSortSales               HeadPerformanceReportParamsSort = "sales"
+)
+
+// Valid indicates whether the value is a known member of the HeadPerformanceReportParamsSort enum.
+func (e HeadPerformanceReportParamsSort) Valid() bool {
+	switch e {
+	case HeadPerformanceReportParamsSortAcos:
+		return true
+	case HeadPerformanceReportParamsSortClicks:
+		return true
+	case HeadPerformanceReportParamsSortConversionRate:
+		return true
+	case HeadPerformanceReportParamsSortCost:
+		return true
+	case HeadPerformanceReportParamsSortCpc:
+		return true
+	case HeadPerformanceReportParamsSortCtr:
+		return true
+	case HeadPerformanceReportParamsSortImpressions:
+		return true
+	case HeadPerformanceReportParamsSortMinusAcos:
+		return true
+	case HeadPerformanceReportParamsSortMinusClicks:
+		return true
+	case HeadPerformanceReportParamsSortMinusConversionRate:
+		return true
+	case HeadPerformanceReportParamsSortMinusCost:
+		return true
+	case HeadPerformanceReportParamsSortMinusCpc:
+		return true
+	case HeadPerformanceReportParamsSortMinusCtr:
+		return true
+	case HeadPerformanceReportParamsSortMinusImpressions:
+		return true
+	case HeadPerformanceReportParamsSortMinusOrders:
+		return true
+	case HeadPerformanceReportParamsSortMinusRoas:
+		return true
+	case HeadPerformanceReportParamsSortMinusSales:
+		return true
+	case HeadPerformanceReportParamsSortOrders:
+		return true
+	case HeadPerformanceReportParamsSortRoas:
+		return true
+	case HeadPerformanceReportParamsSortSales:
 		return true
 	default:
 		return false
@@ -2584,6 +3100,182 @@ type RedeliveryResponse struct {
 // RedeliveryResponseSuccess defines model for RedeliveryResponse.Success.
 type RedeliveryResponseSuccess bool
 
+// Report defines model for Report.
+type Report struct {
+	// From Example: 2026-11-01
+	From openapi_types.Date `json:"from"`
+
+	// Granularity Example: summary
+	Granularity ReportGranularity `json:"granularity"`
+	Items       []ReportRow       `json:"items"`
+
+	// Level Example: campaign
+	Level ReportLevel `json:"level"`
+
+	// NextCursor Pass it as `cursor` for the next page; null on the last page.
+	//
+	// Example: ZA7mL2p3q4r5s6t7
+	NextCursor *string `json:"next_cursor"`
+
+	// TimeZone The account's IANA time zone, whose days the dates are.
+	//
+	// Example: Asia/Tokyo
+	TimeZone string `json:"time_zone"`
+
+	// To Example: 2026-11-22
+	To openapi_types.Date `json:"to"`
+
+	// Totals The sums of every row of the report (first page only; null on the others).
+	Totals *ReportMetrics `json:"totals"`
+}
+
+// ReportGranularity Example: summary
+type ReportGranularity string
+
+// ReportLevel Example: campaign
+type ReportLevel string
+
+// ReportMetrics Summed figures and the ratios computed exactly from them, rounded half up: `ctr`,
+// `conversion_rate`, `acos` and `roas` with 6 decimals (fractions), `cpc` in dollars with 4;
+// null where the denominator is 0.
+type ReportMetrics struct {
+	// Acos cost / sales.
+	//
+	// Example: 0.200000
+	Acos *string `json:"acos"`
+
+	// Clicks Example: 240
+	Clicks int64 `json:"clicks"`
+
+	// ConversionRate orders / clicks.
+	//
+	// Example: 0.050000
+	ConversionRate *string `json:"conversion_rate"`
+
+	// Cost US dollars, exact to the cent.
+	//
+	// Example: 96
+	Cost float64 `json:"cost"`
+
+	// Cpc cost / clicks, in dollars.
+	//
+	// Example: 0.4000
+	Cpc *string `json:"cpc"`
+
+	// Ctr clicks / impressions.
+	//
+	// Example: 0.020000
+	Ctr *string `json:"ctr"`
+
+	// Impressions Example: 12000
+	Impressions int64 `json:"impressions"`
+
+	// Orders Example: 12
+	Orders int64 `json:"orders"`
+
+	// Roas sales / cost.
+	//
+	// Example: 5.000000
+	Roas *string `json:"roas"`
+
+	// Sales US dollars, exact to the cent.
+	//
+	// Example: 480
+	Sales float64 `json:"sales"`
+}
+
+// ReportResponse A page of a performance report. The success envelope: `success` is always true.
+type ReportResponse struct {
+	Data    Report                `json:"data"`
+	Success ReportResponseSuccess `json:"success"`
+}
+
+// ReportResponseSuccess defines model for ReportResponse.Success.
+type ReportResponseSuccess bool
+
+// ReportRow One row: the entity of the report's level with what is above it, its date (`day` and `hour`
+// reports) and hour (`hour` reports), and its figures. `ad_group_id` and `ad_group_name` appear
+// from the `ad_group` level down, `keyword_id`, `keyword_text` and `match_type` at the `keyword`
+// level. The names are the entity's current ones, or its last ones if it was deleted.
+type ReportRow struct {
+	// Acos Example: 0.200000
+	Acos *string `json:"acos"`
+
+	// AdGroupId Example: adg_01jdkw1r2f8x4m9q3t7v5b6n0c
+	AdGroupId *string `json:"ad_group_id,omitempty"`
+
+	// AdGroupName Example: Shoes
+	AdGroupName *string `json:"ad_group_name,omitempty"`
+
+	// CampaignId Example: cmp_01jdkw1r2f8x4m9q3t7v5b6n0c
+	CampaignId string `json:"campaign_id"`
+
+	// CampaignName Example: Spring sale
+	CampaignName string `json:"campaign_name"`
+
+	// Clicks Example: 240
+	Clicks int64 `json:"clicks"`
+
+	// ConversionRate Example: 0.050000
+	ConversionRate *string `json:"conversion_rate"`
+
+	// Cost Example: 96
+	Cost float64 `json:"cost"`
+
+	// Cpc Example: 0.4000
+	Cpc *string `json:"cpc"`
+
+	// Ctr Example: 0.020000
+	Ctr *string `json:"ctr"`
+
+	// Date The account's day (daily and hourly reports).
+	//
+	// Example: 2026-11-21
+	Date *openapi_types.Date `json:"date,omitempty"`
+
+	// Deleted Example: false
+	Deleted bool `json:"deleted"`
+
+	// Hour The hour's start, with the account's offset (hourly reports).
+	//
+	// Example: 2026-11-21T22:00:00+09:00
+	Hour *time.Time `json:"hour,omitempty"`
+
+	// Impressions Example: 12000
+	Impressions int64 `json:"impressions"`
+
+	// KeywordId Example: kw_01jdkw1r2f8x4m9q3t7v5b6n0c
+	KeywordId *string `json:"keyword_id,omitempty"`
+
+	// KeywordText Example: red shoes
+	KeywordText *string `json:"keyword_text,omitempty"`
+
+	// MatchType Example: exact
+	MatchType *ReportRowMatchType `json:"match_type,omitempty"`
+
+	// Orders Example: 12
+	Orders int64 `json:"orders"`
+
+	// Roas Example: 5.000000
+	Roas *string `json:"roas"`
+
+	// Sales Example: 480
+	Sales float64 `json:"sales"`
+
+	// Status The entity's status now; `deleted` when it is gone.
+	//
+	// Example: active
+	Status ReportRowStatus `json:"status"`
+}
+
+// ReportRowMatchType Example: exact
+type ReportRowMatchType string
+
+// ReportRowStatus The entity's status now; `deleted` when it is gone.
+//
+// Example: active
+type ReportRowStatus string
+
 // SandboxCounts How many campaigns, ad groups and keywords a sandbox operation deleted or created.
 type SandboxCounts struct {
 	AdGroups  int64 `json:"ad_groups"`
@@ -2857,6 +3549,36 @@ type PageSize = int
 // PartialFailure defines model for PartialFailure.
 type PartialFailure = bool
 
+// ReportAdGroupIdParam defines model for ReportAdGroupIdParam.
+type ReportAdGroupIdParam = string
+
+// ReportCampaignIdParam defines model for ReportCampaignIdParam.
+type ReportCampaignIdParam = string
+
+// ReportCursorParam defines model for ReportCursorParam.
+type ReportCursorParam = string
+
+// ReportFromParam defines model for ReportFromParam.
+type ReportFromParam = openapi_types.Date
+
+// ReportGranularityParam defines model for ReportGranularityParam.
+type ReportGranularityParam string
+
+// ReportLevelParam defines model for ReportLevelParam.
+type ReportLevelParam string
+
+// ReportLimitParam defines model for ReportLimitParam.
+type ReportLimitParam = int
+
+// ReportSortParam defines model for ReportSortParam.
+type ReportSortParam string
+
+// ReportStatusParam defines model for ReportStatusParam.
+type ReportStatusParam string
+
+// ReportToParam defines model for ReportToParam.
+type ReportToParam = openapi_types.Date
+
 // SandboxSimulate Example: rate_limited
 type SandboxSimulate = string
 
@@ -3112,6 +3834,13 @@ type RateLimited = ErrorEnvelope
 
 // Ready A health check that passed. The success envelope: `success` is always true.
 type Ready = HealthResponse
+
+// ReportBadRequest Every error response is this envelope. (Every successful one, but for `/openapi.json` and
+// `/metrics`, is `{"success": true, "data": ...}`: see the `...Response` schemas.)
+type ReportBadRequest = ErrorEnvelope
+
+// ReportPage A page of a performance report. The success envelope: `success` is always true.
+type ReportPage = ReportResponse
 
 // ServerTime The server's clock. The success envelope: `success` is always true.
 type ServerTime = TimeResponse
@@ -3973,6 +4702,96 @@ type UpdateNegativeParams struct {
 	// `412 PRECONDITION_FAILED` and nothing changes.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
+
+// PerformanceReportParams defines parameters for PerformanceReport.
+type PerformanceReportParams struct {
+	// Level What a row sums.
+	Level *PerformanceReportParamsLevel `form:"level,omitempty" json:"level,omitempty"`
+
+	// Granularity One row per entity (`summary`), per entity and day, or per entity and hour (the last 31 days only).
+	Granularity *PerformanceReportParamsGranularity `form:"granularity,omitempty" json:"granularity,omitempty"`
+
+	// From The first day, in the account's time zone; at most 399 days before today (30 for `hour`). By default 6 days before `to` (a week).
+	From *ReportFromParam `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (included), in the account's time zone; not after today, not before `from`. By default the account's today.
+	To *ReportToParam `form:"to,omitempty" json:"to,omitempty"`
+
+	// CampaignId Only the rows of this campaign (live or deleted) and what is under it.
+	CampaignId *ReportCampaignIdParam `form:"campaign_id,omitempty" json:"campaign_id,omitempty"`
+
+	// AdGroupId Only the rows of this ad group (live or deleted) and its keywords; levels `ad_group` and `keyword`.
+	AdGroupId *ReportAdGroupIdParam `form:"ad_group_id,omitempty" json:"ad_group_id,omitempty"`
+
+	// Status Only the rows whose entity has this status now (`ended` for campaigns only), or is deleted.
+	Status *PerformanceReportParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Sort A metric to order the rows by, ascending, or descending with a leading `-`.
+	Sort *PerformanceReportParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+
+	// Limit Rows per page.
+	Limit *ReportLimitParam `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor A page's `next_cursor`, for the next page (with the same other parameters).
+	Cursor *ReportCursorParam `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// PerformanceReportParamsLevel defines parameters for PerformanceReport.
+type PerformanceReportParamsLevel string
+
+// PerformanceReportParamsGranularity defines parameters for PerformanceReport.
+type PerformanceReportParamsGranularity string
+
+// PerformanceReportParamsStatus defines parameters for PerformanceReport.
+type PerformanceReportParamsStatus string
+
+// PerformanceReportParamsSort defines parameters for PerformanceReport.
+type PerformanceReportParamsSort string
+
+// HeadPerformanceReportParams defines parameters for HeadPerformanceReport.
+type HeadPerformanceReportParams struct {
+	// Level What a row sums.
+	Level *HeadPerformanceReportParamsLevel `form:"level,omitempty" json:"level,omitempty"`
+
+	// Granularity One row per entity (`summary`), per entity and day, or per entity and hour (the last 31 days only).
+	Granularity *HeadPerformanceReportParamsGranularity `form:"granularity,omitempty" json:"granularity,omitempty"`
+
+	// From The first day, in the account's time zone; at most 399 days before today (30 for `hour`). By default 6 days before `to` (a week).
+	From *ReportFromParam `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (included), in the account's time zone; not after today, not before `from`. By default the account's today.
+	To *ReportToParam `form:"to,omitempty" json:"to,omitempty"`
+
+	// CampaignId Only the rows of this campaign (live or deleted) and what is under it.
+	CampaignId *ReportCampaignIdParam `form:"campaign_id,omitempty" json:"campaign_id,omitempty"`
+
+	// AdGroupId Only the rows of this ad group (live or deleted) and its keywords; levels `ad_group` and `keyword`.
+	AdGroupId *ReportAdGroupIdParam `form:"ad_group_id,omitempty" json:"ad_group_id,omitempty"`
+
+	// Status Only the rows whose entity has this status now (`ended` for campaigns only), or is deleted.
+	Status *HeadPerformanceReportParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Sort A metric to order the rows by, ascending, or descending with a leading `-`.
+	Sort *HeadPerformanceReportParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+
+	// Limit Rows per page.
+	Limit *ReportLimitParam `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor A page's `next_cursor`, for the next page (with the same other parameters).
+	Cursor *ReportCursorParam `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// HeadPerformanceReportParamsLevel defines parameters for HeadPerformanceReport.
+type HeadPerformanceReportParamsLevel string
+
+// HeadPerformanceReportParamsGranularity defines parameters for HeadPerformanceReport.
+type HeadPerformanceReportParamsGranularity string
+
+// HeadPerformanceReportParamsStatus defines parameters for HeadPerformanceReport.
+type HeadPerformanceReportParamsStatus string
+
+// HeadPerformanceReportParamsSort defines parameters for HeadPerformanceReport.
+type HeadPerformanceReportParamsSort string
 
 // ResetSandboxParams defines parameters for ResetSandbox.
 type ResetSandboxParams struct {
@@ -5929,6 +6748,42 @@ type ClientInterface interface {
 	//
 	// Corresponds with HEAD /readyz (the `HeadGetReadiness` operationId).
 	HeadGetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PerformanceReport A performance report
+	//
+	// The delivery figures of the caller's account in the key's environment summed per campaign,
+	// ad group or keyword (`level`), over the account's days `from` to `to` (both included, in the
+	// account's `time_zone`), in one row per entity (`granularity=summary`), per entity and day
+	// (`day`) or per entity and hour (`hour`). Any range inside the retention in one request:
+	// daily figures are kept 400 days, hourly ones 31 days (an hourly report covers the last 31
+	// days, today included). Rows of deleted entities stay, with their last names and
+	// `deleted: true`.
+	//
+	// Metrics: `impressions`, `clicks`, `orders` (integers), `cost` and `sales` (US dollars exact
+	// to the cent, like every amount), and the ratios computed exactly from the sums and rounded
+	// half up: `ctr` (clicks / impressions), `conversion_rate` (orders / clicks), `acos`
+	// (cost / sales) and `roas` (sales / cost) as decimal strings of 6 decimals (fractions, not
+	// percentages), `cpc` (cost / clicks) in dollars with 4 decimals; each is null where its
+	// denominator is 0.
+	//
+	// Rows come by date (or hour), then id, unless `sort` names a metric (`-cost` for descending);
+	// rows whose ratio is null come last either way. Paging is by cursor: pass a page's
+	// `next_cursor` as `cursor`, with the same other parameters, for the next; it is null on the
+	// last page. `totals` (every row of the query, not just the page) comes with the first page,
+	// and is null on the others. A `campaign_id` or `ad_group_id` of another account (or none) →
+	// `404 NOT_FOUND`; a bad or repeated parameter → `400 VALIDATION_ERROR` naming each.
+	// See docs/reports.md for the roll-up and time zones.
+	//
+	// Corresponds with GET /reports/performance (the `PerformanceReport` operationId).
+	PerformanceReport(ctx context.Context, params *PerformanceReportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// HeadPerformanceReport A performance report, headers only (HEAD)
+	//
+	// `GET /reports/performance` without a body: the status and headers the `GET` would have
+	// answered, and no body, errors included.
+	//
+	// Corresponds with HEAD /reports/performance (the `HeadPerformanceReport` operationId).
+	HeadPerformanceReport(ctx context.Context, params *HeadPerformanceReportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ResetSandbox Empty the sandbox
 	//
@@ -8177,6 +9032,62 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 // Corresponds with HEAD /readyz (the `HeadGetReadiness` operationId).
 func (c *Client) HeadGetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewHeadGetReadinessRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PerformanceReport A performance report
+//
+// The delivery figures of the caller's account in the key's environment summed per campaign,
+// ad group or keyword (`level`), over the account's days `from` to `to` (both included, in the
+// account's `time_zone`), in one row per entity (`granularity=summary`), per entity and day
+// (`day`) or per entity and hour (`hour`). Any range inside the retention in one request:
+// daily figures are kept 400 days, hourly ones 31 days (an hourly report covers the last 31
+// days, today included). Rows of deleted entities stay, with their last names and
+// `deleted: true`.
+//
+// Metrics: `impressions`, `clicks`, `orders` (integers), `cost` and `sales` (US dollars exact
+// to the cent, like every amount), and the ratios computed exactly from the sums and rounded
+// half up: `ctr` (clicks / impressions), `conversion_rate` (orders / clicks), `acos`
+// (cost / sales) and `roas` (sales / cost) as decimal strings of 6 decimals (fractions, not
+// percentages), `cpc` (cost / clicks) in dollars with 4 decimals; each is null where its
+// denominator is 0.
+//
+// Rows come by date (or hour), then id, unless `sort` names a metric (`-cost` for descending);
+// rows whose ratio is null come last either way. Paging is by cursor: pass a page's
+// `next_cursor` as `cursor`, with the same other parameters, for the next; it is null on the
+// last page. `totals` (every row of the query, not just the page) comes with the first page,
+// and is null on the others. A `campaign_id` or `ad_group_id` of another account (or none) →
+// `404 NOT_FOUND`; a bad or repeated parameter → `400 VALIDATION_ERROR` naming each.
+// See docs/reports.md for the roll-up and time zones.
+//
+// Corresponds with GET /reports/performance (the `PerformanceReport` operationId).
+func (c *Client) PerformanceReport(ctx context.Context, params *PerformanceReportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPerformanceReportRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// HeadPerformanceReport A performance report, headers only (HEAD)
+//
+// `GET /reports/performance` without a body: the status and headers the `GET` would have
+// answered, and no body, errors included.
+//
+// Corresponds with HEAD /reports/performance (the `HeadPerformanceReport` operationId).
+func (c *Client) HeadPerformanceReport(ctx context.Context, params *HeadPerformanceReportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewHeadPerformanceReportRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -13788,6 +14699,330 @@ func NewHeadGetReadinessRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewPerformanceReportRequest constructs an http.Request for the PerformanceReport method
+func NewPerformanceReportRequest(server string, params *PerformanceReportParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/reports/performance")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Level != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "level", *params.Level, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Granularity != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "granularity", *params.Granularity, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.CampaignId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "campaign_id", *params.CampaignId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AdGroupId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ad_group_id", *params.AdGroupId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sort != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sort", *params.Sort, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewHeadPerformanceReportRequest constructs an http.Request for the HeadPerformanceReport method
+func NewHeadPerformanceReportRequest(server string, params *HeadPerformanceReportParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/reports/performance")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Level != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "level", *params.Level, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Granularity != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "granularity", *params.Granularity, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.CampaignId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "campaign_id", *params.CampaignId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AdGroupId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ad_group_id", *params.AdGroupId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sort != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sort", *params.Sort, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodHead, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewResetSandboxRequest constructs an http.Request for the ResetSandbox method
 func NewResetSandboxRequest(server string, params *ResetSandboxParams) (*http.Request, error) {
 	var err error
@@ -15925,6 +17160,46 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with HEAD /readyz (the `HeadGetReadiness` operationId).
 	HeadGetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HeadGetReadinessResponse, error)
+
+	// PerformanceReportWithResponse A performance report
+	//
+	// The delivery figures of the caller's account in the key's environment summed per campaign,
+	// ad group or keyword (`level`), over the account's days `from` to `to` (both included, in the
+	// account's `time_zone`), in one row per entity (`granularity=summary`), per entity and day
+	// (`day`) or per entity and hour (`hour`). Any range inside the retention in one request:
+	// daily figures are kept 400 days, hourly ones 31 days (an hourly report covers the last 31
+	// days, today included). Rows of deleted entities stay, with their last names and
+	// `deleted: true`.
+	//
+	// Metrics: `impressions`, `clicks`, `orders` (integers), `cost` and `sales` (US dollars exact
+	// to the cent, like every amount), and the ratios computed exactly from the sums and rounded
+	// half up: `ctr` (clicks / impressions), `conversion_rate` (orders / clicks), `acos`
+	// (cost / sales) and `roas` (sales / cost) as decimal strings of 6 decimals (fractions, not
+	// percentages), `cpc` (cost / clicks) in dollars with 4 decimals; each is null where its
+	// denominator is 0.
+	//
+	// Rows come by date (or hour), then id, unless `sort` names a metric (`-cost` for descending);
+	// rows whose ratio is null come last either way. Paging is by cursor: pass a page's
+	// `next_cursor` as `cursor`, with the same other parameters, for the next; it is null on the
+	// last page. `totals` (every row of the query, not just the page) comes with the first page,
+	// and is null on the others. A `campaign_id` or `ad_group_id` of another account (or none) →
+	// `404 NOT_FOUND`; a bad or repeated parameter → `400 VALIDATION_ERROR` naming each.
+	// See docs/reports.md for the roll-up and time zones.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /reports/performance (the `PerformanceReport` operationId).
+	PerformanceReportWithResponse(ctx context.Context, params *PerformanceReportParams, reqEditors ...RequestEditorFn) (*PerformanceReportResponse, error)
+
+	// HeadPerformanceReportWithResponse A performance report, headers only (HEAD)
+	//
+	// `GET /reports/performance` without a body: the status and headers the `GET` would have
+	// answered, and no body, errors included.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with HEAD /reports/performance (the `HeadPerformanceReport` operationId).
+	HeadPerformanceReportWithResponse(ctx context.Context, params *HeadPerformanceReportParams, reqEditors ...RequestEditorFn) (*HeadPerformanceReportResponse, error)
 
 	// ResetSandboxWithResponse Empty the sandbox
 	//
@@ -29337,6 +30612,356 @@ func (r HeadGetReadinessResponse) ContentType() string {
 	return ""
 }
 
+// PerformanceReportResponse200Headers the declared response headers of an HTTP 200 response for PerformanceReport
+type PerformanceReportResponse200Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// PerformanceReportResponse400Headers the declared response headers of an HTTP 400 response for PerformanceReport
+type PerformanceReportResponse400Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// PerformanceReportResponse401Headers the declared response headers of an HTTP 401 response for PerformanceReport
+type PerformanceReportResponse401Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// PerformanceReportResponse403Headers the declared response headers of an HTTP 403 response for PerformanceReport
+type PerformanceReportResponse403Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// PerformanceReportResponse404Headers the declared response headers of an HTTP 404 response for PerformanceReport
+type PerformanceReportResponse404Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// PerformanceReportResponse405Headers the declared response headers of an HTTP 405 response for PerformanceReport
+type PerformanceReportResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
+// PerformanceReportResponse413Headers the declared response headers of an HTTP 413 response for PerformanceReport
+type PerformanceReportResponse413Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// PerformanceReportResponse429Headers the declared response headers of an HTTP 429 response for PerformanceReport
+type PerformanceReportResponse429Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestId         *string
+}
+
+// PerformanceReportResponse500Headers the declared response headers of an HTTP 500 response for PerformanceReport
+type PerformanceReportResponse500Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// PerformanceReportResponse503Headers the declared response headers of an HTTP 503 response for PerformanceReport
+type PerformanceReportResponse503Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestId         *string
+}
+
+type PerformanceReportResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ReportPage
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ReportBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PerformanceReportResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PerformanceReportResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PerformanceReportResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PerformanceReportResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PerformanceReportResponse404Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *PerformanceReportResponse405Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PerformanceReportResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PerformanceReportResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PerformanceReportResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PerformanceReportResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PerformanceReportResponse) GetJSON200() *ReportPage {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PerformanceReportResponse) GetJSON400() *ReportBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PerformanceReportResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PerformanceReportResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PerformanceReportResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r PerformanceReportResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PerformanceReportResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PerformanceReportResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PerformanceReportResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PerformanceReportResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PerformanceReportResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PerformanceReportResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PerformanceReportResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PerformanceReportResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// HeadPerformanceReportResponse200Headers the declared response headers of an HTTP 200 response for HeadPerformanceReport
+type HeadPerformanceReportResponse200Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// HeadPerformanceReportResponse400Headers the declared response headers of an HTTP 400 response for HeadPerformanceReport
+type HeadPerformanceReportResponse400Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestId         *string
+}
+
+// HeadPerformanceReportResponse401Headers the declared response headers of an HTTP 401 response for HeadPerformanceReport
+type HeadPerformanceReportResponse401Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// HeadPerformanceReportResponse403Headers the declared response headers of an HTTP 403 response for HeadPerformanceReport
+type HeadPerformanceReportResponse403Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// HeadPerformanceReportResponse404Headers the declared response headers of an HTTP 404 response for HeadPerformanceReport
+type HeadPerformanceReportResponse404Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestId         *string
+}
+
+// HeadPerformanceReportResponse405Headers the declared response headers of an HTTP 405 response for HeadPerformanceReport
+type HeadPerformanceReportResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
+// HeadPerformanceReportResponse413Headers the declared response headers of an HTTP 413 response for HeadPerformanceReport
+type HeadPerformanceReportResponse413Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// HeadPerformanceReportResponse429Headers the declared response headers of an HTTP 429 response for HeadPerformanceReport
+type HeadPerformanceReportResponse429Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestId         *string
+}
+
+// HeadPerformanceReportResponse500Headers the declared response headers of an HTTP 500 response for HeadPerformanceReport
+type HeadPerformanceReportResponse500Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestId         *string
+}
+
+// HeadPerformanceReportResponse503Headers the declared response headers of an HTTP 503 response for HeadPerformanceReport
+type HeadPerformanceReportResponse503Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestId         *string
+}
+
+type HeadPerformanceReportResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *HeadPerformanceReportResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *HeadPerformanceReportResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *HeadPerformanceReportResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *HeadPerformanceReportResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *HeadPerformanceReportResponse404Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *HeadPerformanceReportResponse405Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *HeadPerformanceReportResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *HeadPerformanceReportResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *HeadPerformanceReportResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *HeadPerformanceReportResponse503Headers
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r HeadPerformanceReportResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
+}
+
+// GetBody returns the raw response body bytes
+func (r HeadPerformanceReportResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r HeadPerformanceReportResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r HeadPerformanceReportResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r HeadPerformanceReportResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ResetSandboxResponse200Headers the declared response headers of an HTTP 200 response for ResetSandbox
 type ResetSandboxResponse200Headers struct {
 	Date               *string
@@ -34349,6 +35974,58 @@ func (c *ClientWithResponses) HeadGetReadinessWithResponse(ctx context.Context, 
 		return nil, err
 	}
 	return ParseHeadGetReadinessResponse(rsp)
+}
+
+// PerformanceReportWithResponse A performance report
+//
+// The delivery figures of the caller's account in the key's environment summed per campaign,
+// ad group or keyword (`level`), over the account's days `from` to `to` (both included, in the
+// account's `time_zone`), in one row per entity (`granularity=summary`), per entity and day
+// (`day`) or per entity and hour (`hour`). Any range inside the retention in one request:
+// daily figures are kept 400 days, hourly ones 31 days (an hourly report covers the last 31
+// days, today included). Rows of deleted entities stay, with their last names and
+// `deleted: true`.
+//
+// Metrics: `impressions`, `clicks`, `orders` (integers), `cost` and `sales` (US dollars exact
+// to the cent, like every amount), and the ratios computed exactly from the sums and rounded
+// half up: `ctr` (clicks / impressions), `conversion_rate` (orders / clicks), `acos`
+// (cost / sales) and `roas` (sales / cost) as decimal strings of 6 decimals (fractions, not
+// percentages), `cpc` (cost / clicks) in dollars with 4 decimals; each is null where its
+// denominator is 0.
+//
+// Rows come by date (or hour), then id, unless `sort` names a metric (`-cost` for descending);
+// rows whose ratio is null come last either way. Paging is by cursor: pass a page's
+// `next_cursor` as `cursor`, with the same other parameters, for the next; it is null on the
+// last page. `totals` (every row of the query, not just the page) comes with the first page,
+// and is null on the others. A `campaign_id` or `ad_group_id` of another account (or none) →
+// `404 NOT_FOUND`; a bad or repeated parameter → `400 VALIDATION_ERROR` naming each.
+// See docs/reports.md for the roll-up and time zones.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /reports/performance (the `PerformanceReport` operationId).
+func (c *ClientWithResponses) PerformanceReportWithResponse(ctx context.Context, params *PerformanceReportParams, reqEditors ...RequestEditorFn) (*PerformanceReportResponse, error) {
+	rsp, err := c.PerformanceReport(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePerformanceReportResponse(rsp)
+}
+
+// HeadPerformanceReportWithResponse A performance report, headers only (HEAD)
+//
+// `GET /reports/performance` without a body: the status and headers the `GET` would have
+// answered, and no body, errors included.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with HEAD /reports/performance (the `HeadPerformanceReport` operationId).
+func (c *ClientWithResponses) HeadPerformanceReportWithResponse(ctx context.Context, params *HeadPerformanceReportParams, reqEditors ...RequestEditorFn) (*HeadPerformanceReportResponse, error) {
+	rsp, err := c.HeadPerformanceReport(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseHeadPerformanceReportResponse(rsp)
 }
 
 // ResetSandboxWithResponse Empty the sandbox
@@ -63871,6 +65548,809 @@ func ParseHeadGetReadinessResponse(rsp *http.Response) (*HeadGetReadinessRespons
 				return nil, err
 			}
 			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePerformanceReportResponse parses an HTTP response from a PerformanceReportWithResponse call
+func ParsePerformanceReportResponse(rsp *http.Response) (*PerformanceReportResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PerformanceReportResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ReportPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ReportBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PerformanceReportResponse200Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers PerformanceReportResponse400Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PerformanceReportResponse401Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PerformanceReportResponse403Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PerformanceReportResponse404Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 405:
+		var headers PerformanceReportResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
+	case rsp.StatusCode == 413:
+		var headers PerformanceReportResponse413Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers PerformanceReportResponse429Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PerformanceReportResponse500Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PerformanceReportResponse503Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseHeadPerformanceReportResponse parses an HTTP response from a HeadPerformanceReportWithResponse call
+func ParseHeadPerformanceReportResponse(rsp *http.Response) (*HeadPerformanceReportResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &HeadPerformanceReportResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		break // No content-type
+
+	case rsp.StatusCode == 400:
+		break // No content-type
+
+	case rsp.StatusCode == 401:
+		break // No content-type
+
+	case rsp.StatusCode == 403:
+		break // No content-type
+
+	case rsp.StatusCode == 404:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case rsp.StatusCode == 413:
+		break // No content-type
+
+	case rsp.StatusCode == 429:
+		break // No content-type
+
+	case rsp.StatusCode == 500:
+		break // No content-type
+
+	case rsp.StatusCode == 503:
+		break // No content-type
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers HeadPerformanceReportResponse200Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers HeadPerformanceReportResponse400Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers HeadPerformanceReportResponse401Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers HeadPerformanceReportResponse403Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers HeadPerformanceReportResponse404Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 405:
+		var headers HeadPerformanceReportResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
+	case rsp.StatusCode == 413:
+		var headers HeadPerformanceReportResponse413Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers HeadPerformanceReportResponse429Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers HeadPerformanceReportResponse500Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers HeadPerformanceReportResponse503Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string

@@ -1039,6 +1039,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reports/performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A performance report
+         * @description The delivery figures of the caller's account in the key's environment summed per campaign,
+         *     ad group or keyword (`level`), over the account's days `from` to `to` (both included, in the
+         *     account's `time_zone`), in one row per entity (`granularity=summary`), per entity and day
+         *     (`day`) or per entity and hour (`hour`). Any range inside the retention in one request:
+         *     daily figures are kept 400 days, hourly ones 31 days (an hourly report covers the last 31
+         *     days, today included). Rows of deleted entities stay, with their last names and
+         *     `deleted: true`.
+         *
+         *     Metrics: `impressions`, `clicks`, `orders` (integers), `cost` and `sales` (US dollars exact
+         *     to the cent, like every amount), and the ratios computed exactly from the sums and rounded
+         *     half up: `ctr` (clicks / impressions), `conversion_rate` (orders / clicks), `acos`
+         *     (cost / sales) and `roas` (sales / cost) as decimal strings of 6 decimals (fractions, not
+         *     percentages), `cpc` (cost / clicks) in dollars with 4 decimals; each is null where its
+         *     denominator is 0.
+         *
+         *     Rows come by date (or hour), then id, unless `sort` names a metric (`-cost` for descending);
+         *     rows whose ratio is null come last either way. Paging is by cursor: pass a page's
+         *     `next_cursor` as `cursor`, with the same other parameters, for the next; it is null on the
+         *     last page. `totals` (every row of the query, not just the page) comes with the first page,
+         *     and is null on the others. A `campaign_id` or `ad_group_id` of another account (or none) →
+         *     `404 NOT_FOUND`; a bad or repeated parameter → `400 VALIDATION_ERROR` naming each.
+         *     See docs/reports.md for the roll-up and time zones.
+         */
+        get: operations["performanceReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A performance report, headers only (HEAD)
+         * @description `GET /reports/performance` without a body: the status and headers the `GET` would have
+         *     answered, and no body, errors included.
+         */
+        head: operations["headPerformanceReport"];
+        patch?: never;
+        trace?: never;
+    };
     "/campaigns/{campaign_id}/changes": {
         parameters: {
             query?: never;
@@ -1682,6 +1728,186 @@ export interface components {
              * @example txn_01jdkw1r2f8x4m9q3t7v5b6n0c
              */
             transaction_id: string;
+        };
+        /**
+         * @description Summed figures and the ratios computed exactly from them, rounded half up: `ctr`,
+         *     `conversion_rate`, `acos` and `roas` with 6 decimals (fractions), `cpc` in dollars with 4;
+         *     null where the denominator is 0.
+         */
+        ReportMetrics: {
+            /**
+             * Format: int64
+             * @example 12000
+             */
+            impressions: number;
+            /**
+             * Format: int64
+             * @example 240
+             */
+            clicks: number;
+            /**
+             * Format: double
+             * @description US dollars, exact to the cent.
+             * @example 96
+             */
+            cost: Money;
+            /**
+             * Format: int64
+             * @example 12
+             */
+            orders: number;
+            /**
+             * Format: double
+             * @description US dollars, exact to the cent.
+             * @example 480
+             */
+            sales: Money;
+            /**
+             * @description clicks / impressions.
+             * @example 0.020000
+             */
+            ctr: string | null;
+            /**
+             * @description cost / clicks, in dollars.
+             * @example 0.4000
+             */
+            cpc: string | null;
+            /**
+             * @description orders / clicks.
+             * @example 0.050000
+             */
+            conversion_rate: string | null;
+            /**
+             * @description cost / sales.
+             * @example 0.200000
+             */
+            acos: string | null;
+            /**
+             * @description sales / cost.
+             * @example 5.000000
+             */
+            roas: string | null;
+        };
+        /**
+         * @description One row: the entity of the report's level with what is above it, its date (`day` and `hour`
+         *     reports) and hour (`hour` reports), and its figures. `ad_group_id` and `ad_group_name` appear
+         *     from the `ad_group` level down, `keyword_id`, `keyword_text` and `match_type` at the `keyword`
+         *     level. The names are the entity's current ones, or its last ones if it was deleted.
+         */
+        ReportRow: {
+            /**
+             * Format: date
+             * @description The account's day (daily and hourly reports).
+             * @example 2026-11-21
+             */
+            date?: string;
+            /**
+             * Format: date-time
+             * @description The hour's start, with the account's offset (hourly reports).
+             * @example 2026-11-21T22:00:00+09:00
+             */
+            hour?: string;
+            /** @example cmp_01jdkw1r2f8x4m9q3t7v5b6n0c */
+            campaign_id: string;
+            /** @example Spring sale */
+            campaign_name: string;
+            /** @example adg_01jdkw1r2f8x4m9q3t7v5b6n0c */
+            ad_group_id?: string;
+            /** @example Shoes */
+            ad_group_name?: string;
+            /** @example kw_01jdkw1r2f8x4m9q3t7v5b6n0c */
+            keyword_id?: string;
+            /** @example red shoes */
+            keyword_text?: string;
+            /**
+             * @example exact
+             * @enum {string}
+             */
+            match_type?: "exact" | "phrase" | "broad";
+            /**
+             * @description The entity's status now; `deleted` when it is gone.
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "paused" | "ended" | "deleted";
+            /** @example false */
+            deleted: boolean;
+            /**
+             * Format: int64
+             * @example 12000
+             */
+            impressions: number;
+            /**
+             * Format: int64
+             * @example 240
+             */
+            clicks: number;
+            /**
+             * Format: double
+             * @example 96
+             */
+            cost: Money;
+            /**
+             * Format: int64
+             * @example 12
+             */
+            orders: number;
+            /**
+             * Format: double
+             * @example 480
+             */
+            sales: Money;
+            /** @example 0.020000 */
+            ctr: string | null;
+            /** @example 0.4000 */
+            cpc: string | null;
+            /** @example 0.050000 */
+            conversion_rate: string | null;
+            /** @example 0.200000 */
+            acos: string | null;
+            /** @example 5.000000 */
+            roas: string | null;
+        };
+        Report: {
+            /**
+             * @example campaign
+             * @enum {string}
+             */
+            level: "campaign" | "ad_group" | "keyword";
+            /**
+             * @example summary
+             * @enum {string}
+             */
+            granularity: "summary" | "day" | "hour";
+            /**
+             * Format: date
+             * @example 2026-11-01
+             */
+            from: string;
+            /**
+             * Format: date
+             * @example 2026-11-22
+             */
+            to: string;
+            /**
+             * @description The account's IANA time zone, whose days the dates are.
+             * @example Asia/Tokyo
+             */
+            time_zone: string;
+            items: components["schemas"]["ReportRow"][];
+            /** @description The sums of every row of the report (first page only; null on the others). */
+            totals: components["schemas"]["ReportMetrics"] | null;
+            /**
+             * @description Pass it as `cursor` for the next page; null on the last page.
+             * @example ZA7mL2p3q4r5s6t7
+             */
+            next_cursor: string | null;
+        };
+        /** @description A page of a performance report. The success envelope: `success` is always true. */
+        ReportResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Report"];
         };
         HistoryList: {
             /** @description Newest first (by id, descending). */
@@ -2916,6 +3142,34 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["HistoryListResponse"];
+            };
+        };
+        /** @description One page of a performance report. */
+        ReportPage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ReportResponse"];
+            };
+        };
+        /** @description `VALIDATION_ERROR`: a query parameter is unknown, repeated, missing or invalid (a level, granularity, status or sort not listed, a date not YYYY-MM-DD, a range outside the retention or after today, `limit` outside 1 to 1000, a cursor this report did not give); `details` lists each. */
+        ReportBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Date: components["headers"]["Date"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
         /** @description `VALIDATION_ERROR`: a query parameter is unknown, repeated or invalid (an unknown `entity_type` or `actor_type`, a cursor this list did not give, `limit` outside 1 to 200, a time not in RFC 3339, `until` not after `since`); `details` lists each. */
@@ -4200,6 +4454,56 @@ export interface components {
          * @example chg_01jdkw1r2f8x4m9q3t7v5b6n0c
          */
         HistoryCursor: string;
+        /**
+         * @description What a row sums.
+         * @example campaign
+         */
+        ReportLevelParam: "campaign" | "ad_group" | "keyword";
+        /**
+         * @description One row per entity (`summary`), per entity and day, or per entity and hour (the last 31 days only).
+         * @example day
+         */
+        ReportGranularityParam: "summary" | "day" | "hour";
+        /**
+         * @description The first day, in the account's time zone; at most 399 days before today (30 for `hour`). By default 6 days before `to` (a week).
+         * @example 2026-11-01
+         */
+        ReportFromParam: string;
+        /**
+         * @description The last day (included), in the account's time zone; not after today, not before `from`. By default the account's today.
+         * @example 2026-11-22
+         */
+        ReportToParam: string;
+        /**
+         * @description Only the rows of this campaign (live or deleted) and what is under it.
+         * @example cmp_01jdkw1r2f8x4m9q3t7v5b6n0c
+         */
+        ReportCampaignIdParam: string;
+        /**
+         * @description Only the rows of this ad group (live or deleted) and its keywords; levels `ad_group` and `keyword`.
+         * @example adg_01jdkw1r2f8x4m9q3t7v5b6n0c
+         */
+        ReportAdGroupIdParam: string;
+        /**
+         * @description Only the rows whose entity has this status now (`ended` for campaigns only), or is deleted.
+         * @example active
+         */
+        ReportStatusParam: "active" | "paused" | "ended" | "deleted";
+        /**
+         * @description A metric to order the rows by, ascending, or descending with a leading `-`.
+         * @example -cost
+         */
+        ReportSortParam: "impressions" | "-impressions" | "clicks" | "-clicks" | "cost" | "-cost" | "orders" | "-orders" | "sales" | "-sales" | "ctr" | "-ctr" | "cpc" | "-cpc" | "conversion_rate" | "-conversion_rate" | "acos" | "-acos" | "roas" | "-roas";
+        /**
+         * @description Rows per page.
+         * @example 100
+         */
+        ReportLimitParam: number;
+        /**
+         * @description A page's `next_cursor`, for the next page (with the same other parameters).
+         * @example ZA7mL2p3q4r5s6t7
+         */
+        ReportCursorParam: string;
         /**
          * @description Records per page.
          * @example 50
@@ -6825,6 +7129,150 @@ export interface operations {
             503: components["responses"]["HeadError"];
         };
     };
+    performanceReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description What a row sums.
+                 * @example campaign
+                 */
+                level?: components["parameters"]["ReportLevelParam"];
+                /**
+                 * @description One row per entity (`summary`), per entity and day, or per entity and hour (the last 31 days only).
+                 * @example day
+                 */
+                granularity?: components["parameters"]["ReportGranularityParam"];
+                /**
+                 * @description The first day, in the account's time zone; at most 399 days before today (30 for `hour`). By default 6 days before `to` (a week).
+                 * @example 2026-11-01
+                 */
+                from?: components["parameters"]["ReportFromParam"];
+                /**
+                 * @description The last day (included), in the account's time zone; not after today, not before `from`. By default the account's today.
+                 * @example 2026-11-22
+                 */
+                to?: components["parameters"]["ReportToParam"];
+                /**
+                 * @description Only the rows of this campaign (live or deleted) and what is under it.
+                 * @example cmp_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                campaign_id?: components["parameters"]["ReportCampaignIdParam"];
+                /**
+                 * @description Only the rows of this ad group (live or deleted) and its keywords; levels `ad_group` and `keyword`.
+                 * @example adg_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                ad_group_id?: components["parameters"]["ReportAdGroupIdParam"];
+                /**
+                 * @description Only the rows whose entity has this status now (`ended` for campaigns only), or is deleted.
+                 * @example active
+                 */
+                status?: components["parameters"]["ReportStatusParam"];
+                /**
+                 * @description A metric to order the rows by, ascending, or descending with a leading `-`.
+                 * @example -cost
+                 */
+                sort?: components["parameters"]["ReportSortParam"];
+                /**
+                 * @description Rows per page.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["ReportLimitParam"];
+                /**
+                 * @description A page's `next_cursor`, for the next page (with the same other parameters).
+                 * @example ZA7mL2p3q4r5s6t7
+                 */
+                cursor?: components["parameters"]["ReportCursorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReportPage"];
+            400: components["responses"]["ReportBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headPerformanceReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description What a row sums.
+                 * @example campaign
+                 */
+                level?: components["parameters"]["ReportLevelParam"];
+                /**
+                 * @description One row per entity (`summary`), per entity and day, or per entity and hour (the last 31 days only).
+                 * @example day
+                 */
+                granularity?: components["parameters"]["ReportGranularityParam"];
+                /**
+                 * @description The first day, in the account's time zone; at most 399 days before today (30 for `hour`). By default 6 days before `to` (a week).
+                 * @example 2026-11-01
+                 */
+                from?: components["parameters"]["ReportFromParam"];
+                /**
+                 * @description The last day (included), in the account's time zone; not after today, not before `from`. By default the account's today.
+                 * @example 2026-11-22
+                 */
+                to?: components["parameters"]["ReportToParam"];
+                /**
+                 * @description Only the rows of this campaign (live or deleted) and what is under it.
+                 * @example cmp_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                campaign_id?: components["parameters"]["ReportCampaignIdParam"];
+                /**
+                 * @description Only the rows of this ad group (live or deleted) and its keywords; levels `ad_group` and `keyword`.
+                 * @example adg_01jdkw1r2f8x4m9q3t7v5b6n0c
+                 */
+                ad_group_id?: components["parameters"]["ReportAdGroupIdParam"];
+                /**
+                 * @description Only the rows whose entity has this status now (`ended` for campaigns only), or is deleted.
+                 * @example active
+                 */
+                status?: components["parameters"]["ReportStatusParam"];
+                /**
+                 * @description A metric to order the rows by, ascending, or descending with a leading `-`.
+                 * @example -cost
+                 */
+                sort?: components["parameters"]["ReportSortParam"];
+                /**
+                 * @description Rows per page.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["ReportLimitParam"];
+                /**
+                 * @description A page's `next_cursor`, for the next page (with the same other parameters).
+                 * @example ZA7mL2p3q4r5s6t7
+                 */
+                cursor?: components["parameters"]["ReportCursorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
     listCampaignChanges: {
         parameters: {
             query?: {
@@ -7864,4 +8312,4 @@ export interface operations {
 export type Money = `${number}`;
 
 /** The properties of the API that hold money, read and written as Money. */
-export const moneyFields: ReadonlySet<string> = new Set(["bid","budget_daily","default_bid","spend_today"]);
+export const moneyFields: ReadonlySet<string> = new Set(["bid","budget_daily","cost","default_bid","sales","spend_today"]);

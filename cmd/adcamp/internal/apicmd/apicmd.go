@@ -100,6 +100,8 @@ func (c *cli) api(ctx context.Context, cmd string, args []string) error {
 		return c.channelAccountsListAPI(ctx, args)
 	case "changes list":
 		return c.changesList(ctx, args)
+	case "reports performance":
+		return c.reportsPerformance(ctx, args)
 	case "sandbox reset":
 		return c.sandboxAction(ctx, cmd, args, (*client.Client).ResetSandbox, "deleted")
 	case "sandbox sample-data":
