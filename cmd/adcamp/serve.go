@@ -43,6 +43,10 @@ const defaultAuthFailureLimit = 20
 // kernel's queue until one closes.
 const defaultMaxConnections = 8192
 
+// simulatorTick is how often the sandbox's delivery simulator posts the
+// current hour's running totals.
+const simulatorTick = time.Minute
+
 // maxHistoryDays bounds --history-retention (a century; 0 keeps all).
 const maxHistoryDays = 36500
 
@@ -72,6 +76,8 @@ type serveConfig struct {
 	// webhooksAllowPrivate lets webhooks go to private and loopback
 	// addresses (tests, receivers inside one's network).
 	webhooksAllowPrivate bool
+	simulator            bool   // the sandbox's delivery simulator
+	simulatorSeed        uint64 // its seed
 }
 
 func (c *cli) serveFlags(args []string) (*serveConfig, error) {
@@ -110,6 +116,11 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	finishOps := c.opsFlags(fs, &cfg.ops)
 	fs.BoolVar(&cfg.webhooksAllowPrivate, "webhooks-allow-private", false,
 		"deliver webhooks to loopback, private and link-local addresses too (refused by default)")
+	fs.BoolVar(&cfg.simulator, "sandbox-simulator", c.envDefault(envName("sandbox-simulator"), "true") != "false",
+		"simulate delivery in the sandbox: hourly figures for its servable keywords, and POST /sandbox/simulate (docs/sandbox.md)")
+	seed := c.envDefault(envName("sandbox-seed"), strconv.Itoa(service.DefaultSimulatorSeed))
+	fs.Func("sandbox-seed", fmt.Sprintf("seed of the sandbox's delivery simulator: the same seed, data and hour give the same figures (default %d)",
+		service.DefaultSimulatorSeed), func(v string) error { seed = v; return nil })
 	for i := range counts {
 		n := &counts[i]
 		n.text = c.envDefault(envName(n.name), strconv.Itoa(n.def))
@@ -118,7 +129,8 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 			return nil
 		})
 	}
-	if _, err := c.parse(fs, args); err != nil {
+	_, err := c.parse(fs, args)
+	if err != nil {
 		return nil, err
 	}
 	for _, n := range counts {
@@ -130,6 +142,9 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	}
 	if err := finishOps(cfg); err != nil {
 		return nil, err
+	}
+	if cfg.simulatorSeed, err = strconv.ParseUint(seed, 10, 64); err != nil {
+		return nil, usageError("--sandbox-seed must be a whole number ≥ 0, got %q", seed)
 	}
 	trusted, err := adcamp.ParsePrefixes([]string{cfg.trustedProxies})
 	if err != nil {
@@ -218,6 +233,7 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 		HistoryRetention: time.Duration(cfg.historyDays) * 24 * time.Hour,
 	})
 	svc.SetFeedRetention(cfg.feedRetention)
+	svc.SetSimulator(service.SimulatorConfig{Enabled: cfg.simulator && cfg.sandboxAddr != "", Seed: cfg.simulatorSeed})
 	if err := svc.LoadSettings(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -340,6 +356,7 @@ func (a *app) run(ctx context.Context, ls listeners) error {
 	wg.Go(func() { a.svc.Run(runCtx, 5*time.Second) })
 	wg.Go(func() { a.runWebhooks(runCtx, a.webhooksAllowPrivate) })
 	wg.Go(func() { a.svc.RunFeed(runCtx, feedTick) })
+	wg.Go(func() { a.svc.RunSimulator(runCtx, simulatorTick) })
 	a.startBackground(runCtx, &wg)
 
 	errc := make(chan error, len(ls))

@@ -81,8 +81,9 @@ type Service struct {
 	uses    map[keyDay]int64        // requests not yet counted in the store
 	trail   map[string][]pendingUse // key id -> last uses not yet written, oldest first
 
-	console console   // see sessions.go
-	feed    feedState // see feed.go
+	console console                         // see sessions.go
+	feed    feedState                       // see feed.go
+	sim     atomic.Pointer[SimulatorConfig] // see simulator.go
 }
 
 // New returns a Service for cfg.
