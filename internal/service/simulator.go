@@ -72,6 +72,9 @@ func (s *Service) SimulateSandbox(ctx context.Context, t adcamp.Tenant, days int
 	if err := sandboxOnly(t, "simulate"); err != nil {
 		return nil, err
 	}
+	if err := s.MayChangeCampaigns(ctx, t); err != nil {
+		return nil, err
+	}
 	if !s.SimulatorEnabled() {
 		return nil, adcamp.Errorf(adcamp.CodeConflict, "the sandbox's delivery simulator is off on this deployment (adcamp serve --sandbox-simulator=false)")
 	}

@@ -1035,6 +1035,21 @@ func (e CreateSandboxSampleData201JSONResponseBodySuccess) Valid() bool {
 	}
 }
 
+// Defines values for SimulateSandboxDelivery200JSONResponseBodySuccess.
+const (
+	SimulateSandboxDelivery200JSONResponseBodySuccessTrue SimulateSandboxDelivery200JSONResponseBodySuccess = true
+)
+
+// Valid indicates whether the value is a known member of the SimulateSandboxDelivery200JSONResponseBodySuccess enum.
+func (e SimulateSandboxDelivery200JSONResponseBodySuccess) Valid() bool {
+	switch e {
+	case SimulateSandboxDelivery200JSONResponseBodySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // AdGroup An ad group as the API shows it. Every property is always present. `default_bid` is the bid of
 // its keywords whose `bid` is null.
 type AdGroup struct {
@@ -2564,6 +2579,23 @@ type SandboxCounts struct {
 	Keywords  int64 `json:"keywords"`
 }
 
+// SandboxSimulated What a backfill of the delivery simulator posted.
+type SandboxSimulated struct {
+	Days int `json:"days"`
+
+	// From The account's first day covered (in its time zone).
+	From openapi_types.Date `json:"from"`
+
+	// Keywords The servable keywords simulated.
+	Keywords int `json:"keywords"`
+
+	// Rows The delivery rows posted (one per keyword and hour).
+	Rows int `json:"rows"`
+
+	// To The account's today, covered up to the current hour so far.
+	To openapi_types.Date `json:"to"`
+}
+
 // Time defines model for Time.
 type Time struct {
 	// Iso The same instant, RFC 3339 UTC.
@@ -3959,6 +3991,37 @@ type CreateSandboxSampleDataParams struct {
 
 // CreateSandboxSampleData201JSONResponseBodySuccess defines parameters for CreateSandboxSampleData.
 type CreateSandboxSampleData201JSONResponseBodySuccess bool
+
+// SimulateSandboxDeliveryParams defines parameters for SimulateSandboxDelivery.
+type SimulateSandboxDeliveryParams struct {
+	// Days How many days to backfill, today included (default 30).
+	Days *int `form:"days,omitempty" json:"days,omitempty"`
+
+	// IdempotencyKey A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+	// POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+	// first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+	// path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+	// environment, not to one credential.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XSandboxSimulate Sandbox only; the production listener ignores it entirely. After authentication (and the
+	// scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+	// anything, so a change under a failure is not applied:
+	//
+	// * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+	//   `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+	// * `internal_error` — `500 INTERNAL_ERROR`;
+	// * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+	// * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+	// * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+	//   for real.
+	//
+	// Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+	XSandboxSimulate *SandboxSimulate `json:"X-Sandbox-Simulate,omitempty"`
+}
+
+// SimulateSandboxDelivery200JSONResponseBodySuccess defines parameters for SimulateSandboxDelivery.
+type SimulateSandboxDelivery200JSONResponseBodySuccess bool
 
 // CreateWebhookEndpointParams defines parameters for CreateWebhookEndpoint.
 type CreateWebhookEndpointParams struct {
@@ -5880,6 +5943,26 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /sandbox/sample-data (the `CreateSandboxSampleData` operationId).
 	CreateSandboxSampleData(ctx context.Context, params *CreateSandboxSampleDataParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SimulateSandboxDelivery Backfill the sandbox with simulated delivery
+	//
+	// Sandbox only. Runs the sandbox's delivery simulator over the key's account's last `days` days
+	// (today and the `days`-1 before it, in the account's time zone; today up to the current hour,
+	// that hour so far): for each servable keyword (itself, its ad group and its campaign active,
+	// within the campaign's dates) it makes up plausible hourly figures from the keyword's bid and
+	// match type, stops each campaign at its daily budget as an ad server does (the hour the budget
+	// runs out is cut so that the day's spend is the budget exactly), and posts them through the
+	// delivery path of the operator API, replacing the figures of those keywords in those hours:
+	// spend, serving status, the serving feed and the reports see them as real figures. The figures
+	// of a keyword in an hour depend only on the deployment's seed (`adcamp serve --sandbox-seed`),
+	// the keyword and the hour: the same request again posts the same figures. `adcamp serve` also
+	// posts the current hour's running totals every minute, and `POST /sandbox/sample-data` ends with
+	// a backfill of 30 days. Answers `409 CONFLICT` where the simulator is off
+	// (`--sandbox-simulator=false`); on the production listener the path is `404 NOT_FOUND`. Takes no
+	// body.
+	//
+	// Corresponds with POST /sandbox/simulate (the `SimulateSandboxDelivery` operationId).
+	SimulateSandboxDelivery(ctx context.Context, params *SimulateSandboxDeliveryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetServerTime Server time
 	//
@@ -8145,6 +8228,36 @@ func (c *Client) ResetSandbox(ctx context.Context, params *ResetSandboxParams, r
 // Corresponds with POST /sandbox/sample-data (the `CreateSandboxSampleData` operationId).
 func (c *Client) CreateSandboxSampleData(ctx context.Context, params *CreateSandboxSampleDataParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateSandboxSampleDataRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SimulateSandboxDelivery Backfill the sandbox with simulated delivery
+//
+// Sandbox only. Runs the sandbox's delivery simulator over the key's account's last `days` days
+// (today and the `days`-1 before it, in the account's time zone; today up to the current hour,
+// that hour so far): for each servable keyword (itself, its ad group and its campaign active,
+// within the campaign's dates) it makes up plausible hourly figures from the keyword's bid and
+// match type, stops each campaign at its daily budget as an ad server does (the hour the budget
+// runs out is cut so that the day's spend is the budget exactly), and posts them through the
+// delivery path of the operator API, replacing the figures of those keywords in those hours:
+// spend, serving status, the serving feed and the reports see them as real figures. The figures
+// of a keyword in an hour depend only on the deployment's seed (`adcamp serve --sandbox-seed`),
+// the keyword and the hour: the same request again posts the same figures. `adcamp serve` also
+// posts the current hour's running totals every minute, and `POST /sandbox/sample-data` ends with
+// a backfill of 30 days. Answers `409 CONFLICT` where the simulator is off
+// (`--sandbox-simulator=false`); on the production listener the path is `404 NOT_FOUND`. Takes no
+// body.
+//
+// Corresponds with POST /sandbox/simulate (the `SimulateSandboxDelivery` operationId).
+func (c *Client) SimulateSandboxDelivery(ctx context.Context, params *SimulateSandboxDeliveryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSimulateSandboxDeliveryRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -13818,6 +13931,86 @@ func NewCreateSandboxSampleDataRequest(server string, params *CreateSandboxSampl
 	return req, nil
 }
 
+// NewSimulateSandboxDeliveryRequest constructs an http.Request for the SimulateSandboxDelivery method
+func NewSimulateSandboxDeliveryRequest(server string, params *SimulateSandboxDeliveryParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/sandbox/simulate")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Days != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "days", *params.Days, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+		if params.XSandboxSimulate != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Sandbox-Simulate", *params.XSandboxSimulate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Sandbox-Simulate", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetServerTimeRequest constructs an http.Request for the GetServerTime method
 func NewGetServerTimeRequest(server string) (*http.Request, error) {
 	var err error
@@ -15874,6 +16067,28 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /sandbox/sample-data (the `CreateSandboxSampleData` operationId).
 	CreateSandboxSampleDataWithResponse(ctx context.Context, params *CreateSandboxSampleDataParams, reqEditors ...RequestEditorFn) (*CreateSandboxSampleDataResponse, error)
+
+	// SimulateSandboxDeliveryWithResponse Backfill the sandbox with simulated delivery
+	//
+	// Sandbox only. Runs the sandbox's delivery simulator over the key's account's last `days` days
+	// (today and the `days`-1 before it, in the account's time zone; today up to the current hour,
+	// that hour so far): for each servable keyword (itself, its ad group and its campaign active,
+	// within the campaign's dates) it makes up plausible hourly figures from the keyword's bid and
+	// match type, stops each campaign at its daily budget as an ad server does (the hour the budget
+	// runs out is cut so that the day's spend is the budget exactly), and posts them through the
+	// delivery path of the operator API, replacing the figures of those keywords in those hours:
+	// spend, serving status, the serving feed and the reports see them as real figures. The figures
+	// of a keyword in an hour depend only on the deployment's seed (`adcamp serve --sandbox-seed`),
+	// the keyword and the hour: the same request again posts the same figures. `adcamp serve` also
+	// posts the current hour's running totals every minute, and `POST /sandbox/sample-data` ends with
+	// a backfill of 30 days. Answers `409 CONFLICT` where the simulator is off
+	// (`--sandbox-simulator=false`); on the production listener the path is `404 NOT_FOUND`. Takes no
+	// body.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/simulate (the `SimulateSandboxDelivery` operationId).
+	SimulateSandboxDeliveryWithResponse(ctx context.Context, params *SimulateSandboxDeliveryParams, reqEditors ...RequestEditorFn) (*SimulateSandboxDeliveryResponse, error)
 
 	// GetServerTimeWithResponse Server time
 	//
@@ -29736,6 +29951,245 @@ func (r CreateSandboxSampleDataResponse) ContentType() string {
 	return ""
 }
 
+// SimulateSandboxDeliveryResponse200Headers the declared response headers of an HTTP 200 response for SimulateSandboxDelivery
+type SimulateSandboxDeliveryResponse200Headers struct {
+	Date               *string
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// SimulateSandboxDeliveryResponse400Headers the declared response headers of an HTTP 400 response for SimulateSandboxDelivery
+type SimulateSandboxDeliveryResponse400Headers struct {
+	Date               *string
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// SimulateSandboxDeliveryResponse401Headers the declared response headers of an HTTP 401 response for SimulateSandboxDelivery
+type SimulateSandboxDeliveryResponse401Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// SimulateSandboxDeliveryResponse403Headers the declared response headers of an HTTP 403 response for SimulateSandboxDelivery
+type SimulateSandboxDeliveryResponse403Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// SimulateSandboxDeliveryResponse404Headers the declared response headers of an HTTP 404 response for SimulateSandboxDelivery
+type SimulateSandboxDeliveryResponse404Headers struct {
+	Date               *string
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// SimulateSandboxDeliveryResponse405Headers the declared response headers of an HTTP 405 response for SimulateSandboxDelivery
+type SimulateSandboxDeliveryResponse405Headers struct {
+	Allow      *string
+	Date       *string
+	XRequestId *string
+}
+
+// SimulateSandboxDeliveryResponse409Headers the declared response headers of an HTTP 409 response for SimulateSandboxDelivery
+type SimulateSandboxDeliveryResponse409Headers struct {
+	Date               *string
+	IdempotentReplayed *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// SimulateSandboxDeliveryResponse413Headers the declared response headers of an HTTP 413 response for SimulateSandboxDelivery
+type SimulateSandboxDeliveryResponse413Headers struct {
+	Date       *string
+	XRequestId *string
+}
+
+// SimulateSandboxDeliveryResponse429Headers the declared response headers of an HTTP 429 response for SimulateSandboxDelivery
+type SimulateSandboxDeliveryResponse429Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestId         *string
+}
+
+// SimulateSandboxDeliveryResponse500Headers the declared response headers of an HTTP 500 response for SimulateSandboxDelivery
+type SimulateSandboxDeliveryResponse500Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestId         *string
+}
+
+// SimulateSandboxDeliveryResponse503Headers the declared response headers of an HTTP 503 response for SimulateSandboxDelivery
+type SimulateSandboxDeliveryResponse503Headers struct {
+	Date               *string
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RetryAfter         *int
+	XRequestId         *string
+}
+
+type SimulateSandboxDeliveryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data struct {
+			// Simulated What a backfill of the delivery simulator posted.
+			Simulated SandboxSimulated `json:"simulated"`
+		} `json:"data"`
+		Success SimulateSandboxDelivery200JSONResponseBodySuccess `json:"success"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *DeleteBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *ChangeNotFound
+	// JSON405 the response for an HTTP 405 `application/json` response
+	JSON405 *MethodNotAllowed
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ErrorEnvelope
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SimulateSandboxDeliveryResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *SimulateSandboxDeliveryResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SimulateSandboxDeliveryResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *SimulateSandboxDeliveryResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *SimulateSandboxDeliveryResponse404Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *SimulateSandboxDeliveryResponse405Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *SimulateSandboxDeliveryResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *SimulateSandboxDeliveryResponse413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SimulateSandboxDeliveryResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *SimulateSandboxDeliveryResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SimulateSandboxDeliveryResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SimulateSandboxDeliveryResponse) GetJSON200() *struct {
+	Data struct {
+		// Simulated What a backfill of the delivery simulator posted.
+		Simulated SandboxSimulated `json:"simulated"`
+	} `json:"data"`
+	Success SimulateSandboxDelivery200JSONResponseBodySuccess `json:"success"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SimulateSandboxDeliveryResponse) GetJSON400() *DeleteBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SimulateSandboxDeliveryResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SimulateSandboxDeliveryResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SimulateSandboxDeliveryResponse) GetJSON404() *ChangeNotFound {
+	return r.JSON404
+}
+
+// GetJSON405 returns the response for an HTTP 405 `application/json` response
+func (r SimulateSandboxDeliveryResponse) GetJSON405() *MethodNotAllowed {
+	return r.JSON405
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r SimulateSandboxDeliveryResponse) GetJSON409() *ErrorEnvelope {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SimulateSandboxDeliveryResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r SimulateSandboxDeliveryResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SimulateSandboxDeliveryResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SimulateSandboxDeliveryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SimulateSandboxDeliveryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SimulateSandboxDeliveryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SimulateSandboxDeliveryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SimulateSandboxDeliveryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetServerTimeResponse200Headers the declared response headers of an HTTP 200 response for GetServerTime
 type GetServerTimeResponse200Headers struct {
 	Date       *string
@@ -34307,6 +34761,34 @@ func (c *ClientWithResponses) CreateSandboxSampleDataWithResponse(ctx context.Co
 		return nil, err
 	}
 	return ParseCreateSandboxSampleDataResponse(rsp)
+}
+
+// SimulateSandboxDeliveryWithResponse Backfill the sandbox with simulated delivery
+//
+// Sandbox only. Runs the sandbox's delivery simulator over the key's account's last `days` days
+// (today and the `days`-1 before it, in the account's time zone; today up to the current hour,
+// that hour so far): for each servable keyword (itself, its ad group and its campaign active,
+// within the campaign's dates) it makes up plausible hourly figures from the keyword's bid and
+// match type, stops each campaign at its daily budget as an ad server does (the hour the budget
+// runs out is cut so that the day's spend is the budget exactly), and posts them through the
+// delivery path of the operator API, replacing the figures of those keywords in those hours:
+// spend, serving status, the serving feed and the reports see them as real figures. The figures
+// of a keyword in an hour depend only on the deployment's seed (`adcamp serve --sandbox-seed`),
+// the keyword and the hour: the same request again posts the same figures. `adcamp serve` also
+// posts the current hour's running totals every minute, and `POST /sandbox/sample-data` ends with
+// a backfill of 30 days. Answers `409 CONFLICT` where the simulator is off
+// (`--sandbox-simulator=false`); on the production listener the path is `404 NOT_FOUND`. Takes no
+// body.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /sandbox/simulate (the `SimulateSandboxDelivery` operationId).
+func (c *ClientWithResponses) SimulateSandboxDeliveryWithResponse(ctx context.Context, params *SimulateSandboxDeliveryParams, reqEditors ...RequestEditorFn) (*SimulateSandboxDeliveryResponse, error) {
+	rsp, err := c.SimulateSandboxDelivery(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSimulateSandboxDeliveryResponse(rsp)
 }
 
 // GetServerTimeWithResponse Server time
@@ -64731,6 +65213,494 @@ func ParseCreateSandboxSampleDataResponse(rsp *http.Response) (*CreateSandboxSam
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateSandboxSampleDataResponse503Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSimulateSandboxDeliveryResponse parses an HTTP response from a SimulateSandboxDeliveryWithResponse call
+func ParseSimulateSandboxDeliveryResponse(rsp *http.Response) (*SimulateSandboxDeliveryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SimulateSandboxDeliveryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data struct {
+				// Simulated What a backfill of the delivery simulator posted.
+				Simulated SandboxSimulated `json:"simulated"`
+			} `json:"data"`
+			Success SimulateSandboxDelivery200JSONResponseBodySuccess `json:"success"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest DeleteBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ChangeNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON405 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SimulateSandboxDeliveryResponse200Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers SimulateSandboxDeliveryResponse400Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers SimulateSandboxDeliveryResponse401Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers SimulateSandboxDeliveryResponse403Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers SimulateSandboxDeliveryResponse404Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 405:
+		var headers SimulateSandboxDeliveryResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = &value
+		}
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers405 = &headers
+	case rsp.StatusCode == 409:
+		var headers SimulateSandboxDeliveryResponse409Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers SimulateSandboxDeliveryResponse413Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers SimulateSandboxDeliveryResponse429Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers SimulateSandboxDeliveryResponse500Headers
+		if values := rsp.Header.Values("Date"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Date = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers SimulateSandboxDeliveryResponse503Headers
 		if values := rsp.Header.Values("Date"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Date", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -1404,6 +1404,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Backfill the sandbox with simulated delivery
+         * @description Sandbox only. Runs the sandbox's delivery simulator over the key's account's last `days` days
+         *     (today and the `days`-1 before it, in the account's time zone; today up to the current hour,
+         *     that hour so far): for each servable keyword (itself, its ad group and its campaign active,
+         *     within the campaign's dates) it makes up plausible hourly figures from the keyword's bid and
+         *     match type, stops each campaign at its daily budget as an ad server does (the hour the budget
+         *     runs out is cut so that the day's spend is the budget exactly), and posts them through the
+         *     delivery path of the operator API, replacing the figures of those keywords in those hours:
+         *     spend, serving status, the serving feed and the reports see them as real figures. The figures
+         *     of a keyword in an hour depend only on the deployment's seed (`adcamp serve --sandbox-seed`),
+         *     the keyword and the hour: the same request again posts the same figures. `adcamp serve` also
+         *     posts the current hour's running totals every minute, and `POST /sandbox/sample-data` ends with
+         *     a backfill of 30 days. Answers `409 CONFLICT` where the simulator is off
+         *     (`--sandbox-simulator=false`); on the production listener the path is `404 NOT_FOUND`. Takes no
+         *     body.
+         */
+        post: operations["simulateSandboxDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1576,6 +1609,24 @@ export interface components {
             ad_groups: number;
             /** Format: int64 */
             keywords: number;
+        };
+        /** @description What a backfill of the delivery simulator posted. */
+        SandboxSimulated: {
+            days: number;
+            /**
+             * Format: date
+             * @description The account's first day covered (in its time zone).
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The account's today, covered up to the current hour so far.
+             */
+            to: string;
+            /** @description The servable keywords simulated. */
+            keywords: number;
+            /** @description The delivery rows posted (one per keyword and hour). */
+            rows: number;
         };
         /**
          * @description What a change record is about. `member` is a console user's place and role in the account; `account` a change of the account's own settings (its `time_zone`); `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign); `webhook_endpoint` an endpoint of webhooks.
@@ -7832,6 +7883,109 @@ export interface operations {
             404: components["responses"]["ChangeNotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    simulateSandboxDelivery: {
+        parameters: {
+            query?: {
+                /** @description How many days to backfill, today included (default 30). */
+                days?: number;
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; what was posted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "simulated": {
+                     *           "days": 30,
+                     *           "from": "2026-10-29",
+                     *           "to": "2026-11-27",
+                     *           "keywords": 160,
+                     *           "rows": 112480
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            simulated: components["schemas"]["SandboxSimulated"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /**
+             * @description `CONFLICT`: the deployment runs with the sandbox's delivery simulator off
+             *     (`--sandbox-simulator=false`); or, as for every change, the signature or `Idempotency-Key`
+             *     was already used by another request (`IDEMPOTENCY_KEY_REUSED`).
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
