@@ -128,6 +128,7 @@ func (s *Server) routes() {
 		s.handle("GET "+p+"/channel-accounts", s.signed(s.listChannelAccounts))
 
 		s.handle("GET "+p+"/changes", s.signed(s.listChanges))
+		s.handle("GET "+p+"/reports/performance", s.signed(s.performanceReport))
 		s.handle("GET "+p+"/campaigns/{campaign_id}/changes", s.signed(s.entityChanges(adcamp.EntityCampaign, "campaign_id")))
 		s.handle("GET "+p+"/ad-groups/{ad_group_id}/changes", s.signed(s.entityChanges(adcamp.EntityAdGroup, "ad_group_id")))
 		s.handle("GET "+p+"/keywords/{keyword_id}/changes", s.signed(s.entityChanges(adcamp.EntityKeyword, "keyword_id")))

@@ -90,24 +90,37 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 	return out, rows.Err()
 }
 
-// PutDelivery writes the batch in one statement over arrays, then sums
-// the cost of each campaign and hour it touched, in a second.
+// PutDelivery reads the stored rows of the batch's keys (for the days
+// they were added to), writes the batch in one statement over arrays,
+// sums the cost of each campaign and hour it touched in a second, and
+// adds the changes to delivery_days in a third. Writes run at
+// SERIALIZABLE: two batches correcting the same hour cannot both take
+// the old figures off.
 func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
 	n := len(rows)
 	kw, acc, env, camp, grp := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	hour, imp, clk, cost, ord, sales := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	day := make([]*int32, n)
 	for i, r := range rows {
 		kw[i], acc[i], env[i], camp[i], grp[i] = r.KeywordID, r.AccountID, string(r.Environment), r.CampaignID, r.AdGroupID
 		hour[i], imp[i], clk[i], cost[i], ord[i], sales[i] = micros(r.Hour), r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales)
+		if r.Day != 0 {
+			day[i] = &rows[i].Day
+		}
 	}
-	_, err := t.tx.Exec(ctx, `INSERT INTO delivery_hours (keyword_id, hour, account_id, environment, campaign_id, ad_group_id,
-			impressions, clicks, cost, orders, sales, updated_at)
-		SELECT k, h, a, e, c, g, i, cl, co, o, s, $12
+	old, err := t.storedHours(ctx, kw, hour)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.Exec(ctx, `INSERT INTO delivery_hours (keyword_id, hour, account_id, environment, campaign_id, ad_group_id,
+			impressions, clicks, cost, orders, sales, updated_at, day)
+		SELECT k, h, a, e, c, g, i, cl, co, o, s, $12, d
 		FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[],
-			$7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[]) AS r(k, h, a, e, c, g, i, cl, co, o, s)
+			$7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $13::integer[]) AS r(k, h, a, e, c, g, i, cl, co, o, s, d)
 		ON CONFLICT (keyword_id, hour) DO UPDATE SET impressions = excluded.impressions, clicks = excluded.clicks,
-			cost = excluded.cost, orders = excluded.orders, sales = excluded.sales, updated_at = excluded.updated_at`,
-		kw, hour, acc, env, camp, grp, imp, clk, cost, ord, sales, micros(now))
+			cost = excluded.cost, orders = excluded.orders, sales = excluded.sales, updated_at = excluded.updated_at,
+			day = COALESCE(excluded.day, delivery_hours.day)`,
+		kw, hour, acc, env, camp, grp, imp, clk, cost, ord, sales, micros(now), day)
 	if err != nil {
 		return err
 	}
@@ -116,6 +129,58 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 		JOIN (SELECT DISTINCT c, h FROM unnest($1::text[], $2::bigint[]) AS p(c, h)) p ON d.campaign_id = p.c AND d.hour = p.h
 		GROUP BY d.campaign_id, d.hour
 		ON CONFLICT (campaign_id, hour) DO UPDATE SET cost = excluded.cost`, camp, hour)
+	if err != nil {
+		return err
+	}
+	return t.addDays(ctx, store.DayDeltas(old, rows))
+}
+
+// storedHours returns the stored rows of the keys (keyword, hour) that
+// have a day (an undated one was never added to a day).
+func (t *tx) storedHours(ctx context.Context, kw []string, hour []int64) ([]store.HourFigures, error) {
+	rows, err := t.tx.Query(ctx, `SELECT d.keyword_id, d.hour, d.day, d.account_id, d.environment, d.campaign_id, d.ad_group_id,
+		d.impressions, d.clicks, d.cost, d.orders, d.sales
+		FROM unnest($1::text[], $2::bigint[]) AS p(k, h)
+		JOIN delivery_hours d ON d.keyword_id = p.k AND d.hour = p.h WHERE d.day IS NOT NULL`, kw, hour)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.HourFigures
+	for rows.Next() {
+		var h store.HourFigures
+		if err := rows.Scan(&h.KeywordID, &h.Hour, &h.Day, &h.AccountID, &h.Environment, &h.CampaignID, &h.AdGroupID,
+			&h.Impressions, &h.Clicks, &h.Cost, &h.Orders, &h.Sales); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// addDays adds each delta to its row of delivery_days, in one statement.
+func (t *tx) addDays(ctx context.Context, ds []store.DayDelta) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	n := len(ds)
+	acc, env, ent, camp, grp := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	level, day := make([]int16, n), make([]int32, n)
+	imp, clk, cost, ord, sales := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	for i, d := range ds {
+		acc[i], env[i], ent[i], camp[i], grp[i] = d.AccountID, string(d.Environment), d.EntityID, d.CampaignID, d.AdGroupID
+		level[i], day[i] = int16(d.Level), d.Day
+		imp[i], clk[i], cost[i], ord[i], sales[i] = d.Impressions, d.Clicks, int64(d.Cost), d.Orders, int64(d.Sales)
+	}
+	_, err := t.tx.Exec(ctx, `INSERT INTO delivery_days (account_id, environment, level, day, entity_id, campaign_id, ad_group_id,
+			impressions, clicks, cost, orders, sales)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::smallint[], $4::integer[], $5::text[], $6::text[], $7::text[],
+			$8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[])
+		ON CONFLICT (account_id, environment, level, day, entity_id) DO UPDATE SET
+			impressions = delivery_days.impressions + excluded.impressions, clicks = delivery_days.clicks + excluded.clicks,
+			cost = delivery_days.cost + excluded.cost, orders = delivery_days.orders + excluded.orders,
+			sales = delivery_days.sales + excluded.sales`,
+		acc, env, level, day, ent, camp, grp, imp, clk, cost, ord, sales)
 	return err
 }
 

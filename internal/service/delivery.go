@@ -104,6 +104,9 @@ func (s *Service) IngestDelivery(ctx context.Context, env adcamp.Environment, it
 		if len(good) == 0 {
 			return nil
 		}
+		if err := datedRows(ctx, tx, good); err != nil {
+			return err
+		}
 		before, err := s.daySpend(ctx, tx, good)
 		if err != nil {
 			return err
@@ -117,6 +120,26 @@ func (s *Service) IngestDelivery(ctx context.Context, env adcamp.Environment, it
 		return nil, err
 	}
 	return results, nil
+}
+
+// datedRows sets each row's Day: the date of its hour in its account's
+// time zone as it is now (docs/reports.md: a later change of zone moves
+// the days of the hours sent afterwards, and of those corrected).
+func datedRows(ctx context.Context, tx store.Tx, rows []store.DeliveryRow) error {
+	zones := map[string]*time.Location{}
+	for i := range rows {
+		loc, ok := zones[rows[i].AccountID]
+		if !ok {
+			a, err := tx.GetAccount(ctx, rows[i].AccountID)
+			if err != nil {
+				return err
+			}
+			loc = zoneOf(a.TimeZone)
+			zones[rows[i].AccountID] = loc
+		}
+		rows[i].Day = dayOfHour(rows[i].Hour, loc)
+	}
+	return nil
 }
 
 type deliveryKey struct {

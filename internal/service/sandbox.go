@@ -64,6 +64,9 @@ func (s *Service) ResetSandbox(ctx context.Context, t adcamp.Tenant) (*SandboxCo
 				if err := tx.DeleteCampaignDelivery(ctx, c.ID); err != nil {
 					return err
 				}
+				if err := tx.DeleteCampaignReports(ctx, t, c.ID); err != nil {
+					return err
+				}
 				recordSubtree(h, c.ID, groups, keywords)
 				s.recordCampaign(h, adcamp.OpDelete, c, nil)
 				n.Campaigns++

@@ -81,6 +81,8 @@ type Service struct {
 	uses    map[keyDay]int64        // requests not yet counted in the store
 	trail   map[string][]pendingUse // key id -> last uses not yet written, oldest first
 
+	reportsPurged atomic.Pointer[time.Time] // when reportDuties last purged
+
 	console console                         // see sessions.go
 	feed    feedState                       // see feed.go
 	sim     atomic.Pointer[SimulatorConfig] // see simulator.go
@@ -137,6 +139,7 @@ func (s *Service) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	s.endDueCampaigns(ctx)
+	s.reportDuties(ctx)
 	for {
 		select {
 		case <-ctx.Done():
@@ -149,6 +152,7 @@ func (s *Service) Run(ctx context.Context, interval time.Duration) {
 			s.purgeConsole(ctx)
 			s.endDueCampaigns(ctx)
 			s.purgeChanges(ctx)
+			s.reportDuties(ctx)
 			if n, err := s.PurgeRecords(ctx); err != nil {
 				s.log.Error("purge expired request records", "err", err)
 			} else if n > 0 {

@@ -140,26 +140,31 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 	return out, err
 }
 
-const deliveryColumns = 12
+const deliveryColumns = 13
 
 func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
 	type campaignHour struct {
 		campaign string
 		hour     int64
 	}
+	old, err := t.storedHours(ctx, rows)
+	if err != nil {
+		return err
+	}
 	touched := map[campaignHour]bool{}
-	err := chunks(len(rows), func(start, size int) error {
+	err = chunks(len(rows), func(start, size int) error {
 		args := make([]any, 0, size*deliveryColumns)
 		for _, r := range rows[start : start+size] {
 			h := micros(r.Hour)
 			touched[campaignHour{r.CampaignID, h}] = true
 			args = append(args, r.KeywordID, h, r.AccountID, string(r.Environment), r.CampaignID, r.AdGroupID,
-				r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales), micros(now))
+				r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales), micros(now), nullDay(r.Day))
 		}
 		_, err := t.exec(ctx, `INSERT INTO delivery_hours (keyword_id, hour, account_id, environment, campaign_id, ad_group_id,
-			impressions, clicks, cost, orders, sales, updated_at) VALUES `+placeholders(size, deliveryColumns)+`
+			impressions, clicks, cost, orders, sales, updated_at, day) VALUES `+placeholders(size, deliveryColumns)+`
 			ON CONFLICT (keyword_id, hour) DO UPDATE SET impressions = excluded.impressions, clicks = excluded.clicks,
-			cost = excluded.cost, orders = excluded.orders, sales = excluded.sales, updated_at = excluded.updated_at`, args...)
+			cost = excluded.cost, orders = excluded.orders, sales = excluded.sales, updated_at = excluded.updated_at,
+			day = COALESCE(excluded.day, delivery_hours.day)`, args...)
 		return err
 	})
 	if err != nil {
@@ -173,7 +178,67 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 			return err
 		}
 	}
-	return nil
+	return t.addDays(ctx, store.DayDeltas(old, rows))
+}
+
+// nullDay is a row's day, NULL for none.
+func nullDay(d int32) any {
+	if d == 0 {
+		return nil
+	}
+	return d
+}
+
+// storedHours returns the stored rows of rows' keys that have a day (an
+// undated one was never added to a day).
+func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow) ([]store.HourFigures, error) {
+	var out []store.HourFigures
+	err := chunks(len(rows), func(start, size int) error {
+		args := make([]any, 0, size*2)
+		for _, r := range rows[start : start+size] {
+			args = append(args, r.KeywordID, micros(r.Hour))
+		}
+		q, err := t.query(ctx, `SELECT keyword_id, hour, day, account_id, environment, campaign_id, ad_group_id,
+			impressions, clicks, cost, orders, sales FROM delivery_hours
+			WHERE day IS NOT NULL AND (keyword_id, hour) IN (VALUES `+placeholders(size, 2)+`)`, args...)
+		if err != nil {
+			return err
+		}
+		defer q.Close()
+		for q.Next() {
+			var h store.HourFigures
+			if err := q.Scan(&h.KeywordID, &h.Hour, &h.Day, &h.AccountID, &h.Environment, &h.CampaignID, &h.AdGroupID,
+				&h.Impressions, &h.Clicks, &h.Cost, &h.Orders, &h.Sales); err != nil {
+				return err
+			}
+			out = append(out, h)
+		}
+		return q.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+const dayColumns = 12
+
+// addDays adds each delta to its row of delivery_days.
+func (t *tx) addDays(ctx context.Context, ds []store.DayDelta) error {
+	return chunks(len(ds), func(start, size int) error {
+		args := make([]any, 0, size*dayColumns)
+		for _, d := range ds[start : start+size] {
+			args = append(args, d.AccountID, string(d.Environment), int(d.Level), d.Day, d.EntityID, d.CampaignID, d.AdGroupID,
+				d.Impressions, d.Clicks, int64(d.Cost), d.Orders, int64(d.Sales))
+		}
+		_, err := t.exec(ctx, `INSERT INTO delivery_days (account_id, environment, level, day, entity_id, campaign_id, ad_group_id,
+			impressions, clicks, cost, orders, sales) VALUES `+placeholders(size, dayColumns)+`
+			ON CONFLICT (account_id, environment, level, day, entity_id) DO UPDATE SET
+			impressions = delivery_days.impressions + excluded.impressions, clicks = delivery_days.clicks + excluded.clicks,
+			cost = delivery_days.cost + excluded.cost, orders = delivery_days.orders + excluded.orders,
+			sales = delivery_days.sales + excluded.sales`, args...)
+		return err
+	})
 }
 
 func (t *tx) CampaignSpend(ctx context.Context, campaignIDs []string, from, to time.Time) (map[string]adcamp.Money, error) {

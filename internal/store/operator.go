@@ -62,6 +62,10 @@ type DeliveryKeyword struct {
 type DeliveryRow struct {
 	KeywordID string
 	Hour      time.Time // on the hour, UTC
+	// Day is the account's date of Hour (YYYYMMDD, DayNumber), in its
+	// time zone at the ingest: the day of delivery_days the row is added
+	// to. 0 leaves the row undated, for the background roll-up.
+	Day int32
 	DeliveryKeyword
 	Impressions, Clicks, Orders int64
 	Cost, Sales                 adcamp.Money

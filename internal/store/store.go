@@ -37,6 +37,7 @@ type Tx interface {
 	ConsoleTx
 	ChangesTx
 	OperatorTx
+	ReportTx
 	KeyTrailTx
 	NegativesTx
 	WebhooksTx

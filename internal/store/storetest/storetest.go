@@ -59,6 +59,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	tests = append(tests, consoleTests...)
 	tests = append(tests, negativeTests...)
 	tests = append(tests, operatorTests...)
+	tests = append(tests, reportTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			db := open(t)

@@ -1,0 +1,401 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/adcamp/adcamp"
+)
+
+// ReportTx is the report store (docs/reports.md): the daily figures
+// rolled up from the hourly ones, read back aggregated per campaign, ad
+// group or keyword, and purged past their retention. It is an interface
+// of its own so that another engine could take the figures over
+// (docs/scaling.md). PutDelivery (OperatorTx) writes both the hours and
+// their days, in one transaction.
+type ReportTx interface {
+	// ReportRows calls fn with each row of q, in q's order (fn's row is
+	// reused). A row's names are the live entity's, or the last ones of
+	// a deleted entity (Deleted).
+	ReportRows(ctx context.Context, q ReportQuery, fn func(*ReportRow) error) error
+	// ReportTotals returns the sums of every row of q (Offset and Limit
+	// ignored).
+	ReportTotals(ctx context.Context, q ReportQuery) (Metrics, error)
+	// ReportEntity reports whether id is a campaign (level 1), ad group
+	// (2) or keyword (3) of t, live or deleted.
+	ReportEntity(ctx context.Context, t adcamp.Tenant, level ReportLevel, id string) (bool, error)
+	// UndatedHours returns at most limit hourly rows stored before the
+	// days were kept (no day): the roll-up then puts them again with
+	// their day, through PutDelivery.
+	UndatedHours(ctx context.Context, limit int) ([]DeliveryRow, error)
+	// PurgeReports deletes at most limit hourly rows of t before hours
+	// (with the campaigns' spend in those hours) and at most limit
+	// daily rows of t before day (YYYYMMDD), each through t's index,
+	// and returns how many it deleted.
+	PurgeReports(ctx context.Context, t adcamp.Tenant, hours time.Time, day int32, limit int) (int64, error)
+	// PurgeReportNames deletes at most limit names of entities deleted
+	// before before.
+	PurgeReportNames(ctx context.Context, before time.Time, limit int) (int64, error)
+	// DeleteCampaignReports removes a campaign's daily figures (with
+	// its ad groups' and keywords') and the names of its deleted
+	// entities: the sandbox's reset.
+	DeleteCampaignReports(ctx context.Context, t adcamp.Tenant, campaignID string) error
+}
+
+// ReportLevel is what a report row sums: a campaign, an ad group or a
+// keyword. Its values are delivery_days.level.
+type ReportLevel int8
+
+// The report levels.
+const (
+	LevelCampaign ReportLevel = 1
+	LevelAdGroup  ReportLevel = 2
+	LevelKeyword  ReportLevel = 3
+)
+
+// Granularity is how a report cuts time.
+type Granularity int8
+
+// The granularities.
+const (
+	Summary Granularity = iota
+	Daily
+	Hourly
+)
+
+// ReportQuery selects and orders the rows of a report.
+type ReportQuery struct {
+	Tenant      adcamp.Tenant
+	Level       ReportLevel
+	Granularity Granularity
+	// FromDay and ToDay bound the days (YYYYMMDD, both included) of a
+	// summary or daily report; FromHour and ToHour ([from, to)) the
+	// hours of an hourly one.
+	FromDay, ToDay   int32
+	FromHour, ToHour time.Time
+	// CampaignID and AdGroupID, if set, keep the rows under them.
+	CampaignID, AdGroupID string
+	// Status, if set, keeps the rows whose entity has that stored status,
+	// or, "deleted", those whose entity is gone.
+	Status string
+	// Sort is a metric (a column of Metrics or a ratio of ReportSorts),
+	// Desc its direction; without it rows go by day or hour, then id.
+	Sort string
+	Desc bool
+	// Offset and Limit page the rows; Limit 0 means all of them.
+	Offset, Limit int
+}
+
+// Metrics are the summed figures of a report row.
+type Metrics struct {
+	Impressions, Clicks, Orders int64
+	Cost, Sales                 adcamp.Money
+}
+
+// Add adds m2 to m.
+func (m *Metrics) Add(m2 Metrics) {
+	m.Impressions += m2.Impressions
+	m.Clicks += m2.Clicks
+	m.Orders += m2.Orders
+	m.Cost += m2.Cost
+	m.Sales += m2.Sales
+}
+
+// ReportRow is one row of a report: an entity (with those above it) and,
+// in a daily or hourly report, its day or hour.
+type ReportRow struct {
+	CampaignID, AdGroupID, KeywordID   string
+	CampaignName, AdGroupName, Keyword string
+	MatchType                          string
+	Status                             string // the entity's stored status; "" when deleted
+	Deleted                            bool
+	Day                                int32     // YYYYMMDD, daily reports
+	Hour                               time.Time // hourly reports
+	Metrics
+}
+
+// ReportSorts maps each sortable metric to its SQL expression over the
+// aggregated columns: the ratios as floating point (for ordering only;
+// their values are computed exactly by the service), with rows whose
+// denominator is zero last in both directions.
+var ReportSorts = map[string]struct{ nullIf, expr string }{
+	"impressions":     {"", "impressions"},
+	"clicks":          {"", "clicks"},
+	"cost":            {"", "cost"},
+	"orders":          {"", "orders"},
+	"sales":           {"", "sales"},
+	"ctr":             {"impressions", "CAST(clicks AS DOUBLE PRECISION) / NULLIF(impressions, 0)"},
+	"cpc":             {"clicks", "CAST(cost AS DOUBLE PRECISION) / NULLIF(clicks, 0)"},
+	"conversion_rate": {"clicks", "CAST(orders AS DOUBLE PRECISION) / NULLIF(clicks, 0)"},
+	"acos":            {"sales", "CAST(cost AS DOUBLE PRECISION) / NULLIF(sales, 0)"},
+	"roas":            {"cost", "CAST(sales AS DOUBLE PRECISION) / NULLIF(cost, 0)"},
+}
+
+// DayNumber writes a date as the integer YYYYMMDD of delivery_days.day.
+func DayNumber(d adcamp.Date) int32 {
+	return int32(d.Year*10000 + int(d.Month)*100 + d.Day)
+}
+
+// DateOfDay reads delivery_days.day back.
+func DateOfDay(n int32) adcamp.Date {
+	return adcamp.Date{Year: int(n / 10000), Month: time.Month(n / 100 % 100), Day: int(n % 100)}
+}
+
+// HourFigures is an hourly row as stored, with the day it was rolled up
+// into (0: none yet).
+type HourFigures struct {
+	KeywordID string
+	Hour      int64 // Unix microseconds
+	Day       int32
+	DeliveryKeyword
+	Metrics
+}
+
+// DayDelta is what to add to one row of delivery_days.
+type DayDelta struct {
+	AccountID   string
+	Environment adcamp.Environment
+	Level       ReportLevel
+	Day         int32
+	EntityID    string
+	CampaignID  string
+	AdGroupID   string // "" at the campaign level
+	Metrics
+}
+
+// DayDeltas returns what rows change in delivery_days when rows replace
+// old (the stored rows of the same keys, if any): each row's figures are
+// added to its day (a row without a day keeps the one stored, and one
+// without either is left out: the background roll-up dates it), and each old row's are taken off the day it was
+// added to. The sums are exact (integers), so that the days always equal
+// the sum of their hours as they were dated. Stores call it in
+// PutDelivery, in the transaction that writes the hours.
+func DayDeltas(old []HourFigures, rows []DeliveryRow) []DayDelta {
+	type key struct {
+		level  ReportLevel
+		day    int32
+		entity string
+	}
+	idx := map[key]int{}
+	var out []DayDelta
+	add := func(k DeliveryKeyword, keyword string, day int32, m Metrics, sign int64) {
+		for _, l := range [...]ReportLevel{LevelCampaign, LevelAdGroup, LevelKeyword} {
+			entity, group := k.CampaignID, ""
+			switch l {
+			case LevelAdGroup:
+				entity, group = k.AdGroupID, k.AdGroupID
+			case LevelKeyword:
+				entity, group = keyword, k.AdGroupID
+			}
+			kk := key{l, day, entity}
+			i, ok := idx[kk]
+			if !ok {
+				i = len(out)
+				idx[kk] = i
+				out = append(out, DayDelta{AccountID: k.AccountID, Environment: k.Environment, Level: l, Day: day,
+					EntityID: entity, CampaignID: k.CampaignID, AdGroupID: group})
+			}
+			d := &out[i].Metrics
+			d.Impressions += sign * m.Impressions
+			d.Clicks += sign * m.Clicks
+			d.Orders += sign * m.Orders
+			d.Cost += adcamp.Money(sign) * m.Cost
+			d.Sales += adcamp.Money(sign) * m.Sales
+		}
+	}
+	type hourKey struct {
+		keyword string
+		hour    int64
+	}
+	stored := make(map[hourKey]int32, len(old))
+	for _, o := range old {
+		stored[hourKey{o.KeywordID, o.Hour}] = o.Day
+		if o.Day != 0 {
+			add(o.DeliveryKeyword, o.KeywordID, o.Day, o.Metrics, -1)
+		}
+	}
+	for _, r := range rows {
+		day := r.Day
+		if day == 0 {
+			day = stored[hourKey{r.KeywordID, r.Hour.UnixMicro()}]
+		}
+		if day != 0 {
+			add(r.DeliveryKeyword, r.KeywordID, day, Metrics{r.Impressions, r.Clicks, r.Orders, r.Cost, r.Sales}, 1)
+		}
+	}
+	// Drop what nets to nothing (a row sent again unchanged).
+	kept := out[:0]
+	for _, d := range out {
+		if d.Metrics != (Metrics{}) {
+			kept = append(kept, d)
+		}
+	}
+	return kept
+}
+
+// ReportSQL returns the statement (and its arguments, $1...) that reads
+// the rows of q, the same text on both stores: both speak this SQL.
+func ReportSQL(q ReportQuery) (string, []any, error) {
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	inner, having, err := reportAggregate(q, arg)
+	if err != nil {
+		return "", nil, err
+	}
+	order, err := reportOrder(q, "")
+	if err != nil {
+		return "", nil, err
+	}
+	var b strings.Builder
+	b.WriteString(`SELECT a.entity_id, a.campaign_id, a.ad_group_id, a.t, a.impressions, a.clicks, a.cost, a.orders, a.sales,
+		COALESCE(c.name, rc.name, ''), `)
+	switch q.Level {
+	case LevelCampaign:
+		b.WriteString(`'', '', '', c.status, c.id IS NULL`)
+	case LevelAdGroup:
+		b.WriteString(`COALESCE(g.name, rg.name, ''), '', '', g.status, g.id IS NULL`)
+	default:
+		b.WriteString(`COALESCE(g.name, rg.name, ''), COALESCE(k.text, rk.name, ''), COALESCE(k.match_type, rk.match_type, ''), k.status, k.id IS NULL`)
+	}
+	b.WriteString(` FROM (SELECT * FROM (` + inner + having + `) s ORDER BY ` + order)
+	if q.Limit > 0 {
+		b.WriteString(` LIMIT ` + arg(q.Limit) + ` OFFSET ` + arg(q.Offset))
+	}
+	b.WriteString(`) a
+		LEFT JOIN campaigns c ON c.id = a.campaign_id
+		LEFT JOIN report_names rc ON c.id IS NULL AND rc.entity_id = a.campaign_id`)
+	if q.Level >= LevelAdGroup {
+		b.WriteString(`
+		LEFT JOIN ad_groups g ON g.id = a.ad_group_id
+		LEFT JOIN report_names rg ON g.id IS NULL AND rg.entity_id = a.ad_group_id`)
+	}
+	if q.Level == LevelKeyword {
+		b.WriteString(`
+		LEFT JOIN keywords k ON k.id = a.entity_id
+		LEFT JOIN report_names rk ON k.id IS NULL AND rk.entity_id = a.entity_id`)
+	}
+	outer, _ := reportOrder(q, "a.")
+	b.WriteString(` ORDER BY ` + outer)
+	return b.String(), args, nil
+}
+
+// ReportTotalsSQL returns the statement that sums the rows of q. Without
+// a status filter it sums the coarsest level that holds the same figures
+// (a campaign's days hold the sum of its keywords', exactly).
+func ReportTotalsSQL(q ReportQuery) (string, []any, error) {
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	sums := `COALESCE(SUM(impressions), 0), COALESCE(SUM(clicks), 0), COALESCE(SUM(cost), 0), COALESCE(SUM(orders), 0), COALESCE(SUM(sales), 0)`
+	if q.Status == "" && q.Granularity != Hourly {
+		where := `account_id = ` + arg(q.Tenant.AccountID) + ` AND environment = ` + arg(string(q.Tenant.Environment)) +
+			` AND day >= ` + arg(q.FromDay) + ` AND day <= ` + arg(q.ToDay)
+		switch {
+		case q.AdGroupID != "":
+			where += ` AND level = 2 AND entity_id = ` + arg(q.AdGroupID)
+			if q.CampaignID != "" {
+				where += ` AND campaign_id = ` + arg(q.CampaignID)
+			}
+		case q.CampaignID != "":
+			where += ` AND level = 1 AND entity_id = ` + arg(q.CampaignID)
+		default:
+			where += ` AND level = 1`
+		}
+		return `SELECT ` + sums + ` FROM delivery_days WHERE ` + where, args, nil
+	}
+	inner, having, err := reportAggregate(q, arg)
+	if err != nil {
+		return "", nil, err
+	}
+	return `SELECT ` + sums + ` FROM (` + inner + having + `) s`, args, nil
+}
+
+// reportAggregate returns the grouped query of q's rows (entity_id,
+// campaign_id, ad_group_id, t: the day or hour or 0, and the sums) and
+// its HAVING clause (the status filter).
+func reportAggregate(q ReportQuery, arg func(any) string) (string, string, error) {
+	var entity, group string
+	switch q.Level {
+	case LevelCampaign:
+		entity, group = "campaign_id", "''"
+	case LevelAdGroup:
+		entity, group = "ad_group_id", "ad_group_id"
+	case LevelKeyword:
+		entity, group = "keyword_id", "ad_group_id"
+	default:
+		return "", "", fmt.Errorf("report level %d", q.Level)
+	}
+	var from, t string
+	where := `account_id = ` + arg(q.Tenant.AccountID) + ` AND environment = ` + arg(string(q.Tenant.Environment))
+	if q.Granularity == Hourly {
+		from, t = "delivery_hours", "hour"
+		where += ` AND hour >= ` + arg(q.FromHour.UnixMicro()) + ` AND hour < ` + arg(q.ToHour.UnixMicro())
+	} else {
+		from, entity = "delivery_days", "entity_id"
+		if q.Level == LevelCampaign {
+			group = "ad_group_id"
+		}
+		where += ` AND level = ` + arg(int(q.Level)) + ` AND day >= ` + arg(q.FromDay) + ` AND day <= ` + arg(q.ToDay)
+		t = "day"
+	}
+	if q.Granularity == Summary {
+		t = "0"
+	}
+	if q.CampaignID != "" {
+		where += ` AND campaign_id = ` + arg(q.CampaignID)
+	}
+	if q.AdGroupID != "" {
+		where += ` AND ad_group_id = ` + arg(q.AdGroupID)
+	}
+	groupBy := entity + `, campaign_id`
+	if group != "''" {
+		groupBy += `, ` + group
+	}
+	if t != "0" {
+		groupBy += `, ` + t
+	}
+	inner := `SELECT ` + entity + ` AS entity_id, campaign_id, ` + group + ` AS ad_group_id, ` + t + ` AS t,
+		SUM(impressions) AS impressions, SUM(clicks) AS clicks, SUM(cost) AS cost, SUM(orders) AS orders, SUM(sales) AS sales
+		FROM ` + from + ` WHERE ` + where + ` GROUP BY ` + groupBy
+	having := ""
+	if q.Status != "" {
+		table := map[ReportLevel]string{LevelCampaign: "campaigns", LevelAdGroup: "ad_groups", LevelKeyword: "keywords"}[q.Level]
+		if q.Status == "deleted" {
+			having = ` HAVING NOT EXISTS (SELECT 1 FROM ` + table + ` x WHERE x.id = ` + entity + `)`
+		} else {
+			having = ` HAVING EXISTS (SELECT 1 FROM ` + table + ` x WHERE x.id = ` + entity + ` AND x.status = ` + arg(q.Status) + `)`
+		}
+	}
+	return inner, having, nil
+}
+
+// reportOrder returns q's ORDER BY over columns prefixed by p.
+func reportOrder(q ReportQuery, p string) (string, error) {
+	tail := p + `t, ` + p + `entity_id`
+	if q.Sort == "" {
+		return tail, nil
+	}
+	s, ok := ReportSorts[q.Sort]
+	if !ok {
+		return "", fmt.Errorf("report sort %q", q.Sort)
+	}
+	dir := " ASC"
+	if q.Desc {
+		dir = " DESC"
+	}
+	expr := s.expr
+	for _, col := range [...]string{"impressions", "clicks", "cost", "orders", "sales"} {
+		expr = strings.ReplaceAll(expr, col, p+col)
+	}
+	if s.nullIf != "" {
+		return `(` + p + s.nullIf + ` = 0), ` + expr + dir + `, ` + tail, nil
+	}
+	return expr + dir + `, ` + tail, nil
+}
