@@ -19,6 +19,8 @@ const (
 	PrefixEvent           = "evt_"
 	PrefixDelivery        = "whd_"
 	PrefixAttempt         = "wha_"
+	// PrefixReportJob prefixes the ids of report jobs.
+	PrefixReportJob = "rpj_"
 )
 
 // EntityWebhookEndpoint is the entity type of the change records of
@@ -41,6 +43,8 @@ const (
 	EventAPIKeyDisabled      = "api_key.disabled"
 	EventAPIKeyRolled        = "api_key.rolled"
 	EventAPIKeyDeleted       = "api_key.deleted"
+	EventReportJobDone       = "report_job.done"
+	EventReportJobFailed     = "report_job.failed"
 	// EventTest is what "send a test event" sends; it goes to the one
 	// endpoint asked, whatever its event types.
 	EventTest = "webhook.test"
@@ -52,6 +56,7 @@ var EventTypes = []string{
 	EventAdGroupCreated, EventAdGroupUpdated, EventAdGroupDeleted,
 	EventKeywordCreated, EventKeywordBatchCreated, EventKeywordUpdated, EventKeywordDeleted,
 	EventAPIKeyDisabled, EventAPIKeyRolled, EventAPIKeyDeleted,
+	EventReportJobDone, EventReportJobFailed,
 }
 
 // Why an endpoint was disabled (WebhookEndpoint.DisabledReason).

@@ -86,6 +86,7 @@ type Service struct {
 	console console                         // see sessions.go
 	feed    feedState                       // see feed.go
 	sim     atomic.Pointer[SimulatorConfig] // see simulator.go
+	jobs    reportJobs                      // see reportjobs.go
 }
 
 // New returns a Service for cfg.
