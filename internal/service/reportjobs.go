@@ -281,7 +281,8 @@ func (s *Service) RunReportJob(ctx context.Context, owner string) (bool, error) 
 		return false, err
 	}
 	if j.Attempts > maxReportAttempts {
-		return true, s.finishJob(ctx, j, owner, fmt.Errorf("its run stopped %d times before the end (the server stopped or crashed)", j.Attempts-1))
+		return true, s.finishJob(ctx, j, owner, &adcamp.Error{Code: adcamp.CodeInternal,
+			Message: fmt.Sprintf("its run stopped %d times before the end (the server stopped or crashed); create the job again", j.Attempts-1)})
 	}
 	rj, err := jobOf(j)
 	if err != nil {
