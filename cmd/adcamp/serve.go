@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,6 +79,8 @@ type serveConfig struct {
 	webhooksAllowPrivate bool
 	simulator            bool   // the sandbox's delivery simulator
 	simulatorSeed        uint64 // its seed
+	reportWorkers        int    // report jobs run at once by this process
+	reportJobsPerAccount int    // an account's report jobs pending or running at most
 }
 
 func (c *cli) serveFlags(args []string) (*serveConfig, error) {
@@ -109,6 +112,9 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 		{"auth-failure-limit", "failed authentications per second per client address, burst 2N, before its requests are refused; 0 turns it off",
 			defaultAuthFailureLimit, &cfg.authFailures, ""},
 		{"max-connections", "open connections per API listener; 0: no limit", defaultMaxConnections, &cfg.maxConns, ""},
+		{"report-job-workers", "report jobs this process runs at once (docs/report-jobs.md); 0 runs none here", 1, &cfg.reportWorkers, ""},
+		{"report-jobs-per-account", "report jobs an account may have pending or running at once in an environment (429 beyond)",
+			service.DefaultMaxReportJobs, &cfg.reportJobsPerAccount, ""},
 		{"history-retention", "days the change history is kept, older records purged in the background; 0 keeps everything",
 			int(service.DefaultHistoryRetention / (24 * time.Hour)), &cfg.historyDays, ""},
 	}
@@ -219,6 +225,7 @@ type app struct {
 	sole    bool // the only process on its store (SQLite)
 	// webhooksAllowPrivate is serve --webhooks-allow-private.
 	webhooksAllowPrivate bool
+	reportWorkers        int // serve --report-job-workers
 }
 
 // openServe opens the store and builds the service of serve.
@@ -233,6 +240,7 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 		HistoryRetention: time.Duration(cfg.historyDays) * 24 * time.Hour,
 	})
 	svc.SetFeedRetention(cfg.feedRetention)
+	svc.SetReportJobs(service.ReportJobsConfig{MaxPerAccount: cfg.reportJobsPerAccount})
 	svc.SetSimulator(service.SimulatorConfig{Enabled: cfg.simulator && cfg.sandboxAddr != "", Seed: cfg.simulatorSeed})
 	if err := svc.LoadSettings(ctx); err != nil {
 		db.Close()
@@ -243,7 +251,7 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 	b := readBuildInfo()
 	m.SetBuildInfo(b.Version, b.Commit, b.GoVersion)
 	return &app{db: db, svc: svc, metrics: m, log: log, ops: &opsRuntime{cfg: cfg.ops, dataDir: cfg.store.dataDir},
-		sole: cfg.store.databaseURL == "", webhooksAllowPrivate: cfg.webhooksAllowPrivate}, nil
+		sole: cfg.store.databaseURL == "", webhooksAllowPrivate: cfg.webhooksAllowPrivate, reportWorkers: cfg.reportWorkers}, nil
 }
 
 // listener is one bound address and the server that will serve it.
@@ -357,6 +365,10 @@ func (a *app) run(ctx context.Context, ls listeners) error {
 	wg.Go(func() { a.runWebhooks(runCtx, a.webhooksAllowPrivate) })
 	wg.Go(func() { a.svc.RunFeed(runCtx, feedTick) })
 	wg.Go(func() { a.svc.RunSimulator(runCtx, simulatorTick) })
+	for i := range a.reportWorkers {
+		owner := fmt.Sprintf("%s/%d/%s/%d", hostname(), os.Getpid(), adcamp.NewID("", time.Now()), i)
+		wg.Go(func() { a.svc.RunReportJobs(runCtx, owner) })
+	}
 	a.startBackground(runCtx, &wg)
 
 	errc := make(chan error, len(ls))
@@ -400,4 +412,13 @@ func newHTTPServer(h http.Handler, log *slog.Logger, t timeouts) *http.Server {
 		DisableGeneralOptionsHandler: true,
 		ErrorLog:                     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+}
+
+// hostname names this machine in the leases of report jobs.
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil {
+		return "unknown"
+	}
+	return h
 }

@@ -149,9 +149,8 @@ func (s *Service) CreateReportJob(ctx context.Context, t adcamp.Tenant, q Report
 			return err
 		}
 		if n >= max {
-			return &adcamp.Error{Code: adcamp.CodeRateLimited,
-				Message: fmt.Sprintf("the account has %d report jobs pending or running, the most it may: wait for one to finish", n),
-				Details: map[string]any{"limit": max, "retry_after": 5}}
+			return adcamp.Errorf(adcamp.CodeRateLimited,
+				"the account has %d report jobs pending or running, the most it may (%d): wait for one to finish", n, max)
 		}
 		params, err := json.Marshal(reportJobParams{Level: q.Level, Granularity: q.Granularity, From: q.From.String(), To: q.To.String(),
 			CampaignID: q.CampaignID, AdGroupID: q.AdGroupID, Status: q.Status, Sort: q.Sort})

@@ -72,7 +72,7 @@ func (s *Service) SimulateSandbox(ctx context.Context, t adcamp.Tenant, days int
 	if err := sandboxOnly(t, "simulate"); err != nil {
 		return nil, err
 	}
-	if err := s.MayChangeCampaigns(ctx, t); err != nil {
+	if err := s.read(ctx, func(tx store.Tx) error { return s.mayChangeAds(ctx, tx, t, "account", t.AccountID) }); err != nil {
 		return nil, err
 	}
 	if !s.SimulatorEnabled() {
