@@ -2,9 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
-	"io"
 	"testing"
 
 	"github.com/adcamp/adcamp/internal/service"
