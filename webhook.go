@@ -19,6 +19,8 @@ const (
 	PrefixEvent           = "evt_"
 	PrefixDelivery        = "whd_"
 	PrefixAttempt         = "wha_"
+	// PrefixReportJob prefixes the ids of report jobs.
+	PrefixReportJob = "rpj_"
 )
 
 // EntityWebhookEndpoint is the entity type of the change records of
@@ -46,6 +48,9 @@ const (
 	EventCampaignBudgetExhausted = "campaign.budget_exhausted"
 	EventCampaignBudgetRestored  = "campaign.budget_restored"
 	EventCampaignSpendThreshold  = "campaign.spend_threshold"
+	// A report job ended: its file is ready, or it failed.
+	EventReportJobDone   = "report_job.done"
+	EventReportJobFailed = "report_job.failed"
 	// EventTest is what "send a test event" sends; it goes to the one
 	// endpoint asked, whatever its event types.
 	EventTest = "webhook.test"
@@ -58,6 +63,7 @@ var EventTypes = []string{
 	EventKeywordCreated, EventKeywordBatchCreated, EventKeywordUpdated, EventKeywordDeleted,
 	EventAPIKeyDisabled, EventAPIKeyRolled, EventAPIKeyDeleted,
 	EventCampaignBudgetExhausted, EventCampaignBudgetRestored, EventCampaignSpendThreshold,
+	EventReportJobDone, EventReportJobFailed,
 }
 
 // Why an endpoint was disabled (WebhookEndpoint.DisabledReason).

@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/adcamp/adcamp/internal/service"
 )
 
 func TestOperatorKeyCommands(t *testing.T) {
@@ -87,5 +90,31 @@ func TestServeOperatorListener(t *testing.T) {
 	addrs, _ = startServeOut(t, dd, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "", "--operator-addr", "")
 	if _, ok := addrs["operator"]; ok {
 		t.Errorf("--operator-addr \"\" still bound %v", addrs)
+	}
+}
+
+// TestServeSandboxSimulatorFlags: --sandbox-simulator and --sandbox-seed
+// reach the service; a seed that is not a number is a usage error.
+func TestServeSandboxSimulatorFlags(t *testing.T) {
+	c := &cli{lookup: func(string) (string, bool) { return "", false }, stdout: io.Discard, stderr: io.Discard}
+	for _, tc := range []struct {
+		args []string
+		on   bool
+		seed uint64
+	}{
+		{nil, true, service.DefaultSimulatorSeed},
+		{[]string{"--sandbox-simulator=false"}, false, service.DefaultSimulatorSeed},
+		{[]string{"--sandbox-seed", "42"}, true, 42},
+	} {
+		cfg, err := c.serveFlags(tc.args)
+		if err != nil {
+			t.Fatalf("serveFlags(%q): %v", tc.args, err)
+		}
+		if cfg.simulator != tc.on || cfg.simulatorSeed != tc.seed {
+			t.Errorf("serveFlags(%q) = simulator %v, seed %d; want %v, %d", tc.args, cfg.simulator, cfg.simulatorSeed, tc.on, tc.seed)
+		}
+	}
+	if _, err := c.serveFlags([]string{"--sandbox-seed", "x"}); exitCode(err) != 2 {
+		t.Errorf("serveFlags(--sandbox-seed x) = %v, want a usage error", err)
 	}
 }

@@ -74,6 +74,7 @@ API commands (signed requests to a running server):
                       [--sort [-]METRIC] [--format table|csv]
   adcamp sandbox reset          delete the account's sandbox campaigns, ad groups and keywords (sandbox only)
   adcamp sandbox sample-data    fill the sandbox with sample campaigns, ad groups and keywords (sandbox only)
+  adcamp sandbox simulate [--days 30]  backfill the sandbox's last days with simulated delivery (sandbox only)
   adcamp webhooks create --url URL [--description D] [--event-types T,T] [--disabled]
   adcamp webhooks list | get ID | delete ID | test ID | deliveries ID [--limit N] [--cursor C]
   adcamp webhooks update ID [--url URL] [--description D] [--event-types T,T|all] [--enable | --disable]

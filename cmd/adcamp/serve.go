@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,6 +44,10 @@ const defaultAuthFailureLimit = 20
 // kernel's queue until one closes.
 const defaultMaxConnections = 8192
 
+// simulatorTick is how often the sandbox's delivery simulator posts the
+// current hour's running totals.
+const simulatorTick = time.Minute
+
 // maxHistoryDays bounds --history-retention (a century; 0 keeps all).
 const maxHistoryDays = 36500
 
@@ -72,6 +77,10 @@ type serveConfig struct {
 	// webhooksAllowPrivate lets webhooks go to private and loopback
 	// addresses (tests, receivers inside one's network).
 	webhooksAllowPrivate bool
+	simulator            bool   // the sandbox's delivery simulator
+	simulatorSeed        uint64 // its seed
+	reportWorkers        int    // report jobs run at once by this process
+	reportJobsPerAccount int    // an account's report jobs pending or running at most
 }
 
 func (c *cli) serveFlags(args []string) (*serveConfig, error) {
@@ -103,6 +112,9 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 		{"auth-failure-limit", "failed authentications per second per client address, burst 2N, before its requests are refused; 0 turns it off",
 			defaultAuthFailureLimit, &cfg.authFailures, ""},
 		{"max-connections", "open connections per API listener; 0: no limit", defaultMaxConnections, &cfg.maxConns, ""},
+		{"report-job-workers", "report jobs this process runs at once (docs/report-jobs.md); 0 runs none here", 1, &cfg.reportWorkers, ""},
+		{"report-jobs-per-account", "report jobs an account may have pending or running at once in an environment (429 beyond)",
+			service.DefaultMaxReportJobs, &cfg.reportJobsPerAccount, ""},
 		{"history-retention", "days the change history is kept, older records purged in the background; 0 keeps everything",
 			int(service.DefaultHistoryRetention / (24 * time.Hour)), &cfg.historyDays, ""},
 	}
@@ -110,6 +122,11 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	finishOps := c.opsFlags(fs, &cfg.ops)
 	fs.BoolVar(&cfg.webhooksAllowPrivate, "webhooks-allow-private", false,
 		"deliver webhooks to loopback, private and link-local addresses too (refused by default)")
+	fs.BoolVar(&cfg.simulator, "sandbox-simulator", c.envDefault(envName("sandbox-simulator"), "true") != "false",
+		"simulate delivery in the sandbox: hourly figures for its servable keywords, and POST /sandbox/simulate (docs/sandbox.md)")
+	seed := c.envDefault(envName("sandbox-seed"), strconv.Itoa(service.DefaultSimulatorSeed))
+	fs.Func("sandbox-seed", fmt.Sprintf("seed of the sandbox's delivery simulator: the same seed, data and hour give the same figures (default %d)",
+		service.DefaultSimulatorSeed), func(v string) error { seed = v; return nil })
 	for i := range counts {
 		n := &counts[i]
 		n.text = c.envDefault(envName(n.name), strconv.Itoa(n.def))
@@ -118,7 +135,8 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 			return nil
 		})
 	}
-	if _, err := c.parse(fs, args); err != nil {
+	_, err := c.parse(fs, args)
+	if err != nil {
 		return nil, err
 	}
 	for _, n := range counts {
@@ -130,6 +148,9 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	}
 	if err := finishOps(cfg); err != nil {
 		return nil, err
+	}
+	if cfg.simulatorSeed, err = strconv.ParseUint(seed, 10, 64); err != nil {
+		return nil, usageError("--sandbox-seed must be a whole number ≥ 0, got %q", seed)
 	}
 	trusted, err := adcamp.ParsePrefixes([]string{cfg.trustedProxies})
 	if err != nil {
@@ -204,6 +225,7 @@ type app struct {
 	sole    bool // the only process on its store (SQLite)
 	// webhooksAllowPrivate is serve --webhooks-allow-private.
 	webhooksAllowPrivate bool
+	reportWorkers        int // serve --report-job-workers
 }
 
 // openServe opens the store and builds the service of serve.
@@ -218,6 +240,8 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 		HistoryRetention: time.Duration(cfg.historyDays) * 24 * time.Hour,
 	})
 	svc.SetFeedRetention(cfg.feedRetention)
+	svc.SetReportJobs(service.ReportJobsConfig{MaxPerAccount: cfg.reportJobsPerAccount})
+	svc.SetSimulator(service.SimulatorConfig{Enabled: cfg.simulator && cfg.sandboxAddr != "", Seed: cfg.simulatorSeed})
 	if err := svc.LoadSettings(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -227,7 +251,7 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 	b := readBuildInfo()
 	m.SetBuildInfo(b.Version, b.Commit, b.GoVersion)
 	return &app{db: db, svc: svc, metrics: m, log: log, ops: &opsRuntime{cfg: cfg.ops, dataDir: cfg.store.dataDir},
-		sole: cfg.store.databaseURL == "", webhooksAllowPrivate: cfg.webhooksAllowPrivate}, nil
+		sole: cfg.store.databaseURL == "", webhooksAllowPrivate: cfg.webhooksAllowPrivate, reportWorkers: cfg.reportWorkers}, nil
 }
 
 // listener is one bound address and the server that will serve it.
@@ -340,6 +364,11 @@ func (a *app) run(ctx context.Context, ls listeners) error {
 	wg.Go(func() { a.svc.Run(runCtx, 5*time.Second) })
 	wg.Go(func() { a.runWebhooks(runCtx, a.webhooksAllowPrivate) })
 	wg.Go(func() { a.svc.RunFeed(runCtx, feedTick) })
+	wg.Go(func() { a.svc.RunSimulator(runCtx, simulatorTick) })
+	for i := range a.reportWorkers {
+		owner := fmt.Sprintf("%s/%d/%s/%d", hostname(), os.Getpid(), adcamp.NewID("", time.Now()), i)
+		wg.Go(func() { a.svc.RunReportJobs(runCtx, owner) })
+	}
 	a.startBackground(runCtx, &wg)
 
 	errc := make(chan error, len(ls))
@@ -383,4 +412,13 @@ func newHTTPServer(h http.Handler, log *slog.Logger, t timeouts) *http.Server {
 		DisableGeneralOptionsHandler: true,
 		ErrorLog:                     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+}
+
+// hostname names this machine in the leases of report jobs.
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil {
+		return "unknown"
+	}
+	return h
 }

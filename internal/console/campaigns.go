@@ -20,6 +20,7 @@ type campaignsView struct {
 	Statuses  []option
 	Pager     pager
 	CanChange bool
+	Simulator bool // the sandbox's delivery simulator is on
 }
 
 func (s *Server) campaigns(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -30,7 +31,8 @@ func (s *Server) campaigns(w http.ResponseWriter, r *http.Request, c *call) erro
 	}
 	p := c.page(r, "Campaigns", "campaigns")
 	p.Data = campaignsView{Items: list.Items, Status: f.Status, Statuses: statusOptions(adcamp.CampaignStatuses),
-		Pager: newPager(list, c.envPath("/campaigns"), r.URL.Query()), CanChange: c.mayChange()}
+		Pager: newPager(list, c.envPath("/campaigns"), r.URL.Query()), CanChange: c.mayChange(),
+		Simulator: s.svc.SimulatorEnabled()}
 	return s.render(w, http.StatusOK, "campaigns.html", p)
 }
 

@@ -27,6 +27,7 @@ func init() {
 	notices["key-access-changed"] = "The credential's access was changed: it applies to the next request (within a second on every server)."
 	notices["sandbox-reset"] = "The sandbox was emptied: {n:campaign} and {m:keyword} deleted."
 	notices["sandbox-filled"] = "Sample data was added to the sandbox: {n:campaign} and {m:keyword}."
+	notices["sandbox-simulated"] = "30 days of delivery were simulated: {n:keyword}, {m:hourly row}."
 }
 
 // keyRoutes installs the pages of this file.
@@ -35,6 +36,7 @@ func (s *Server) keyAccessRoutes(mux *http.ServeMux) {
 	mux.Handle("POST /accounts/{account}/api-keys/{key}/access", s.inAccount(s.keyAccess))
 	mux.Handle("GET /accounts/{account}/api-keys/{key}/uses", s.inAccount(s.keyUses))
 	mux.Handle("POST /accounts/{account}/sandbox/sample-data", s.inEnv(adcamp.Sandbox, s.sandboxSampleData))
+	mux.Handle("POST /accounts/{account}/sandbox/simulate", s.inEnv(adcamp.Sandbox, s.sandboxSimulate))
 	mux.Handle("GET /accounts/{account}/sandbox/reset", s.inEnv(adcamp.Sandbox, s.sandboxReset))
 	mux.Handle("POST /accounts/{account}/sandbox/reset", s.inEnv(adcamp.Sandbox, s.sandboxReset))
 }
@@ -225,6 +227,16 @@ func (s *Server) sandboxSampleData(w http.ResponseWriter, r *http.Request, c *ca
 		return err
 	}
 	return redirect(w, r, withCounts(c.envPath("/campaigns"), "sandbox-filled", n.Campaigns, n.Keywords))
+}
+
+// sandboxSimulate backfills the account's sandbox with 30 days of the
+// delivery simulator's figures.
+func (s *Server) sandboxSimulate(w http.ResponseWriter, r *http.Request, c *call) error {
+	n, err := s.svc.SimulateSandbox(c.ctx, c.tenant(), service.MaxSimulateDays)
+	if err != nil {
+		return err
+	}
+	return redirect(w, r, withCounts(c.envPath("/campaigns"), "sandbox-simulated", int64(n.Keywords), int64(n.Rows)))
 }
 
 // sandboxReset asks to confirm, then empties the account's sandbox.

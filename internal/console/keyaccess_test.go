@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/service"
 )
 
 // TestKeyAccess: a key made with restricted scopes and limits shows them;
@@ -100,4 +101,40 @@ func TestSandboxButtons(t *testing.T) {
 		t.Error("a viewer is shown the sandbox's tools")
 	}
 	viewer.post(sandbox+"/sample-data", nil).wantStatus(http.StatusForbidden)
+	viewer.post(sandbox+"/simulate", nil).wantStatus(http.StatusForbidden)
+}
+
+// TestSandboxSimulateButton: with the delivery simulator on, the
+// sandbox's campaigns page offers a backfill, which posts figures (the
+// campaigns' spend shows them); a viewer may not.
+func TestSandboxSimulateButton(t *testing.T) {
+	e := newEnv(t)
+	c, acc := e.owner()
+	sandbox := "/accounts/" + acc + "/sandbox"
+	if c.get(sandbox + "/campaigns").has(`form[action="` + sandbox + `/simulate"]`) {
+		t.Error("the simulate button shows with the simulator off")
+	}
+	e.svc.SetSimulator(service.SimulatorConfig{Enabled: true, Seed: 1})
+	tenant := adcamp.Tenant{AccountID: acc, Environment: adcamp.Sandbox}
+	camp, err := e.svc.CreateCampaign(admin, tenant, adcamp.CampaignInput{Name: adcamp.Some("Shoes"), BudgetDaily: adcamp.Some("500.00"), Marketplace: adcamp.Some("US")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := e.svc.CreateAdGroup(admin, tenant, camp.ID, adcamp.AdGroupInput{Name: adcamp.Some("G"), DefaultBid: adcamp.Some("1.00")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.CreateKeywords(admin, tenant, g.ID, []adcamp.KeywordInput{{Text: adcamp.Some("shoes"), MatchType: adcamp.Some(adcamp.MatchBroad)}}, service.BatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !c.get(sandbox + "/campaigns").has(`form[action="` + sandbox + `/simulate"]`) {
+		t.Fatal("the sandbox's campaigns page has no simulate button")
+	}
+	c.post(sandbox+"/simulate", nil).wantStatus(200).wantText(".notice", "30 days of delivery were simulated: 1 keyword")
+	s, err := e.svc.CampaignServing(admin, tenant, []*adcamp.Campaign{camp})
+	if err != nil || s[0].SpendToday <= 0 {
+		t.Errorf("CampaignServing after the backfill = %+v, %v; want some spend today", s, err)
+	}
+	viewer, _ := e.member(acc, "viewer@example.com", adcamp.RoleViewer)
+	viewer.post(sandbox+"/simulate", nil).wantStatus(http.StatusForbidden)
 }

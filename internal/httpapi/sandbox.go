@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/service"
 )
 
 // The sandbox's own routes and its fault injection. On the production
@@ -26,6 +27,7 @@ func (s *Server) sandboxRoutes(p string) {
 	}
 	s.handle("POST "+p+"/sandbox/reset", s.signed(s.resetSandbox))
 	s.handle("POST "+p+"/sandbox/sample-data", s.signed(s.sampleData))
+	s.handle("POST "+p+"/sandbox/simulate", s.signed(s.simulateDelivery))
 }
 
 // checkActionRequest refuses a query or a body, which the sandbox's
@@ -59,6 +61,25 @@ func (s *Server) sampleData(w http.ResponseWriter, r *http.Request, c *call) err
 		return err
 	}
 	writeData(w, http.StatusCreated, map[string]any{"created": n})
+	return nil
+}
+
+// simulateDelivery backfills the last days of the account's sandbox with
+// the delivery simulator's figures (docs/sandbox.md).
+func (s *Server) simulateDelivery(w http.ResponseWriter, r *http.Request, c *call) error {
+	q := parseQuery(r, "days")
+	days := q.int("days", service.MaxSimulateDays)
+	if len(c.body) > 0 {
+		q.issues.Add("body", "must be empty: %s takes no body", r.URL.Path)
+	}
+	if err := q.issues.Err(); err != nil {
+		return err
+	}
+	n, err := s.svc.SimulateSandbox(r.Context(), c.tenant, days)
+	if err != nil {
+		return err
+	}
+	writeData(w, http.StatusOK, map[string]any{"simulated": n})
 	return nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/adcamp/adcamp/internal/service"
 )
 
 func TestSandboxResetAndSampleData(t *testing.T) {
@@ -97,7 +99,9 @@ func TestSandboxSimulate(t *testing.T) {
 func TestSandboxRoutesAsDocumented(t *testing.T) {
 	e := newEnv(t)
 	prod, sandbox := e.account("Acme")
-	for _, path := range []string{"/sandbox/reset", "/sandbox/sample-data"} {
+	for _, path := range []string{"/sandbox/reset", "/sandbox/sample-data", "/sandbox/simulate?days=1"} {
+		// On for simulate alone: sample-data's backfill of 30 days is slow.
+		e.svc.SetSimulator(service.SimulatorConfig{Enabled: strings.HasPrefix(path, "/sandbox/simulate"), Seed: 1})
 		for _, prefix := range []string{"/api/v1/open", "/v1"} {
 			for _, m := range []string{"GET", "PATCH", "PUT", "DELETE", "OPTIONS"} {
 				r := sandbox.sendPath(m, prefix+path)
@@ -112,5 +116,47 @@ func TestSandboxRoutesAsDocumented(t *testing.T) {
 				t.Errorf("sandbox POST %s = %d\n%s", prefix+path, r.Status, r.Raw)
 			}
 		}
+	}
+}
+
+// TestSandboxDeliverySimulator: POST /sandbox/simulate backfills the
+// account's last days through the delivery path (the campaigns' spend
+// shows it), sample data comes with 30 days of it, and production has
+// neither the route nor the figures.
+func TestSandboxDeliverySimulator(t *testing.T) {
+	e := newEnv(t)
+	prod, sandbox := e.account("Acme")
+	want(t, sandbox.do("POST", "/sandbox/simulate?days=3", ""), http.StatusConflict, "CONFLICT")
+	e.svc.SetSimulator(service.SimulatorConfig{Enabled: true, Seed: 3})
+	want(t, prod.do("POST", "/sandbox/simulate?days=3", ""), http.StatusNotFound, "NOT_FOUND")
+	live := prod.createCampaign(validCampaign)
+
+	r := sandbox.do("POST", "/sandbox/sample-data", "")
+	want(t, r, http.StatusCreated, "")
+	list := sandbox.do("GET", "/campaigns?page_size=100", "")
+	want(t, list, http.StatusOK, "")
+	spent := 0.0
+	for _, c := range list.Data()["items"].([]any) {
+		spent += c.(map[string]any)["spend_today"].(float64)
+	}
+	if spent <= 0 {
+		t.Errorf("sandbox spend today after sample-data = %v, want the simulator's", spent)
+	}
+
+	for _, q := range []string{"days=0", "days=31", "days=x", "from=2026-01-01"} {
+		want(t, sandbox.do("POST", "/sandbox/simulate?"+q, ""), http.StatusBadRequest, "VALIDATION_ERROR")
+	}
+	want(t, sandbox.do("POST", "/sandbox/simulate", "{}"), http.StatusBadRequest, "VALIDATION_ERROR")
+	r = sandbox.do("POST", "/sandbox/simulate?days=2", "")
+	want(t, r, http.StatusOK, "")
+	got, _ := r.Data()["simulated"].(map[string]any)
+	if got["days"] != float64(2) || got["from"] != "2026-11-21" || got["to"] != "2026-11-22" || got["keywords"].(float64) < 50 ||
+		got["rows"] != got["keywords"].(float64)*34 {
+		t.Errorf("simulate?days=2 = %v, want 2 days from 2026-11-21 to 2026-11-22, 34 hours of each keyword", got)
+	}
+	r = prod.do("GET", "/campaigns/"+live["id"].(string), "")
+	want(t, r, http.StatusOK, "")
+	if r.Data()["spend_today"] != float64(0) {
+		t.Errorf("production campaign's spend_today = %v, want 0", r.Data()["spend_today"])
 	}
 }

@@ -129,6 +129,9 @@ func (s *Server) routes() {
 
 		s.handle("GET "+p+"/changes", s.signed(s.listChanges))
 		s.handle("GET "+p+"/reports/performance", s.signed(s.performanceReport))
+		s.handle("POST "+p+"/report-jobs", s.signed(s.createReportJob))
+		s.handle("GET "+p+"/report-jobs/{job_id}", s.signed(s.getReportJob))
+		s.handle("GET "+p+"/report-jobs/{job_id}/download", s.signed(s.downloadReportJob))
 		s.handle("GET "+p+"/campaigns/{campaign_id}/changes", s.signed(s.entityChanges(adcamp.EntityCampaign, "campaign_id")))
 		s.handle("GET "+p+"/ad-groups/{ad_group_id}/changes", s.signed(s.entityChanges(adcamp.EntityAdGroup, "ad_group_id")))
 		s.handle("GET "+p+"/keywords/{keyword_id}/changes", s.signed(s.entityChanges(adcamp.EntityKeyword, "keyword_id")))

@@ -149,7 +149,8 @@ func sampleKeywords(g sampleGroup) []adcamp.KeywordInput {
 // much it created. A marketplace of the set that the deployment does not
 // accept is replaced by one it does. Each entity is created as the API
 // would (with its history record); a campaign meant to be paused or ended
-// is then changed so.
+// is then changed so. With the delivery simulator on, the account's last
+// 30 days of delivery are then simulated (SimulateSandbox).
 func (s *Service) SampleData(ctx context.Context, t adcamp.Tenant) (*SandboxCounts, error) {
 	if err := sandboxOnly(t, "sample-data"); err != nil {
 		return nil, err
@@ -187,6 +188,11 @@ func (s *Service) SampleData(ctx context.Context, t adcamp.Tenant) (*SandboxCoun
 			if _, err := s.UpdateCampaign(ctx, t, c.ID, adcamp.CampaignInput{Status: adcamp.Some(sc.status)}, IfMatch{}, false); err != nil {
 				return nil, err
 			}
+		}
+	}
+	if s.SimulatorEnabled() { // an integrator's report code has figures to read at once
+		if _, err := s.SimulateSandbox(ctx, t, MaxSimulateDays); err != nil {
+			return nil, err
 		}
 	}
 	return &n, nil

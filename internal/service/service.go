@@ -83,8 +83,10 @@ type Service struct {
 
 	reportsPurged atomic.Pointer[time.Time] // when reportDuties last purged
 
-	console console   // see sessions.go
-	feed    feedState // see feed.go
+	console console                         // see sessions.go
+	feed    feedState                       // see feed.go
+	sim     atomic.Pointer[SimulatorConfig] // see simulator.go
+	jobs    reportJobs                      // see reportjobs.go
 }
 
 // New returns a Service for cfg.

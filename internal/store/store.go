@@ -38,6 +38,7 @@ type Tx interface {
 	ChangesTx
 	OperatorTx
 	ReportTx
+	ReportJobsTx
 	KeyTrailTx
 	NegativesTx
 	WebhooksTx

@@ -1452,6 +1452,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Backfill the sandbox with simulated delivery
+         * @description Sandbox only. Runs the sandbox's delivery simulator over the key's account's last `days` days
+         *     (today and the `days`-1 before it, in the account's time zone; today up to the current hour,
+         *     that hour so far): for each servable keyword (itself, its ad group and its campaign active,
+         *     within the campaign's dates) it makes up plausible hourly figures from the keyword's bid and
+         *     match type, stops each campaign at its daily budget as an ad server does (the hour the budget
+         *     runs out is cut so that the day's spend is the budget exactly), and posts them through the
+         *     delivery path of the operator API, replacing the figures of those keywords in those hours:
+         *     spend, serving status, the serving feed and the reports see them as real figures. The figures
+         *     of a keyword in an hour depend only on the deployment's seed (`adcamp serve --sandbox-seed`),
+         *     the keyword and the hour: the same request again posts the same figures. `adcamp serve` also
+         *     posts the current hour's running totals every minute, and `POST /sandbox/sample-data` ends with
+         *     a backfill of 30 days. Answers `409 CONFLICT` where the simulator is off
+         *     (`--sandbox-simulator=false`); on the production listener the path is `404 NOT_FOUND`. Takes no
+         *     body.
+         */
+        post: operations["simulateSandboxDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/report-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a report job
+         * @description Queues a report of any size, written in the background to a gzipped file: the parameters of
+         *     `GET /reports/performance` (no `limit` or `cursor`: the file holds every row) and `format`,
+         *     `jsonl.gz` (one JSON object a line, each a row as the synchronous report writes it) or
+         *     `csv.gz` (a header line, then a row a line; a text cell that a spreadsheet would take for a
+         *     formula, starting with `=`, `+`, `-`, `@`, a tab or a carriage return, is written with a leading
+         *     apostrophe). The parameters are checked now (`400` as the synchronous report's). Answers `202`
+         *     with the job, `pending`; follow it with `GET /report-jobs/{job_id}` (or the webhook events
+         *     `report_job.done` and `report_job.failed`), then download its file. An account may have a few
+         *     jobs pending or running at once in an environment (3 by default): beyond, `429 RATE_LIMITED`
+         *     (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
+         */
+        post: operations["createReportJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/report-jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a report job
+         * @description The job: `status` (`pending`, `running`, `done` or `failed`, with `error` saying why), and once
+         *     done its `row_count`, `size_bytes` (of the gzipped file) and `expires_at`. Another account's or
+         *     environment's job is `404`, as a missing one.
+         */
+        get: operations["getReportJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/report-jobs/{job_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a report job's file
+         * @description Streams the file of a `done` job as stored, gzipped (`Content-Type: application/gzip`, with
+         *     `Content-Length` and a `Content-Disposition` file name): uncompress it yourself. Signed like
+         *     every request: there are no pre-signed URLs. A job not yet done is `409 CONFLICT`.
+         */
+        get: operations["downloadReportJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1460,7 +1566,7 @@ export interface components {
          * @description An event type an endpoint may subscribe to (`webhook.test` is sent on request only).
          * @enum {string}
          */
-        WebhookEventType: "campaign.created" | "campaign.updated" | "campaign.deleted" | "campaign.ended" | "ad_group.created" | "ad_group.updated" | "ad_group.deleted" | "keyword.created" | "keyword.batch_created" | "keyword.updated" | "keyword.deleted" | "api_key.disabled" | "api_key.rolled" | "api_key.deleted" | "campaign.budget_exhausted" | "campaign.budget_restored" | "campaign.spend_threshold";
+        WebhookEventType: "campaign.created" | "campaign.updated" | "campaign.deleted" | "campaign.ended" | "ad_group.created" | "ad_group.updated" | "ad_group.deleted" | "keyword.created" | "keyword.batch_created" | "keyword.updated" | "keyword.deleted" | "api_key.disabled" | "api_key.rolled" | "api_key.deleted" | "campaign.budget_exhausted" | "campaign.budget_restored" | "campaign.spend_threshold" | "report_job.done" | "report_job.failed";
         /**
          * @description How an endpoint's events are ordered. Both send an endpoint's events one at a time, in the order
          *     they happened. `none`: a failed delivery waits for its retry while later events go on.
@@ -1638,6 +1744,91 @@ export interface components {
             ad_groups: number;
             /** Format: int64 */
             keywords: number;
+        };
+        /** @description What a backfill of the delivery simulator posted. */
+        SandboxSimulated: {
+            days: number;
+            /**
+             * Format: date
+             * @description The account's first day covered (in its time zone).
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The account's today, covered up to the current hour so far.
+             */
+            to: string;
+            /** @description The servable keywords simulated. */
+            keywords: number;
+            /** @description The delivery rows posted (one per keyword and hour). */
+            rows: number;
+        };
+        /** @description A report job's parameters, those of `GET /reports/performance` and the file's format. */
+        ReportJobCreate: {
+            /** @enum {string} */
+            level: "campaign" | "ad_group" | "keyword";
+            /**
+             * @default summary
+             * @enum {string}
+             */
+            granularity: "summary" | "day" | "hour";
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            campaign_id?: string;
+            ad_group_id?: string;
+            /** @enum {string} */
+            status?: "active" | "paused" | "ended" | "deleted";
+            /** @description A metric, with a leading `-` for descending (`-cost`). */
+            sort?: string;
+            /** @enum {string} */
+            format: "jsonl.gz" | "csv.gz";
+        };
+        /** @description A report job. */
+        ReportJob: {
+            /** @example rpj_01kx3y9d2v8m4q6r7s9t0w1x2y */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "running" | "done" | "failed";
+            /** @enum {string} */
+            format: "jsonl.gz" | "csv.gz";
+            /** @enum {string} */
+            level: "campaign" | "ad_group" | "keyword";
+            /** @enum {string} */
+            granularity: "summary" | "day" | "hour";
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            campaign_id: string | null;
+            ad_group_id: string | null;
+            /** @description The report's `status` parameter. */
+            status_filter: string | null;
+            sort: string | null;
+            /**
+             * Format: int64
+             * @description The rows in the file (0 until done).
+             */
+            row_count: number;
+            /**
+             * Format: int64
+             * @description The gzipped file's size (0 until done).
+             */
+            size_bytes: number;
+            /** @description Why a failed job failed. */
+            error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the job and its file are deleted, 7 days after it finished.
+             */
+            expires_at: string | null;
         };
         /**
          * @description What a change record is about. `member` is a console user's place and role in the account; `account` a change of the account's own settings (its `time_zone`); `negative_keyword` a negative keyword of any level, `negative_keyword_list` a shared list (attaching and detaching it is an update of its field `campaign_id`, filed under the campaign); `webhook_endpoint` an endpoint of webhooks.
@@ -8297,6 +8488,305 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    simulateSandboxDelivery: {
+        parameters: {
+            query?: {
+                /** @description How many days to backfill, today included (default 30). */
+                days?: number;
+            };
+            header?: {
+                /**
+                 * @description A string of your choosing (1–255 printable ASCII characters), unique per logical request. A
+                 *     POST, PUT or DELETE sent again with the same key within 24 hours is not executed again: the
+                 *     first answer is returned with `Idempotent-Replayed: true`. The same key with a different request (method,
+                 *     path, query or body) is `409 IDEMPOTENCY_KEY_REUSED`. Keys belong to the account and
+                 *     environment, not to one credential.
+                 * @example order-4711-create
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; what was posted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "simulated": {
+                     *           "days": 30,
+                     *           "from": "2026-10-29",
+                     *           "to": "2026-11-27",
+                     *           "keywords": 160,
+                     *           "rows": 112480
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            simulated: components["schemas"]["SandboxSimulated"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["DeleteBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChangeNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /**
+             * @description `CONFLICT`: the deployment runs with the sandbox's delivery simulator off
+             *     (`--sandbox-simulator=false`); or, as for every change, the signature or `Idempotency-Key`
+             *     was already used by another request (`IDEMPOTENCY_KEY_REUSED`).
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createReportJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "level": "keyword",
+                 *       "granularity": "day",
+                 *       "from": "2026-01-01",
+                 *       "to": "2026-11-26",
+                 *       "format": "csv.gz"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReportJobCreate"];
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The job's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReportJob"];
+                    };
+                };
+            };
+            400: components["responses"]["CreateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReportJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReportJob"];
+                    };
+                };
+            };
+            400: components["responses"]["ListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadReportJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `attachment; filename="report-rpj_....csv.gz"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            400: components["responses"]["ListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description `CONFLICT`: the job is not done (pending, running or failed). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

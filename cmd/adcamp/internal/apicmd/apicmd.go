@@ -106,6 +106,8 @@ func (c *cli) api(ctx context.Context, cmd string, args []string) error {
 		return c.sandboxAction(ctx, cmd, args, (*client.Client).ResetSandbox, "deleted")
 	case "sandbox sample-data":
 		return c.sandboxAction(ctx, cmd, args, (*client.Client).CreateSampleData, "created")
+	case "sandbox simulate":
+		return c.sandboxSimulate(ctx, args)
 	}
 	if ok, err := c.negatives(ctx, cmd, args); ok {
 		return err

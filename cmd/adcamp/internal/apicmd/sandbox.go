@@ -30,3 +30,30 @@ func (c *cli) sandboxAction(ctx context.Context, name string, args []string,
 		plural(n.Campaigns, "campaign", "campaigns"), plural(n.AdGroups, "ad group", "ad groups"),
 		plural(n.Keywords, "keyword", "keywords"))
 }
+
+// sandboxSimulate runs "sandbox simulate --days N": a backfill of the
+// sandbox's delivery simulator.
+func (c *cli) sandboxSimulate(ctx context.Context, args []string) error {
+	a := c.apiCommand("sandbox simulate")
+	days := a.fs.Int("days", 30, "how many days to backfill, today included (1 to 30)")
+	if err := a.parse(args); err != nil {
+		return err
+	}
+	if *days < 1 || *days > 30 {
+		return usageError("--days must be from 1 to 30, got %d", *days)
+	}
+	cl, err := a.client()
+	if err != nil {
+		return err
+	}
+	defer settle(ctx)
+	n, err := cl.SimulateDelivery(ctx, *days)
+	if err != nil {
+		return apiError(err)
+	}
+	if a.json {
+		return a.printJSON(map[string]any{"simulated": n})
+	}
+	return a.printf("Simulated delivery from %s to %s: %s, %s.\n", n.From, n.To,
+		plural(n.Keywords, "keyword", "keywords"), plural(n.Rows, "hourly row", "hourly rows"))
+}

@@ -1,6 +1,10 @@
 package apicmd
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/adcamp/adcamp/internal/service"
+)
 
 func TestAPISandbox(t *testing.T) {
 	s := newAPISandbox(t)
@@ -18,4 +22,24 @@ func TestAPISandbox(t *testing.T) {
 	out = s.ok("sandbox", "reset")
 	wantContains(t, "sandbox reset of an empty sandbox", out, "Deleted 0 campaigns")
 	s.fail(2, "sandbox", "reset", "extra")
+}
+
+func TestAPISandboxSimulate(t *testing.T) {
+	s := newAPISandbox(t)
+	out := s.fail(1, "sandbox", "simulate", "--days", "2")
+	wantContains(t, "sandbox simulate with the simulator off", out, "CONFLICT")
+	s.svc.SetSimulator(service.SimulatorConfig{Enabled: true, Seed: 1})
+	s.fail(2, "sandbox", "simulate", "--days", "31")
+	out = s.ok("sandbox", "simulate", "--days", "2")
+	wantContains(t, "sandbox simulate --days 2", out, "Simulated delivery from", "0 keywords")
+	var got struct {
+		Simulated struct {
+			Days     int
+			Keywords int64
+		} `json:"simulated"`
+	}
+	s.okJSON(&got, "sandbox", "simulate", "--days", "1")
+	if got.Simulated.Days != 1 {
+		t.Errorf("sandbox simulate --json = %+v, want 1 day", got)
+	}
 }

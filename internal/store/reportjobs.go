@@ -1,0 +1,56 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/adcamp/adcamp"
+)
+
+// ReportJobsTx keeps the report jobs (docs/report-jobs.md): large reports
+// written to a gzipped file in the background, the file kept in chunks.
+type ReportJobsTx interface {
+	// CreateReportJob stores a new job (pending).
+	CreateReportJob(ctx context.Context, j *ReportJob) error
+	// GetReportJob returns t's job id (NOT_FOUND if none).
+	GetReportJob(ctx context.Context, t adcamp.Tenant, id string) (*ReportJob, error)
+	// ActiveReportJobs counts t's jobs pending or running.
+	ActiveReportJobs(ctx context.Context, t adcamp.Tenant) (int, error)
+	// ClaimReportJob takes the oldest job that is pending, or running
+	// with a lease passed at now (its worker died), for owner until
+	// leaseUntil: it is then running, its attempts counted and its
+	// chunks deleted. It returns nil when there is none. On PostgreSQL
+	// concurrent claims skip each other's jobs (SKIP LOCKED).
+	ClaimReportJob(ctx context.Context, owner string, now, leaseUntil time.Time) (*ReportJob, error)
+	// RenewReportJob extends owner's lease of a running job, and reports
+	// whether owner still holds it.
+	RenewReportJob(ctx context.Context, id, owner string, leaseUntil time.Time) (bool, error)
+	// PutReportChunk stores chunk seq of a job's file.
+	PutReportChunk(ctx context.Context, id string, seq int, data []byte) error
+	// FinishReportJob ends owner's running job with j's status, counts,
+	// error and times, and reports whether owner still held it.
+	FinishReportJob(ctx context.Context, j *ReportJob, owner string) (bool, error)
+	// ReportChunks calls fn with each chunk of a job's file, in order.
+	ReportChunks(ctx context.Context, id string, fn func([]byte) error) error
+	// PurgeReportJobs deletes at most limit jobs (with their files)
+	// that expired before now, and returns how many.
+	PurgeReportJobs(ctx context.Context, now time.Time, limit int) (int64, error)
+}
+
+// ReportJob is a report job: its parameters (Params, JSON of the
+// service's query) and its state.
+type ReportJob struct {
+	ID         string
+	Tenant     adcamp.Tenant
+	Status     string // pending, running, done, failed
+	Format     string // jsonl.gz, csv.gz
+	Params     []byte
+	Rows       int64
+	Size       int64
+	Error      string
+	Attempts   int
+	CreatedAt  time.Time
+	StartedAt  *time.Time
+	FinishedAt *time.Time
+	ExpiresAt  *time.Time
+}
