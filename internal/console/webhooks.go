@@ -18,7 +18,6 @@ type webhooksView struct {
 	Env        adcamp.Environment
 	Endpoints  []*adcamp.WebhookEndpoint
 	Disabled   []*adcamp.WebhookEndpoint // by adcamp (gone, failing): the notice at the top
-	CanChange  bool
 	EventTypes []string
 	Secret     *service.NewEndpoint // a new endpoint, its secret shown this once
 }
@@ -43,7 +42,7 @@ func (s *Server) showWebhooks(w http.ResponseWriter, r *http.Request, c *call, e
 	if lerr != nil {
 		return lerr
 	}
-	v := webhooksView{Env: env, Endpoints: list, CanChange: service.AllowedFor(c.role).Keys(env),
+	v := webhooksView{Env: env, Endpoints: list,
 		EventTypes: adcamp.EventTypes, Secret: created}
 	for _, e := range list {
 		if !e.Enabled && e.DisabledReason != adcamp.DisabledByUser {
@@ -112,10 +111,9 @@ func (s *Server) changeWebhook(w http.ResponseWriter, r *http.Request, c *call) 
 
 // webhookLogView is the delivery log page's content.
 type webhookLogView struct {
-	Endpoint  *adcamp.WebhookEndpoint
-	Attempts  []*adcamp.DeliveryAttempt
-	Next      string
-	CanChange bool
+	Endpoint *adcamp.WebhookEndpoint
+	Attempts []*adcamp.DeliveryAttempt
+	Next     string
 }
 
 func (s *Server) webhookLog(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -134,6 +132,6 @@ func (s *Server) webhookLog(w http.ResponseWriter, r *http.Request, c *call) err
 	}
 	c.current = env
 	p := c.page(r, "Deliveries to "+e.URL, "webhooks")
-	p.Data = webhookLogView{Endpoint: e, Attempts: attempts, Next: next, CanChange: service.AllowedFor(c.role).Keys(env)}
+	p.Data = webhookLogView{Endpoint: e, Attempts: attempts, Next: next}
 	return s.render(w, http.StatusOK, "webhook-log.html", p)
 }
