@@ -62,6 +62,21 @@ const (
 	WebhookSecretPref = "whsec_"  // the prefix of signing secrets
 )
 
+// How an endpoint's events are ordered (WebhookEndpoint.Ordering).
+const (
+	// OrderingNone sends events in the order they happened, but a failed
+	// delivery waits for its retry while later events go on.
+	OrderingNone = "none"
+	// OrderingPerCampaign holds an event of a campaign back while an
+	// earlier event of the same campaign is still being retried, so a
+	// receiver sees each campaign's events in order. An event given up
+	// on (retries exhausted) no longer holds the others back.
+	OrderingPerCampaign = "per_campaign"
+)
+
+// Orderings lists the values of WebhookEndpoint.Ordering.
+var Orderings = []string{OrderingNone, OrderingPerCampaign}
+
 // WebhookEndpoint is where an account's events of one environment go.
 type WebhookEndpoint struct {
 	ID          string
@@ -71,7 +86,9 @@ type WebhookEndpoint struct {
 	Description string
 	// EventTypes filters the events sent; empty sends every type.
 	EventTypes []string
-	Enabled    bool
+	// Ordering is OrderingNone or OrderingPerCampaign.
+	Ordering string
+	Enabled  bool
 	// DisabledReason says why a disabled endpoint is ("" when enabled).
 	DisabledReason string
 	// FailingSince is when the current run of failed deliveries began

@@ -25,7 +25,10 @@ type WebhookEndpoint struct {
 	Description string `json:"description"`
 	// EventTypes are the types delivered; empty for every type.
 	EventTypes []string `json:"event_types"`
-	Enabled    bool     `json:"enabled"`
+	// Ordering is "none" or "per_campaign" (an event of a campaign waits
+	// while an earlier one of the same campaign is being retried).
+	Ordering string `json:"ordering"`
+	Enabled  bool   `json:"enabled"`
 	// DisabledReason is user, gone (it answered 410) or failing (5 days
 	// of failed deliveries); "" while enabled.
 	DisabledReason          string     `json:"disabled_reason"`
@@ -43,6 +46,8 @@ type WebhookEndpointCreate struct {
 	URL         string   `json:"url"`
 	Description string   `json:"description,omitzero"`
 	EventTypes  []string `json:"event_types,omitzero"`
+	// Ordering is "none" (the default, "") or "per_campaign".
+	Ordering string `json:"ordering,omitzero"`
 	// Enabled defaults to true (nil).
 	Enabled *bool `json:"enabled,omitzero"`
 }
@@ -53,6 +58,7 @@ type WebhookEndpointUpdate struct {
 	URL         *string   `json:"url,omitzero"`
 	Description *string   `json:"description,omitzero"`
 	EventTypes  *[]string `json:"event_types,omitzero"`
+	Ordering    *string   `json:"ordering,omitzero"`
 	Enabled     *bool     `json:"enabled,omitzero"`
 }
 

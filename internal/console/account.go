@@ -19,5 +19,5 @@ func (s *Server) accountSettings(w http.ResponseWriter, r *http.Request, c *call
 	if _, err := s.svc.SetAccountTimeZone(c.ctx, c.account.ID, r.PostFormValue("time_zone")); err != nil {
 		return s.showForm(w, "account-settings.html", p, err)
 	}
-	return redirect(w, r, c.accountPath("/settings"))
+	return redirect(w, r, withNotice(c.accountPath("/settings"), "time-zone-saved"))
 }

@@ -24,6 +24,7 @@ var notices = map[string]string{
 	"webhook-disabled":  "The endpoint is disabled: no events are sent to it.",
 	"webhook-tested":    "A test event is on its way: see the endpoint's deliveries.",
 	"webhook-deleted":   "The endpoint is deleted.",
+	"time-zone-saved":   "The time zone is saved: campaigns count their days in it from now on.",
 	"key-disabled":      "The credential is disabled: the API refuses it from now on.",
 	"key-enabled":       "The credential is enabled again.",
 	"key-deleted":       "The credential is deleted.",

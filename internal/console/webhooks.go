@@ -19,6 +19,7 @@ type webhooksView struct {
 	Endpoints  []*adcamp.WebhookEndpoint
 	Disabled   []*adcamp.WebhookEndpoint // by adcamp (gone, failing): the notice at the top
 	EventTypes []string
+	Orderings  []option
 	Secret     *service.NewEndpoint // a new endpoint, its secret shown this once
 }
 
@@ -43,7 +44,9 @@ func (s *Server) showWebhooks(w http.ResponseWriter, r *http.Request, c *call, e
 		return lerr
 	}
 	v := webhooksView{Env: env, Endpoints: list,
-		EventTypes: adcamp.EventTypes, Secret: created}
+		EventTypes: adcamp.EventTypes, Secret: created, Orderings: []option{
+			{adcamp.OrderingNone, "In the order they happen: a failed event is retried later while the next ones go on"},
+			{adcamp.OrderingPerCampaign, "Per campaign: a campaign's events wait while an earlier one of it is being retried"}}}
 	for _, e := range list {
 		if !e.Enabled && e.DisabledReason != adcamp.DisabledByUser {
 			v.Disabled = append(v.Disabled, e)
@@ -51,7 +54,10 @@ func (s *Server) showWebhooks(w http.ResponseWriter, r *http.Request, c *call, e
 	}
 	c.current = env // the switch marks the environment shown
 	p := c.page(r, "Webhooks", "webhooks")
-	p.Form, p.Data = newForm(r, "url", "description"), v
+	p.Form, p.Data = newForm(r, "url", "description", "ordering"), v
+	if p.Form.values["ordering"] == "" {
+		p.Form.values["ordering"] = adcamp.OrderingNone
+	}
 	if err != nil {
 		return s.showForm(w, "webhooks.html", p, err)
 	}
@@ -65,7 +71,10 @@ func (s *Server) newWebhook(w http.ResponseWriter, r *http.Request, c *call) err
 	if err != nil {
 		return err
 	}
-	url, desc := r.PostFormValue("url"), r.PostFormValue("description")
+	url, desc, ordering := r.PostFormValue("url"), r.PostFormValue("description"), r.PostFormValue("ordering")
+	if ordering == "" {
+		ordering = adcamp.OrderingNone
+	}
 	var types []string
 	for _, typ := range r.PostForm["event_types"] {
 		if slices.Contains(adcamp.EventTypes, typ) {
@@ -73,7 +82,8 @@ func (s *Server) newWebhook(w http.ResponseWriter, r *http.Request, c *call) err
 		}
 	}
 	t := adcamp.Tenant{AccountID: c.account.ID, Environment: env}
-	e, err := s.svc.CreateWebhookEndpoint(c.ctx, t, service.EndpointInput{URL: &url, Description: &desc, EventTypes: &types})
+	e, err := s.svc.CreateWebhookEndpoint(c.ctx, t, service.EndpointInput{URL: &url, Description: &desc, EventTypes: &types,
+		Ordering: &ordering})
 	if err != nil {
 		return s.showWebhooks(w, r, c, env, 0, err, nil)
 	}

@@ -27,8 +27,11 @@ func TestWebhooksPage(t *testing.T) {
 	owner.post(base+"/new?environment=production", url.Values{"url": {"http://hooks.example.com/in"}}).
 		wantStatus(422).wantFieldError("url", "https")
 	p := owner.post(base+"/new?environment=sandbox", url.Values{"url": {"http://hooks.example.com/in"},
-		"description": {"Billing"}, "event_types": {"campaign.created", "keyword.batch_created"}})
-	p.wantStatus(201).wantText("#v-whsec", "whsec_").wantText("table.webhooks", "campaign.created, keyword.batch_created")
+		"description": {"Billing"}, "event_types": {"campaign.created", "keyword.batch_created"}, "ordering": {"per_campaign"}})
+	p.wantStatus(201).wantText("#v-whsec", "whsec_").wantText("table.webhooks", "campaign.created, keyword.batch_created").
+		wantText("table.webhooks", "In order per campaign")
+	owner.post(base+"/new?environment=sandbox", url.Values{"url": {"http://hooks.example.com/x"}, "ordering": {"strict"}}).
+		wantStatus(422).wantText("#f-ordering-error", "Choose one")
 	id, _ := p.doc.Find("tr[data-endpoint]").Attr("data-endpoint")
 	if id == "" {
 		t.Fatalf("no endpoint row:\n%s", p.body)

@@ -24,6 +24,7 @@ type endpointJSON struct {
 	URL                     string             `json:"url"`
 	Description             *string            `json:"description"`
 	EventTypes              []string           `json:"event_types"`
+	Ordering                string             `json:"ordering"`
 	Enabled                 bool               `json:"enabled"`
 	DisabledReason          *string            `json:"disabled_reason"`
 	FailingSince            *apiTime           `json:"failing_since"`
@@ -54,7 +55,7 @@ func toEndpointJSON(e *adcamp.WebhookEndpoint) endpointJSON {
 		types = []string{}
 	}
 	return endpointJSON{ID: e.ID, Environment: e.Environment, URL: e.URL, Description: nullText(e.Description),
-		EventTypes: types, Enabled: e.Enabled, DisabledReason: nullText(e.DisabledReason),
+		EventTypes: types, Ordering: e.Ordering, Enabled: e.Enabled, DisabledReason: nullText(e.DisabledReason),
 		FailingSince: nullTime(e.FailingSince), PreviousSecretExpiresAt: nullTime(e.PreviousSecretExpiresAt),
 		CreatedAt: apiTime(e.CreatedAt), UpdatedAt: apiTime(e.UpdatedAt)}
 }
@@ -63,16 +64,19 @@ func toEndpointJSON(e *adcamp.WebhookEndpoint) endpointJSON {
 func endpointInput(o *object) (in service.EndpointInput) {
 	for _, m := range o.members {
 		switch m.name {
-		case "url", "description":
+		case "url", "description", "ordering":
 			var v adcamp.Optional[string]
 			o.str(m.name, m.value, &v)
-			if v.Null && m.name == "url" {
+			if v.Null && m.name != "description" {
 				o.types.Add(m.name, "must be a string")
 			}
 			s := v.Value
-			if m.name == "url" {
+			switch m.name {
+			case "url":
 				in.URL = &s
-			} else {
+			case "ordering":
+				in.Ordering = &s
+			default:
 				in.Description = &s
 			}
 		case "event_types":

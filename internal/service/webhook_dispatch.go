@@ -221,11 +221,10 @@ func (d *dispatcher) serve(ctx context.Context, id string) {
 		var due []*store.Delivery
 		var e *store.WebhookEndpoint
 		err := d.s.store.Read(ctx, func(tx store.Tx) (err error) {
-			if due, err = tx.DueDeliveries(ctx, id, d.s.Now(), dueBatch); err != nil || len(due) == 0 {
+			if e, err = tx.EndpointByID(ctx, id); err != nil {
 				return err
 			}
-			ev := due[0].Event
-			e, err = tx.GetWebhookEndpoint(ctx, adcamp.Tenant{AccountID: ev.AccountID, Environment: ev.Environment}, id)
+			due, err = tx.DueDeliveries(ctx, id, d.s.Now(), dueBatch, e.Ordering == adcamp.OrderingPerCampaign)
 			return err
 		})
 		if err != nil || len(due) == 0 || !e.Enabled {
@@ -259,7 +258,14 @@ type attempted struct {
 func (d *dispatcher) sendBatch(ctx context.Context, e *store.WebhookEndpoint, due []*store.Delivery) bool {
 	var done []attempted
 	last := time.Now()
+	// held: campaigns whose event failed in this batch; per campaign, their
+	// later events wait for its retry (DueDeliveries leaves them out next).
+	held := map[string]bool{}
+	perCampaign := e.Ordering == adcamp.OrderingPerCampaign
 	for _, dl := range due {
+		if perCampaign && held[dl.Event.CampaignID] {
+			continue
+		}
 		start := d.s.Now()
 		keys, err := signingKeys(d.s.box, e, start)
 		if err != nil {
@@ -273,6 +279,9 @@ func (d *dispatcher) sendBatch(ctx context.Context, e *store.WebhookEndpoint, du
 			break // shutting down: the delivery stays due, for the next run
 		}
 		done = append(done, attempted{dl, start, res})
+		if !res.Succeeded() && dl.Event.CampaignID != "" {
+			held[dl.Event.CampaignID] = true
+		}
 		if !res.Succeeded() || time.Since(last) >= flushEvery {
 			if !d.record(ctx, e, done) {
 				return false

@@ -32,6 +32,7 @@ type EndpointInput struct {
 	URL         *string
 	Description *string
 	EventTypes  *[]string
+	Ordering    *string
 	Enabled     *bool
 }
 
@@ -79,6 +80,13 @@ func checkEndpoint(issues *adcamp.Issues, env adcamp.Environment, in EndpointInp
 			if !slices.Contains(e.EventTypes, typ) {
 				e.EventTypes = append(e.EventTypes, typ)
 			}
+		}
+	}
+	if in.Ordering != nil {
+		e.Ordering = *in.Ordering
+		if !slices.Contains(adcamp.Orderings, e.Ordering) {
+			issues.AddKind("ordering", adcamp.IssueNotOneOf, strings.Join(adcamp.Orderings, ", "),
+				"must be one of %s", strings.Join(adcamp.Orderings, ", "))
 		}
 	}
 	if in.Enabled != nil {
@@ -149,7 +157,7 @@ func (s *Service) CreateWebhookEndpoint(ctx context.Context, t adcamp.Tenant, in
 	now := s.Now().Truncate(time.Microsecond)
 	e := &store.WebhookEndpoint{WebhookEndpoint: adcamp.WebhookEndpoint{
 		ID: adcamp.NewID(adcamp.PrefixWebhookEndpoint, now), AccountID: t.AccountID, Environment: t.Environment,
-		Enabled: true, CreatedAt: now, UpdatedAt: now,
+		Ordering: adcamp.OrderingNone, Enabled: true, CreatedAt: now, UpdatedAt: now,
 	}}
 	var issues adcamp.Issues
 	if in.URL == nil {
@@ -313,14 +321,15 @@ func (s *Service) RotateWebhookSecret(ctx context.Context, t adcamp.Tenant, id s
 	return out, err
 }
 
-var endpointFields = []string{"url", "description", "event_types", "enabled", "disabled_reason", "previous_secret_expires_at"}
+var endpointFields = []string{"url", "description", "event_types", "ordering", "enabled", "disabled_reason",
+	"previous_secret_expires_at"}
 
 func endpointValues(e *adcamp.WebhookEndpoint) []*string {
 	if e == nil {
 		return nil
 	}
-	return []*string{text(e.URL), textOrNull(e.Description), text(strings.Join(e.EventTypes, " ")), textBool(e.Enabled),
-		textOrNull(e.DisabledReason), textTime(e.PreviousSecretExpiresAt)}
+	return []*string{text(e.URL), textOrNull(e.Description), text(strings.Join(e.EventTypes, " ")), text(e.Ordering),
+		textBool(e.Enabled), textOrNull(e.DisabledReason), textTime(e.PreviousSecretExpiresAt)}
 }
 
 // recordEndpoint records an endpoint's change; a rotation lists "secret"

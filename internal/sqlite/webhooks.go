@@ -14,7 +14,7 @@ import (
 // another process's, and one serve process owns the database.
 
 const endpointColumns = `id, account_id, environment, url, description, event_types, enabled, disabled_reason,
-	failing_since, secret, previous_secret, previous_expires_at, created_at, updated_at`
+	failing_since, secret, previous_secret, previous_expires_at, created_at, updated_at, ordering`
 
 func scanEndpoint(row rowScanner) (*store.WebhookEndpoint, error) {
 	var e store.WebhookEndpoint
@@ -22,7 +22,7 @@ func scanEndpoint(row rowScanner) (*store.WebhookEndpoint, error) {
 	var failing, prevExp sql.NullInt64
 	var created, updated int64
 	err := row.Scan(&e.ID, &e.AccountID, (*string)(&e.Environment), &e.URL, &e.Description, &types, &e.Enabled,
-		&e.DisabledReason, &failing, &e.Secret, &e.PreviousSecret, &prevExp, &created, &updated)
+		&e.DisabledReason, &failing, &e.Secret, &e.PreviousSecret, &prevExp, &created, &updated, &e.Ordering)
 	if err != nil {
 		return nil, err
 	}
@@ -34,16 +34,24 @@ func scanEndpoint(row rowScanner) (*store.WebhookEndpoint, error) {
 
 func (t *tx) CreateWebhookEndpoint(ctx context.Context, e *store.WebhookEndpoint) error {
 	_, err := t.exec(ctx, `INSERT INTO webhook_endpoints (`+endpointColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 		e.ID, e.AccountID, string(e.Environment), e.URL, e.Description, strings.Join(e.EventTypes, " "), e.Enabled,
 		e.DisabledReason, nullMicros(e.FailingSince), e.Secret, e.PreviousSecret, nullMicros(e.PreviousSecretExpiresAt),
-		micros(e.CreatedAt), micros(e.UpdatedAt))
+		micros(e.CreatedAt), micros(e.UpdatedAt), e.Ordering)
 	return err
 }
 
 func (t *tx) GetWebhookEndpoint(ctx context.Context, tn adcamp.Tenant, id string) (*store.WebhookEndpoint, error) {
 	e, err := scanEndpoint(t.queryRow(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints
 		WHERE id = $1 AND account_id = $2 AND environment = $3`, id, tn.AccountID, string(tn.Environment)))
+	if err != nil {
+		return nil, notFound(err, "webhook endpoint", id)
+	}
+	return e, nil
+}
+
+func (t *tx) EndpointByID(ctx context.Context, id string) (*store.WebhookEndpoint, error) {
+	e, err := scanEndpoint(t.queryRow(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints WHERE id = $1`, id))
 	if err != nil {
 		return nil, notFound(err, "webhook endpoint", id)
 	}
@@ -62,9 +70,10 @@ func (t *tx) ListWebhookEndpoints(ctx context.Context, tn adcamp.Tenant) ([]*sto
 func (t *tx) UpdateWebhookEndpoint(ctx context.Context, e *store.WebhookEndpoint) error {
 	res, err := t.exec(ctx, `UPDATE webhook_endpoints SET url = $1, description = $2, event_types = $3, enabled = $4,
 		disabled_reason = $5, failing_since = $6, secret = $7, previous_secret = $8, previous_expires_at = $9,
-		updated_at = $10 WHERE id = $11 AND account_id = $12`,
+		updated_at = $10, ordering = $13 WHERE id = $11 AND account_id = $12`,
 		e.URL, e.Description, strings.Join(e.EventTypes, " "), e.Enabled, e.DisabledReason, nullMicros(e.FailingSince),
-		e.Secret, e.PreviousSecret, nullMicros(e.PreviousSecretExpiresAt), micros(e.UpdatedAt), e.ID, e.AccountID)
+		e.Secret, e.PreviousSecret, nullMicros(e.PreviousSecretExpiresAt), micros(e.UpdatedAt), e.ID, e.AccountID,
+		e.Ordering)
 	return affectedOne(res, err, "webhook endpoint", e.ID)
 }
 
@@ -124,7 +133,7 @@ func (t *tx) GetEvent(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp
 // eventWhere is the WHERE of q, with its arguments; placeholders are
 // numbered from 1.
 func eventWhere(q store.EventQuery) (string, []any) {
-	w := []string{`account_id = $1`, `environment = $2`}
+	w := []string{`account_id = $1`, `environment = $2`, `type <> '` + adcamp.EventTest + `'`}
 	args := []any{q.Tenant.AccountID, string(q.Tenant.Environment)}
 	add := func(cond string, v any) {
 		args = append(args, v)
@@ -237,11 +246,11 @@ func (t *tx) ReleaseLeases(ctx context.Context, owner string) error {
 	return err
 }
 
-func (t *tx) DueDeliveries(ctx context.Context, endpointID string, now time.Time, limit int) ([]*store.Delivery, error) {
+func (t *tx) DueDeliveries(ctx context.Context, endpointID string, now time.Time, limit int, perCampaign bool) ([]*store.Delivery, error) {
 	rows, err := t.query(ctx, `SELECT d.id, d.endpoint_id, d.event_id, d.account_id, d.state, d.attempts,
 			d.next_attempt_at, d.created_at, `+prefixed("e.", eventColumns)+`
 		FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-		WHERE d.endpoint_id = $1 AND d.state = 'pending' AND d.next_attempt_at <= $2
+		WHERE d.endpoint_id = $1 AND d.state = 'pending' AND d.next_attempt_at <= $2`+heldBack(perCampaign)+`
 		ORDER BY d.event_id LIMIT $3`, endpointID, micros(now), limit)
 	if err != nil {
 		return nil, err
@@ -262,6 +271,21 @@ func (t *tx) DueDeliveries(ctx context.Context, endpointID string, now time.Time
 		d.Event = &e
 		return &d, nil
 	})
+}
+
+// heldBack is DueDeliveries' condition for an endpoint ordered per
+// campaign: no earlier event of the same campaign is pending (due or
+// waiting for its retry). The subquery walks the endpoint's pending
+// deliveries before d (webhook_deliveries_endpoint).
+func heldBack(perCampaign bool) string {
+	if !perCampaign {
+		return ""
+	}
+	return `
+		AND (e.campaign_id IS NULL OR NOT EXISTS (SELECT 1 FROM webhook_deliveries p
+			JOIN webhook_events pe ON pe.id = p.event_id
+			WHERE p.endpoint_id = d.endpoint_id AND p.state = 'pending' AND p.event_id < d.event_id
+				AND pe.campaign_id = e.campaign_id))`
 }
 
 // prefixed qualifies each column of a list with p.

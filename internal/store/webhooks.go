@@ -13,6 +13,9 @@ import (
 type WebhooksTx interface {
 	CreateWebhookEndpoint(ctx context.Context, e *WebhookEndpoint) error
 	GetWebhookEndpoint(ctx context.Context, t adcamp.Tenant, id string) (*WebhookEndpoint, error)
+	// EndpointByID returns an endpoint whatever its tenant: for the
+	// dispatcher, which leases endpoints by id, never for a door.
+	EndpointByID(ctx context.Context, id string) (*WebhookEndpoint, error)
 	// ListWebhookEndpoints returns a tenant's endpoints, oldest first.
 	ListWebhookEndpoints(ctx context.Context, t adcamp.Tenant) ([]*WebhookEndpoint, error)
 	// UpdateWebhookEndpoint writes every mutable field of e.
@@ -28,7 +31,8 @@ type WebhooksTx interface {
 	// (a test event, delivered to one endpoint).
 	AddEventsOnly(ctx context.Context, evs []*adcamp.Event) error
 	GetEvent(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Event, error)
-	// ListEvents returns the events q selects, newest first.
+	// ListEvents returns the events q selects, newest first; never test
+	// events (adcamp.EventTest: each is for the one endpoint it was sent to).
 	ListEvents(ctx context.Context, q EventQuery) ([]*adcamp.Event, error)
 	// TakeOutbox removes at most limit events from the outbox, oldest
 	// first, and returns them. PostgreSQL skips those another transaction
@@ -51,8 +55,10 @@ type WebhooksTx interface {
 	// ReleaseLeases ends the leases of owner ("" for every owner's).
 	ReleaseLeases(ctx context.Context, owner string) error
 	// DueDeliveries returns at most limit pending deliveries of an endpoint
-	// due at now, in the order of their events (id).
-	DueDeliveries(ctx context.Context, endpointID string, now time.Time, limit int) ([]*Delivery, error)
+	// due at now, in the order of their events (id). perCampaign leaves
+	// out those whose campaign has an earlier event still pending for the
+	// endpoint (adcamp.OrderingPerCampaign).
+	DueDeliveries(ctx context.Context, endpointID string, now time.Time, limit int, perCampaign bool) ([]*Delivery, error)
 	// FinishAttempt stores an attempt and the delivery's state after it.
 	FinishAttempt(ctx context.Context, d *Delivery, a *adcamp.DeliveryAttempt) error
 	// ListAttempts returns a tenant's endpoint's attempts, newest first,

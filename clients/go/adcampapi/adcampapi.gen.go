@@ -990,6 +990,24 @@ func (e WebhookEventType) Valid() bool {
 	}
 }
 
+// Defines values for WebhookOrdering.
+const (
+	None        WebhookOrdering = "none"
+	PerCampaign WebhookOrdering = "per_campaign"
+)
+
+// Valid indicates whether the value is a known member of the WebhookOrdering enum.
+func (e WebhookOrdering) Valid() bool {
+	switch e {
+	case None:
+		return true
+	case PerCampaign:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookSecretStateResponseSuccess.
 const (
 	WebhookSecretStateResponseSuccessTrue WebhookSecretStateResponseSuccess = true
@@ -2620,6 +2638,17 @@ type WebhookEndpoint struct {
 	// Id Example: whe_01m7q5cqg06b8994h5jr7na6t9
 	Id string `json:"id"`
 
+	// Ordering How an endpoint's events are ordered. Both send an endpoint's events one at a time, in the order
+	// they happened. `none`: a failed delivery waits for its retry while later events go on.
+	// `per_campaign`: an event of a campaign (or of its ad groups and keywords) is not sent while an
+	// earlier event of the same campaign is still pending for the endpoint, so a receiver sees each
+	// campaign's events in order; events of other campaigns, and events of no campaign (API keys),
+	// go on. An event given up on (its retries exhausted) no longer holds the others back.
+	//
+	//
+	// Example: none
+	Ordering WebhookOrdering `json:"ordering"`
+
 	// PreviousSecretExpiresAt Until when the secret before the last rotation still signs too.
 	PreviousSecretExpiresAt *time.Time `json:"previous_secret_expires_at"`
 
@@ -2641,7 +2670,18 @@ type WebhookEndpointCreate struct {
 	Description *string             `json:"description,omitempty"`
 	Enabled     *bool               `json:"enabled,omitempty"`
 	EventTypes  *[]WebhookEventType `json:"event_types,omitempty"`
-	Url         string              `json:"url"`
+
+	// Ordering How an endpoint's events are ordered. Both send an endpoint's events one at a time, in the order
+	// they happened. `none`: a failed delivery waits for its retry while later events go on.
+	// `per_campaign`: an event of a campaign (or of its ad groups and keywords) is not sent while an
+	// earlier event of the same campaign is still pending for the endpoint, so a receiver sees each
+	// campaign's events in order; events of other campaigns, and events of no campaign (API keys),
+	// go on. An event given up on (its retries exhausted) no longer holds the others back.
+	//
+	//
+	// Example: none
+	Ordering *WebhookOrdering `json:"ordering,omitempty"`
+	Url      string           `json:"url"`
 }
 
 // WebhookEndpointList defines model for WebhookEndpointList.
@@ -2672,11 +2712,32 @@ type WebhookEndpointUpdate struct {
 	Description *string             `json:"description,omitempty"`
 	Enabled     *bool               `json:"enabled,omitempty"`
 	EventTypes  *[]WebhookEventType `json:"event_types,omitempty"`
-	Url         *string             `json:"url,omitempty"`
+
+	// Ordering How an endpoint's events are ordered. Both send an endpoint's events one at a time, in the order
+	// they happened. `none`: a failed delivery waits for its retry while later events go on.
+	// `per_campaign`: an event of a campaign (or of its ad groups and keywords) is not sent while an
+	// earlier event of the same campaign is still pending for the endpoint, so a receiver sees each
+	// campaign's events in order; events of other campaigns, and events of no campaign (API keys),
+	// go on. An event given up on (its retries exhausted) no longer holds the others back.
+	//
+	//
+	// Example: none
+	Ordering *WebhookOrdering `json:"ordering,omitempty"`
+	Url      *string          `json:"url,omitempty"`
 }
 
 // WebhookEventType An event type an endpoint may subscribe to (`webhook.test` is sent on request only).
 type WebhookEventType string
+
+// WebhookOrdering How an endpoint's events are ordered. Both send an endpoint's events one at a time, in the order
+// they happened. `none`: a failed delivery waits for its retry while later events go on.
+// `per_campaign`: an event of a campaign (or of its ad groups and keywords) is not sent while an
+// earlier event of the same campaign is still pending for the endpoint, so a receiver sees each
+// campaign's events in order; events of other campaigns, and events of no campaign (API keys),
+// go on. An event given up on (its retries exhausted) no longer holds the others back.
+//
+// Example: none
+type WebhookOrdering string
 
 // WebhookRotation defines model for WebhookRotation.
 type WebhookRotation struct {
@@ -5414,7 +5475,8 @@ type ClientInterface interface {
 	// The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
 	// poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
 	// `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
-	// kept as long as the change history (`--history-retention`, 400 days by default).
+	// kept as long as the change history (`--history-retention`, 400 days by default). Test events
+	// (`webhook.test`) are not listed: each is for the one endpoint it was sent to.
 	//
 	// Corresponds with GET /events (the `ListEvents` operationId).
 	ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5921,7 +5983,8 @@ type ClientInterface interface {
 	// (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 	// when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 	// the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-	// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+	// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+	// `enabled` defaults to true. At most 20 endpoints per environment.
 	//
 	// The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 	// verify deliveries. It is stored encrypted.
@@ -5938,7 +6001,8 @@ type ClientInterface interface {
 	// (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 	// when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 	// the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-	// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+	// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+	// `enabled` defaults to true. At most 20 endpoints per environment.
 	//
 	// The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 	// verify deliveries. It is stored encrypted.
@@ -5975,7 +6039,7 @@ type ClientInterface interface {
 
 	// UpdateWebhookEndpointWithBody Update a webhook endpoint
 	//
-	// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+	// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 	// Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 	// queued while it was disabled are then sent. Each change is in the change history
 	// (`entity_type` `webhook_endpoint`).
@@ -5987,7 +6051,7 @@ type ClientInterface interface {
 
 	// UpdateWebhookEndpoint Update a webhook endpoint
 	//
-	// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+	// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 	// Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 	// queued while it was disabled are then sent. Each change is in the change history
 	// (`entity_type` `webhook_endpoint`).
@@ -7268,7 +7332,8 @@ func (c *Client) HeadListChannelAccounts(ctx context.Context, params *HeadListCh
 // The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
 // poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
 // `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
-// kept as long as the change history (`--history-retention`, 400 days by default).
+// kept as long as the change history (`--history-retention`, 400 days by default). Test events
+// (`webhook.test`) are not listed: each is for the one endpoint it was sent to.
 //
 // Corresponds with GET /events (the `ListEvents` operationId).
 func (c *Client) ListEvents(ctx context.Context, params *ListEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8235,7 +8300,8 @@ func (c *Client) HeadListWebhookEndpoints(ctx context.Context, reqEditors ...Req
 // (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 // when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 // the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+// `enabled` defaults to true. At most 20 endpoints per environment.
 //
 // The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 // verify deliveries. It is stored encrypted.
@@ -8262,7 +8328,8 @@ func (c *Client) CreateWebhookEndpointWithBody(ctx context.Context, params *Crea
 // (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 // when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 // the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+// `enabled` defaults to true. At most 20 endpoints per environment.
 //
 // The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 // verify deliveries. It is stored encrypted.
@@ -8339,7 +8406,7 @@ func (c *Client) HeadGetWebhookEndpoint(ctx context.Context, endpointId WebhookE
 
 // UpdateWebhookEndpointWithBody Update a webhook endpoint
 //
-// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 // Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 // queued while it was disabled are then sent. Each change is in the change history
 // (`entity_type` `webhook_endpoint`).
@@ -8361,7 +8428,7 @@ func (c *Client) UpdateWebhookEndpointWithBody(ctx context.Context, endpointId W
 
 // UpdateWebhookEndpoint Update a webhook endpoint
 //
-// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 // Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 // queued while it was disabled are then sent. Each change is in the change history
 // (`entity_type` `webhook_endpoint`).
@@ -15344,7 +15411,8 @@ type ClientWithResponsesInterface interface {
 	// The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
 	// poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
 	// `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
-	// kept as long as the change history (`--history-retention`, 400 days by default).
+	// kept as long as the change history (`--history-retention`, 400 days by default). Test events
+	// (`webhook.test`) are not listed: each is for the one endpoint it was sent to.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15923,7 +15991,8 @@ type ClientWithResponsesInterface interface {
 	// (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 	// when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 	// the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-	// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+	// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+	// `enabled` defaults to true. At most 20 endpoints per environment.
 	//
 	// The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 	// verify deliveries. It is stored encrypted.
@@ -15940,7 +16009,8 @@ type ClientWithResponsesInterface interface {
 	// (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 	// when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 	// the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-	// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+	// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+	// `enabled` defaults to true. At most 20 endpoints per environment.
 	//
 	// The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 	// verify deliveries. It is stored encrypted.
@@ -15983,7 +16053,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateWebhookEndpointWithBodyWithResponse Update a webhook endpoint
 	//
-	// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+	// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 	// Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 	// queued while it was disabled are then sent. Each change is in the change history
 	// (`entity_type` `webhook_endpoint`).
@@ -15995,7 +16065,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateWebhookEndpointWithResponse Update a webhook endpoint
 	//
-	// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+	// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 	// Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 	// queued while it was disabled are then sent. Each change is in the change history
 	// (`entity_type` `webhook_endpoint`).
@@ -33526,7 +33596,8 @@ func (c *ClientWithResponses) HeadListChannelAccountsWithResponse(ctx context.Co
 // The events of the key's environment, newest first, cursor-paged like `/changes`, for clients that
 // poll rather than receive webhooks: each exactly as it is delivered, `{id, type, timestamp, data}`.
 // `type` filters by a comma-separated list of event types; `since` and `until` by time. Events are
-// kept as long as the change history (`--history-retention`, 400 days by default).
+// kept as long as the change history (`--history-retention`, 400 days by default). Test events
+// (`webhook.test`) are not listed: each is for the one endpoint it was sent to.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -34381,7 +34452,8 @@ func (c *ClientWithResponses) HeadListWebhookEndpointsWithResponse(ctx context.C
 // (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 // when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 // the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+// `enabled` defaults to true. At most 20 endpoints per environment.
 //
 // The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 // verify deliveries. It is stored encrypted.
@@ -34404,7 +34476,8 @@ func (c *ClientWithResponses) CreateWebhookEndpointWithBodyWithResponse(ctx cont
 // (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
 // when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
 // the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-// absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+// absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+// `enabled` defaults to true. At most 20 endpoints per environment.
 //
 // The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
 // verify deliveries. It is stored encrypted.
@@ -34471,7 +34544,7 @@ func (c *ClientWithResponses) HeadGetWebhookEndpointWithResponse(ctx context.Con
 
 // UpdateWebhookEndpointWithBodyWithResponse Update a webhook endpoint
 //
-// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 // Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 // queued while it was disabled are then sent. Each change is in the change history
 // (`entity_type` `webhook_endpoint`).
@@ -34489,7 +34562,7 @@ func (c *ClientWithResponses) UpdateWebhookEndpointWithBodyWithResponse(ctx cont
 
 // UpdateWebhookEndpointWithResponse Update a webhook endpoint
 //
-// Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+// Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
 // Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
 // queued while it was disabled are then sent. Each change is in the change history
 // (`entity_type` `webhook_endpoint`).

@@ -1165,7 +1165,8 @@ export interface paths {
          *     (`http://` is accepted in the sandbox), without credentials or fragment; its address is checked
          *     when a delivery is sent (loopback, private, link-local and metadata addresses are refused unless
          *     the server runs with `--webhooks-allow-private`). `event_types` filters the events (empty or
-         *     absent: every type); `enabled` defaults to true. At most 20 endpoints per environment.
+         *     absent: every type); `ordering` is `none` (the default) or `per_campaign` (see the schema);
+         *     `enabled` defaults to true. At most 20 endpoints per environment.
          *
          *     The answer carries `secret` (`whsec_` and base64 of 32 random bytes), shown this once: keep it to
          *     verify deliveries. It is stored encrypted.
@@ -1201,7 +1202,7 @@ export interface paths {
         get: operations["getWebhookEndpoint"];
         /**
          * Update a webhook endpoint
-         * @description Changes any subset of `url`, `description`, `event_types` and `enabled` (the rules of create).
+         * @description Changes any subset of `url`, `description`, `event_types`, `ordering` and `enabled` (the rules of create).
          *     Enabling a disabled endpoint clears its `disabled_reason` and its run of failures; deliveries
          *     queued while it was disabled are then sent. Each change is in the change history
          *     (`entity_type` `webhook_endpoint`).
@@ -1413,6 +1414,17 @@ export interface components {
          * @enum {string}
          */
         WebhookEventType: "campaign.created" | "campaign.updated" | "campaign.deleted" | "campaign.ended" | "ad_group.created" | "ad_group.updated" | "ad_group.deleted" | "keyword.created" | "keyword.batch_created" | "keyword.updated" | "keyword.deleted" | "api_key.disabled" | "api_key.rolled" | "api_key.deleted";
+        /**
+         * @description How an endpoint's events are ordered. Both send an endpoint's events one at a time, in the order
+         *     they happened. `none`: a failed delivery waits for its retry while later events go on.
+         *     `per_campaign`: an event of a campaign (or of its ad groups and keywords) is not sent while an
+         *     earlier event of the same campaign is still pending for the endpoint, so a receiver sees each
+         *     campaign's events in order; events of other campaigns, and events of no campaign (API keys),
+         *     go on. An event given up on (its retries exhausted) no longer holds the others back.
+         * @example none
+         * @enum {string}
+         */
+        WebhookOrdering: "none" | "per_campaign";
         WebhookEndpoint: {
             /** @example whe_01m7q5cqg06b8994h5jr7na6t9 */
             id: string;
@@ -1426,6 +1438,7 @@ export interface components {
             description: string | null;
             /** @description The types sent; empty for every type. */
             event_types: components["schemas"]["WebhookEventType"][];
+            ordering: components["schemas"]["WebhookOrdering"];
             enabled: boolean;
             /**
              * @description Why a disabled endpoint is; null while enabled.
@@ -1456,12 +1469,14 @@ export interface components {
             url: string;
             description?: string;
             event_types?: components["schemas"]["WebhookEventType"][];
+            ordering?: components["schemas"]["WebhookOrdering"];
             enabled?: boolean;
         };
         WebhookEndpointUpdate: {
             url?: string;
             description?: string;
             event_types?: components["schemas"]["WebhookEventType"][];
+            ordering?: components["schemas"]["WebhookOrdering"];
             enabled?: boolean;
         };
         WebhookRotation: {

@@ -20,6 +20,7 @@ func (r *roundTrip) webhooks(a *adcamp.Account) {
 			ID: adcamp.NewID(adcamp.PrefixWebhookEndpoint, at(18)), AccountID: a.ID, Environment: tn.Environment,
 			URL: "https://hooks.example.test/adcamp?x=1", Description: "Billing — ☂", Enabled: true,
 			EventTypes:     []string{adcamp.EventCampaignCreated, adcamp.EventKeywordBatchCreated},
+			Ordering:       adcamp.OrderingPerCampaign,
 			DisabledReason: adcamp.DisabledFailing, FailingSince: &failing, PreviousSecretExpiresAt: &expires,
 			CreatedAt: at(18), UpdatedAt: at(19),
 		},
@@ -32,6 +33,8 @@ func (r *roundTrip) webhooks(a *adcamp.Account) {
 	r.reading(func(tx store.Tx) {
 		got, err := tx.GetWebhookEndpoint(ctx, tn, e.ID)
 		r.read("GetWebhookEndpoint", got, e, err)
+		got, err = tx.EndpointByID(ctx, e.ID)
+		r.read("EndpointByID", got, e, err)
 		list, err := tx.ListWebhookEndpoints(ctx, tn)
 		r.read("ListWebhookEndpoints", list, []*store.WebhookEndpoint{e}, err)
 	})
@@ -58,7 +61,7 @@ func (r *roundTrip) webhooks(a *adcamp.Account) {
 	r.fixture("a delivery", d)
 	r.writing(func(tx store.Tx) error { return tx.PutDeliveries(ctx, []*store.Delivery{d}) })
 	r.writing(func(tx store.Tx) error {
-		got, err := tx.DueDeliveries(ctx, e.ID, at(25), 10)
+		got, err := tx.DueDeliveries(ctx, e.ID, at(25), 10, true)
 		r.read("DueDeliveries", got, []*store.Delivery{d}, err)
 		return nil
 	})
@@ -104,6 +107,14 @@ func testWebhooks(t *testing.T, db store.Store) {
 			Environment: adcamp.Production, Type: adcamp.EventCampaignUpdated, OccurredAt: at(i), Payload: []byte(`{}`)})
 	}
 	write(t, db, func(tx store.Tx) error { return tx.AddEvents(ctx, evs) })
+	test := &adcamp.Event{ID: adcamp.NewID(adcamp.PrefixEvent, at(3)), AccountID: acc, Environment: adcamp.Production,
+		Type: adcamp.EventTest, OccurredAt: at(3), Payload: []byte(`{}`)}
+	write(t, db, func(tx store.Tx) error { return tx.AddEventsOnly(ctx, []*adcamp.Event{test}) })
+	read(t, db, func(tx store.Tx) error {
+		list, err := tx.ListEvents(ctx, store.EventQuery{Tenant: tn, Limit: 10})
+		sameIDs(t, "ListEvents (a test event beside)", idsOf(list, eventID), idsOf([]*adcamp.Event{evs[2], evs[1], evs[0]}, eventID))
+		return err
+	})
 	read(t, db, func(tx store.Tx) error {
 		n, oldest, err := tx.WebhookQueue(ctx)
 		if err != nil || n != 3 || !oldest.Equal(at(0).Truncate(time.Millisecond)) {
@@ -148,7 +159,7 @@ func testWebhooks(t *testing.T, db store.Store) {
 		if ok || err != nil {
 			t.Errorf("ExtendLease by another owner = %v, %v; want false, nil", ok, err)
 		}
-		due, err := tx.DueDeliveries(ctx, e1.ID, at(20), 10)
+		due, err := tx.DueDeliveries(ctx, e1.ID, at(20), 10, false)
 		sameIDs(t, "DueDeliveries", idsOf(due, func(d *store.Delivery) string { return d.EventID }), idsOf(evs, eventID))
 		return err
 	})
@@ -161,7 +172,7 @@ func testWebhooks(t *testing.T, db store.Store) {
 	})
 	dueIDs := func() []string {
 		var due []*store.Delivery
-		read(t, db, func(tx store.Tx) (err error) { due, err = tx.DueDeliveries(ctx, e1.ID, at(30), 10); return err })
+		read(t, db, func(tx store.Tx) (err error) { due, err = tx.DueDeliveries(ctx, e1.ID, at(30), 10, false); return err })
 		return idsOf(due, func(d *store.Delivery) string { return d.EventID })
 	}
 	sameIDs(t, "DueDeliveries after one succeeded", dueIDs(), idsOf(evs[1:], eventID))
@@ -213,3 +224,61 @@ func testWebhooks(t *testing.T, db store.Store) {
 }
 
 func eventID(e *adcamp.Event) string { return e.ID }
+
+// testWebhookOrdering: per campaign, an event waits while an earlier one
+// of its campaign is pending for the endpoint (due or not), and only
+// then; events of no campaign never wait.
+func testWebhookOrdering(t *testing.T, db store.Store) {
+	ctx := t.Context()
+	acc := newAccount(t, db, "one").ID
+	e := &store.WebhookEndpoint{WebhookEndpoint: adcamp.WebhookEndpoint{ID: "whe_o", AccountID: acc,
+		Environment: adcamp.Production, URL: "https://x.test/", Ordering: adcamp.OrderingPerCampaign, Enabled: true,
+		CreatedAt: base, UpdatedAt: base}, Secret: []byte("s")}
+	write(t, db, func(tx store.Tx) error { return tx.CreateWebhookEndpoint(ctx, e) })
+	campaigns := []string{"cmp_a", "cmp_a", "cmp_b", "", "cmp_b", "cmp_a"}
+	var evs []*adcamp.Event
+	var ds []*store.Delivery
+	for i, c := range campaigns {
+		ev := &adcamp.Event{ID: adcamp.NewID(adcamp.PrefixEvent, at(i)), AccountID: acc, Environment: adcamp.Production,
+			Type: adcamp.EventCampaignUpdated, OccurredAt: at(i), CampaignID: c, Payload: []byte(`{}`)}
+		evs = append(evs, ev)
+		ds = append(ds, &store.Delivery{ID: adcamp.NewID(adcamp.PrefixDelivery, at(i)), EndpointID: e.ID, EventID: ev.ID,
+			AccountID: acc, State: adcamp.DeliveryPending, NextAttempt: at(10), CreatedAt: at(i)})
+	}
+	// The first event of cmp_a failed and waits for its retry at 100.
+	ds[0].Attempts, ds[0].NextAttempt = 1, at(100)
+	write(t, db, func(tx store.Tx) error { return tx.AddEventsOnly(ctx, evs) })
+	write(t, db, func(tx store.Tx) error { return tx.PutDeliveries(ctx, ds) })
+	due := func(now time.Time, perCampaign bool) []string {
+		var got []*store.Delivery
+		read(t, db, func(tx store.Tx) (err error) {
+			got, err = tx.DueDeliveries(ctx, e.ID, now, 10, perCampaign)
+			return err
+		})
+		return idsOf(got, func(d *store.Delivery) string { return d.EventID })
+	}
+	ids := func(is ...int) []string {
+		var out []string
+		for _, i := range is {
+			out = append(out, evs[i].ID)
+		}
+		return out
+	}
+	sameIDs(t, "DueDeliveries, in order of time", due(at(20), false), ids(1, 2, 3, 4, 5))
+	sameIDs(t, "DueDeliveries per campaign while cmp_a's first waits", due(at(20), true), ids(2, 3))
+	sameIDs(t, "DueDeliveries per campaign at the retry", due(at(100), true), ids(0, 2, 3))
+	// cmp_b's first goes out and fails: its second waits too.
+	ds[2].Attempts, ds[2].NextAttempt = 1, at(50)
+	write(t, db, func(tx store.Tx) error {
+		return tx.FinishAttempt(ctx, ds[2], &adcamp.DeliveryAttempt{ID: "wha_o1", AccountID: acc, EndpointID: e.ID,
+			EventID: ds[2].EventID, EventType: "x", AttemptedAt: at(20), Status: 503})
+	})
+	sameIDs(t, "DueDeliveries per campaign after cmp_b's first failed", due(at(20), true), ids(3))
+	// Given up on, the first of cmp_a holds nothing back.
+	ds[0].State = adcamp.DeliveryFailed
+	write(t, db, func(tx store.Tx) error {
+		return tx.FinishAttempt(ctx, ds[0], &adcamp.DeliveryAttempt{ID: "wha_o2", AccountID: acc, EndpointID: e.ID,
+			EventID: ds[0].EventID, EventType: "x", AttemptedAt: at(21), Status: 500})
+	})
+	sameIDs(t, "DueDeliveries per campaign after cmp_a's first was given up", due(at(20), true), ids(1, 3))
+}

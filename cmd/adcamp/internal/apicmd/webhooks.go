@@ -60,7 +60,7 @@ func (a *apiCommand) showEndpoint(e *client.WebhookEndpoint) error {
 		state = "disabled (" + e.DisabledReason + ")"
 	}
 	for _, f := range [][2]string{{"id", e.ID}, {"url", e.URL}, {"description", e.Description}, {"event types", types},
-		{"state", state}, {"environment", e.Environment}, {"created", e.CreatedAt.Format(time.RFC3339)}} {
+		{"ordering", e.Ordering}, {"state", state}, {"environment", e.Environment}, {"created", e.CreatedAt.Format(time.RFC3339)}} {
 		fmt.Fprintf(w, "%s:\t%s\n", f[0], f[1])
 	}
 	if e.FailingSince != nil {
@@ -81,6 +81,7 @@ func (c *cli) webhooksCreate(ctx context.Context, args []string) error {
 	a.fs.StringVar(&in.URL, "url", "", "the endpoint's `URL` (https://; http:// in the sandbox)")
 	a.fs.StringVar(&in.Description, "description", "", "a `TEXT` for people")
 	types := a.fs.String("event-types", "", "only these event `TYPES`, comma-separated (default every type)")
+	a.fs.StringVar(&in.Ordering, "ordering", "", "`none` (default) or per_campaign: hold a campaign's events back while an earlier one is retried")
 	disabled := a.fs.Bool("disabled", false, "create it disabled")
 	if err := a.parse(args); err != nil {
 		return err
@@ -155,6 +156,7 @@ func (c *cli) webhooksUpdate(ctx context.Context, args []string) error {
 	url := a.fs.String("url", "", "a new `URL`")
 	desc := a.fs.String("description", "", "a new `TEXT`")
 	types := a.fs.String("event-types", "", "only these event `TYPES`, comma-separated; \"all\" for every type")
+	ordering := a.fs.String("ordering", "", "`none` or per_campaign")
 	enable := a.fs.Bool("enable", false, "enable it (clears why it was disabled)")
 	disable := a.fs.Bool("disable", false, "disable it")
 	if err := a.parse(args, "ID"); err != nil {
@@ -174,6 +176,9 @@ func (c *cli) webhooksUpdate(ctx context.Context, args []string) error {
 		}
 		in.EventTypes = &t
 	}
+	if a.given["ordering"] {
+		in.Ordering = ordering
+	}
 	switch {
 	case *enable && *disable:
 		return usageError("%s takes --enable or --disable, not both", a.name)
@@ -182,7 +187,7 @@ func (c *cli) webhooksUpdate(ctx context.Context, args []string) error {
 		in.Enabled = &on
 	}
 	if in == (client.WebhookEndpointUpdate{}) {
-		return usageError("%s needs a change: --url, --description, --event-types, --enable or --disable", a.name)
+		return usageError("%s needs a change: --url, --description, --event-types, --ordering, --enable or --disable", a.name)
 	}
 	cl, err := a.client()
 	if err != nil {

@@ -15,12 +15,13 @@ func TestAPIWebhooks(t *testing.T) {
 		"--event-types", "campaign.created,keyword.batch_created")
 	wantContains(t, "webhooks create", out, "whsec_", "shown once", "campaign.created, keyword.batch_created", "enabled")
 	var e client.WebhookEndpoint
-	s.okJSON(&e, "webhooks", "create", "--url", "http://127.0.0.1:9/x", "--disabled")
-	if e.Enabled || e.DisabledReason != "user" || !strings.HasPrefix(e.Secret, "whsec_") {
+	s.okJSON(&e, "webhooks", "create", "--url", "http://127.0.0.1:9/x", "--disabled", "--ordering", "per_campaign")
+	if e.Enabled || e.DisabledReason != "user" || !strings.HasPrefix(e.Secret, "whsec_") || e.Ordering != "per_campaign" {
 		t.Errorf("webhooks create --disabled --json = %+v", e)
 	}
 	wantContains(t, "webhooks list", s.ok("webhooks", "list"), "https://hooks.example.com/in", "disabled (user)")
-	wantContains(t, "webhooks update", s.ok("webhooks", "update", e.ID, "--enable", "--event-types", "all"), "enabled", "(every type)")
+	out = s.ok("webhooks", "update", e.ID, "--enable", "--event-types", "all", "--ordering", "none")
+	wantContains(t, "webhooks update", strings.Join(strings.Fields(out), " "), "enabled", "(every type)", "ordering: none")
 	s.fail(2, "webhooks", "update", e.ID)
 	s.fail(2, "webhooks", "redeliver", e.ID)
 	wantContains(t, "webhooks rotate-secret", s.ok("webhooks", "rotate-secret", e.ID, "--grace", "1h"), "whsec_", "previous secret signs until")
