@@ -13,7 +13,6 @@ func neg(text string, m adcamp.MatchType) adcamp.NegativeInput {
 }
 
 func TestBlocks(t *testing.T) {
-	t.Parallel()
 	for _, c := range []struct {
 		m       adcamp.MatchType
 		neg, kw string
@@ -36,7 +35,6 @@ func TestBlocks(t *testing.T) {
 }
 
 func TestNegatives(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	acc, _ := f.setup()
 	tn := adcamp.Tenant{AccountID: acc, Environment: adcamp.Sandbox}
@@ -153,7 +151,6 @@ func strOrNull(p *string) string {
 }
 
 func TestNegativeLists(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	acc, owner := f.setup()
 	tn := adcamp.Tenant{AccountID: acc, Environment: adcamp.Sandbox}
@@ -207,7 +204,6 @@ func TestNegativeLists(t *testing.T) {
 }
 
 func TestListHoldsAtMost5000(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	acc, _ := f.setup()
 	tn := adcamp.Tenant{AccountID: acc, Environment: adcamp.Sandbox}

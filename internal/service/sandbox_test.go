@@ -8,7 +8,6 @@ import (
 )
 
 func TestSandboxSampleDataAndReset(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t)
 	a, err := f.svc.CreateAccount(admin, "Acme", "")
 	if err != nil {
