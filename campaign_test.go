@@ -6,6 +6,7 @@ import "testing"
 // to ended; ended is final; staying is allowed; anything else is not a
 // status.
 func TestCanTransition(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		from, to Status
 		want     bool
@@ -31,6 +32,7 @@ func TestCanTransition(t *testing.T) {
 // TestEffectiveStatus: a campaign whose end date has passed (UTC) reads
 // as ended, whatever is stored; on its end date it still runs.
 func TestEffectiveStatus(t *testing.T) {
+	t.Parallel()
 	today := Date{2026, 11, 24}
 	for _, tc := range []struct {
 		stored Status

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseDate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want Date
@@ -36,6 +37,7 @@ func TestParseDate(t *testing.T) {
 }
 
 func TestDateOrder(t *testing.T) {
+	t.Parallel()
 	days := []string{"2025-12-31", "2026-01-01", "2026-01-02", "2026-02-01", "2027-01-01"}
 	for i, a := range days {
 		for j, b := range days {

@@ -10,6 +10,7 @@ import (
 // accepts, ids of later milliseconds sort after earlier ones, and no two
 // are the same.
 func TestNewID(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 26, 9, 30, 0, 0, time.UTC)
 	seen := map[string]bool{}
 	prev := ""
@@ -31,6 +32,7 @@ func TestNewID(t *testing.T) {
 // TestNewChangeID: change ids are lower case, carry the time they are
 // made at (to the millisecond), and increase even within a millisecond.
 func TestNewChangeID(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 26, 9, 30, 0, 0, time.UTC)
 	prev := ""
 	for range 20 {

@@ -9,6 +9,7 @@ import (
 // that word their own messages; the API's answer is field and issue
 // only.
 func TestIssueKindNotInJSON(t *testing.T) {
+	t.Parallel()
 	var is Issues
 	is.AddKind("end_date", IssuePast, "2026-11-22", "must not be before today (%s, UTC)", "2026-11-22")
 	b, err := json.Marshal(is.Err().(*Error).Details)
@@ -25,6 +26,7 @@ func TestIssueKindNotInJSON(t *testing.T) {
 
 // TestMoneyIssue: each error of ParseMoney has its kind.
 func TestMoneyIssue(t *testing.T) {
+	t.Parallel()
 	for text, want := range map[string]IssueKind{"abc": IssueNotAmount, "1.234": IssueCents, "1e20": IssueTooLarge} {
 		_, err := ParseMoney(text)
 		if got := MoneyIssue(err); got != want {

@@ -3,6 +3,7 @@ package adcamp
 import "testing"
 
 func TestKeywordKey(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ a, b string }{
 		{"red hat", "red\u00a0hat"},
 		{"red  shoes", "red shoes"},

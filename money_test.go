@@ -3,6 +3,7 @@ package adcamp
 import "testing"
 
 func TestParseMoney(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in      string
 		want    Money
@@ -42,6 +43,7 @@ func TestParseMoney(t *testing.T) {
 }
 
 func TestMoneyString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   Money
 		want string

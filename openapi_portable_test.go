@@ -45,6 +45,7 @@ func walk(v any, at string, fn func(at string, obj map[string]any)) {
 // CI; these are the rules a generator or validator trips on that the linters
 // do not catch.
 func TestOpenAPIPortable(t *testing.T) {
+	t.Parallel()
 	doc := rawOpenAPI(t)
 	walk(doc["paths"], "#/paths", func(at string, obj map[string]any) { checkSchemaRules(t, at, obj) })
 	walk(doc["components"], "#/components", func(at string, obj map[string]any) { checkSchemaRules(t, at, obj) })
@@ -103,6 +104,7 @@ func checkSchemaRules(t *testing.T, at string, obj map[string]any) {
 // authentication; and the 409 of every POST, PUT and DELETE naming the two
 // codes of replay protection, which runs for each of them.
 func TestOpenAPIResponsesAsServed(t *testing.T) {
+	t.Parallel()
 	doc := loadOpenAPI(t, OpenAPI)
 	beforeAuth := map[int]bool{401: true, 403: true, 405: true, 413: true}
 	for _, path := range doc.Paths.InMatchingOrder() {
@@ -145,6 +147,7 @@ func TestOpenAPIResponsesAsServed(t *testing.T) {
 // TestOpenAPIStrict converts openapi.yaml, and the JSON served from it, for
 // the strict validator, and runs every example of an operation through it.
 func TestOpenAPIStrict(t *testing.T) {
+	t.Parallel()
 	v, err := openapischema.New(OpenAPI)
 	if err != nil {
 		t.Fatalf("openapi.yaml: %v", err)

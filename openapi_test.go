@@ -34,6 +34,7 @@ func loadOpenAPI(t *testing.T, data []byte) *openapi3.T {
 // type, parameter and schema against its schema (see
 // TestOpenAPIValidateChecksExamples).
 func TestOpenAPIValid(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	doc := loadOpenAPI(t, OpenAPI)
 	if err := doc.Validate(ctx); err != nil {
@@ -56,6 +57,7 @@ func TestOpenAPIValid(t *testing.T) {
 // default options, rejects a component example that does not match the
 // schema of a media type using it, so TestOpenAPIValid covers examples.
 func TestOpenAPIValidateChecksExamples(t *testing.T) {
+	t.Parallel()
 	doc := loadOpenAPI(t, OpenAPI)
 	ex := doc.Components.Examples["CampaignCreated"]
 	if ex == nil || ex.Value == nil {
@@ -120,6 +122,7 @@ func mediaTypes(doc *openapi3.T) []mediaUse {
 // the media type's schema directly, and checks that every example in
 // components is used by some media type (so none escapes validation).
 func TestOpenAPIExamples(t *testing.T) {
+	t.Parallel()
 	doc := loadOpenAPI(t, OpenAPI)
 	used := map[*openapi3.Example]bool{}
 	for _, u := range mediaTypes(doc) {
@@ -174,6 +177,7 @@ func normalizeJSON(t *testing.T, v any) any {
 // TestOpenAPIErrorCodes checks that the ErrorCode enum lists exactly the
 // Code* constants of error.go, which internal/httpapi maps to statuses.
 func TestOpenAPIErrorCodes(t *testing.T) {
+	t.Parallel()
 	var want []string
 	for _, code := range errorCodeConstants(t) {
 		want = append(want, code)
@@ -200,6 +204,7 @@ func TestOpenAPIErrorCodes(t *testing.T) {
 // X-Request-Id and Date headers; that the unsigned routes say so; and that
 // the implemented routes are all described.
 func TestOpenAPIOperations(t *testing.T) {
+	t.Parallel()
 	doc := loadOpenAPI(t, OpenAPI)
 	unsigned := map[string]bool{"/time": true, "/openapi.json": true, "/healthz": true, "/readyz": true, "/metrics": true, "/livez": true}
 	wantOps := map[string]bool{ // the routes the document must describe, at least
@@ -339,6 +344,7 @@ func routesOf(t *testing.T, file string, routes map[string]bool) {
 // server registers: every served route is described, and every described
 // operation is served.
 func TestOpenAPIRoutesMatchServer(t *testing.T) {
+	t.Parallel()
 	doc := loadOpenAPI(t, OpenAPI)
 	served := servedRoutes(t)
 	described := map[string]bool{}
@@ -387,6 +393,7 @@ func errorStatusTable(t *testing.T, doc *openapi3.T) map[string]int {
 // TestOpenAPIErrorStatuses checks the ErrorCode table against the one
 // table the server answers from (statusOf in internal/httpapi/errors.go).
 func TestOpenAPIErrorStatuses(t *testing.T) {
+	t.Parallel()
 	httpStatus := map[string]int{ // the net/http names statusOf may use
 		"StatusBadRequest": http.StatusBadRequest, "StatusUnauthorized": http.StatusUnauthorized,
 		"StatusForbidden": http.StatusForbidden, "StatusNotFound": http.StatusNotFound,
@@ -440,6 +447,7 @@ func TestOpenAPIErrorStatuses(t *testing.T) {
 // an error code under the status the ErrorCode table gives it; in a 207,
 // each item's status agrees with its outcome in the same way.
 func TestOpenAPIExampleStatuses(t *testing.T) {
+	t.Parallel()
 	doc := loadOpenAPI(t, OpenAPI)
 	table := errorStatusTable(t, doc)
 	checkError := func(where string, status int, e any) {

@@ -57,6 +57,7 @@ func integrity(t *testing.T, dir string) string {
 // with the master key, is an intact database that serves every campaign
 // whose create was acknowledged before the backup began.
 func TestBackupUnderLoadRestoreAndServe(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, client := account(t, dir)
 	addr := startServe(t, "--data-dir", dir, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "")[string(adcamp.Production)]
@@ -153,6 +154,7 @@ func fingerprint(t *testing.T, dir string, skip ...string) string {
 // backup, a master key that does not open the backup's secrets, and a
 // PostgreSQL URL, and each time leaves the directory as it was.
 func TestRestoreRefusals(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dd := "--data-dir=" + dir
 	account(t, dir)
@@ -245,6 +247,7 @@ func olderDatabase(t *testing.T, dir string) string {
 // migrate --dry-run lists what is pending and what each locks, changing
 // nothing.
 func TestUpgradesBackUpFirstAndRestoreForward(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dd := "--data-dir=" + dir
 	acc := olderDatabase(t, dir)
@@ -293,6 +296,7 @@ func TestUpgradesBackUpFirstAndRestoreForward(t *testing.T) {
 // migrated stops every command, serve included, with a message saying
 // so, before anything runs on it.
 func TestOlderBinaryRefusesNewerDatabase(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dd := "--data-dir=" + dir
 	acc, _ := account(t, dir)
@@ -323,6 +327,7 @@ func TestOlderBinaryRefusesNewerDatabase(t *testing.T) {
 // an empty directory, and says so in its metrics; --backup-dir is
 // refused with PostgreSQL.
 func TestScheduledBackups(t *testing.T) {
+	t.Parallel()
 	dir, backups := t.TempDir(), t.TempDir()
 	account(t, dir)
 	addrs := startServe(t, "--data-dir", dir, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "",
@@ -359,6 +364,7 @@ func bodyOf(t *testing.T, url string) string {
 
 // TestBackupJSON: backup --json prints the manifest the file holds.
 func TestBackupJSON(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	account(t, dir)
 	file := filepath.Join(t.TempDir(), "b.tar")

@@ -50,6 +50,7 @@ var setupLinkRE = regexp.MustCompile(`https?://\S+/setup\?token=\S+`)
 // TestServeConsole: serve prints the console's address and, while nobody
 // can sign in, a setup link that works; once someone can, no link.
 func TestServeConsole(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	addrs, out := startServeOut(t, "--data-dir", dir, "--production-addr", "", "--sandbox-addr", "127.0.0.1:0", "--console-addr", "127.0.0.1:0")
 	console := addrs["console"]
@@ -79,6 +80,7 @@ func TestServeConsole(t *testing.T) {
 // TestConsoleOverTLS: with --tls-cert the console is HTTPS, and its
 // session cookie Secure with the __Host- prefix.
 func TestConsoleOverTLS(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	certFile, keyFile := writeCert(t, dir)
 	addrs, out := startServeOut(t, "--data-dir", dir, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "",
@@ -116,6 +118,7 @@ func TestConsoleOverTLS(t *testing.T) {
 // TestUsersCommands: users create prints a one-time set-password link
 // (never asks for a password), reset-password a new one.
 func TestUsersCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dd := "--data-dir=" + dir
 	acc := mustJSON(t, "accounts", "create", "--name", "Acme", dd)["id"].(string)

@@ -21,6 +21,7 @@ func lookupOf(vars map[string]string) env {
 // TestSystemdUnit: the unit's settings are ones serve accepts, and it
 // keeps the hardening it promises.
 func TestSystemdUnit(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open("../../deploy/adcamp.service")
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +66,7 @@ func TestSystemdUnit(t *testing.T) {
 // PostgreSQL, with settings serve accepts, on host ports of their own,
 // the metrics only on loopback, and time to drain before they are killed.
 func TestComposeFile(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("../../deploy/compose.yaml")
 	if err != nil {
 		t.Fatal(err)

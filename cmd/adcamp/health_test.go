@@ -67,6 +67,7 @@ func status(url string) (int, string) {
 // process serves and /readyz while its database is at the schema it
 // carries; the metrics carry the build's version.
 func TestHealthEndpoints(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := serveInBackground(t, "--data-dir", dir, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "", "--metrics-addr", "127.0.0.1:0")
 	base := "http://" + s.addrs["metrics"]
@@ -102,6 +103,7 @@ func TestHealthEndpoints(t *testing.T) {
 // finishes the request in flight, and returns; with --shutdown-timeout,
 // a request that never ends does not keep it from returning.
 func TestGracefulShutdown(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, client := account(t, dir)
 	s := serveInBackground(t, "--data-dir", dir, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "", "--metrics-addr", "127.0.0.1:0")
@@ -176,6 +178,7 @@ func startRequest(t *testing.T, c *signedClient, body string) (<-chan *http.Resp
 
 // TestVersion: adcamp version names the build and its Go version.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	out, err := runCLI(t, "version")
 	if err != nil || !strings.HasPrefix(out, "adcamp ") || !strings.Contains(out, runtime.Version()) {
 		t.Errorf("adcamp version = %q, %v", out, err)
@@ -190,6 +193,7 @@ func TestVersion(t *testing.T) {
 // TestOperatorCommandsHelp: the operator's commands answer -h with their
 // flags, and a mistake with a usage error.
 func TestOperatorCommandsHelp(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"backup", "-h"}, {"restore", "-h"}, {"migrate", "-h"}, {"version", "-h"}} {
 		out, err := runCLI(t, args...)
 		if err != nil || !strings.Contains(out, "Usage of adcamp "+args[0]) {

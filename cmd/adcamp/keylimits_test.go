@@ -6,6 +6,7 @@ import (
 )
 
 func TestKeysScopesAndLimits(t *testing.T) {
+	t.Parallel()
 	dd := "--data-dir=" + t.TempDir()
 	acc := mustJSON(t, "accounts", "create", "--name", "Acme", dd)
 	id, _ := acc["id"].(string)

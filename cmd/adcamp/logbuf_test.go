@@ -28,6 +28,7 @@ func (l *lockedBuffer) String() string {
 // TestBufferedLog: lines wait in the buffer, reach the output on the
 // next flush, and none is lost on Close.
 func TestBufferedLog(t *testing.T) {
+	t.Parallel()
 	var out lockedBuffer
 	b := newBufferedLog(&out, time.Hour)
 	b.Write([]byte("one\n"))

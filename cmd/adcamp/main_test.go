@@ -53,6 +53,7 @@ func mustJSON(t *testing.T, args ...string) map[string]any {
 }
 
 func TestAdminCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dd := "--data-dir=" + dir
 	acc := mustJSON(t, "accounts", "create", "--name", "Acme", "--email", "ops@acme.test", dd)
@@ -133,6 +134,7 @@ func TestAdminCommands(t *testing.T) {
 }
 
 func TestCommandLineErrors(t *testing.T) {
+	t.Parallel()
 	dd := "--data-dir=" + t.TempDir()
 	tests := []struct {
 		args []string
@@ -163,6 +165,7 @@ func TestCommandLineErrors(t *testing.T) {
 // TestMasterKeyNeverRegenerated: a data directory that has a database but
 // lost its master key is refused rather than given a new key.
 func TestMasterKeyNeverRegenerated(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mustJSON(t, "accounts", "create", "--name", "Acme", "--data-dir", dir)
 	os.Remove(filepath.Join(dir, "master.key"))
@@ -186,6 +189,7 @@ func within(bound time.Duration, cond func() bool) bool {
 // TestServe runs the real serve command: both environments, admin
 // commands while it runs, and a clean exit when its context ends.
 func TestServe(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dd := "--data-dir=" + dir
 	acc := mustJSON(t, "accounts", "create", "--name", "Acme", dd)["id"].(string)
@@ -259,6 +263,7 @@ func TestServe(t *testing.T) {
 }
 
 func TestServeOneEnvironment(t *testing.T) {
+	t.Parallel()
 	_, err := runCLI(t, "serve", "--data-dir", t.TempDir(), "--production-addr", "", "--sandbox-addr", "")
 	if err == nil || !errors.Is(err, errUsage) {
 		t.Errorf("serve with both listeners off: %v, want a usage error", err)
@@ -266,6 +271,7 @@ func TestServeOneEnvironment(t *testing.T) {
 }
 
 func TestEnvironmentVariables(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := func(name string) (string, bool) {
 		switch name {
@@ -298,6 +304,7 @@ func TestEnvironmentVariables(t *testing.T) {
 // stops every command, serve included, with a message that says so,
 // instead of serving and answering 500 to every request.
 func TestWrongMasterKeyRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dd := "--data-dir=" + dir
 	acc := mustJSON(t, "accounts", "create", "--name", "Acme", dd)["id"].(string)
@@ -330,6 +337,7 @@ func TestWrongMasterKeyRefused(t *testing.T) {
 // help and no error, from the flag or from ADCAMP_DATABASE_URL, in its
 // user information or as a parameter.
 func TestDatabasePasswordNeverShown(t *testing.T) {
+	t.Parallel()
 	for _, url := range []string{
 		"postgres://u:s3cr3t@127.0.0.1:1/db?connect_timeout=1",
 		"postgres://u@127.0.0.1:1/db?password=s3cr3t&sslmode=bogus",
@@ -359,6 +367,7 @@ func TestDatabasePasswordNeverShown(t *testing.T) {
 // TestReadableMasterKeyWarned: a master.key that others may read is
 // warned about, every time it is used.
 func TestReadableMasterKeyWarned(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dd := "--data-dir=" + dir
 	mustJSON(t, "accounts", "create", "--name", "Acme", dd)
@@ -377,6 +386,7 @@ func TestReadableMasterKeyWarned(t *testing.T) {
 // TestHelp: every command and group answers -h with its help on stdout
 // and exit status 0; a mistake is still a usage error.
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"help"}, {"-h"}, {"serve", "-h"}, {"serve", "--help"},
 		{"accounts", "-h"}, {"channel-accounts", "-h"}, {"keys", "-h"}, {"keys", "help"},

@@ -20,6 +20,7 @@ import (
 // applied once (goose's advisory lock lets one process migrate at a time;
 // the others find nothing left to do).
 func TestThreeProcessesMigrateOnce(t *testing.T) {
+	t.Parallel()
 	schema := pgtest.NewSchema(t)
 	if testing.Short() {
 		t.Skip("builds the binary and runs three processes")

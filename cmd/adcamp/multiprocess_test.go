@@ -22,6 +22,7 @@ import (
 // other reads at once, concurrent updates through both lose nothing, and
 // a key disabled by the CLI is refused by both on the next request.
 func TestManyProcessesOneDatabase(t *testing.T) {
+	t.Parallel()
 	schema := pgtest.NewSchema(t)
 	if testing.Short() {
 		t.Skip("builds the binary and runs two servers")

@@ -11,6 +11,7 @@ import (
 )
 
 func TestOperatorKeyCommands(t *testing.T) {
+	t.Parallel()
 	dd := "--data-dir=" + t.TempDir()
 	k := mustJSON(t, "operator-keys", "create", "--name", "ad server", dd)
 	id, _ := k["api_key"].(string)
@@ -45,6 +46,7 @@ func TestOperatorKeyCommands(t *testing.T) {
 }
 
 func TestAccountsUpdateTimeZone(t *testing.T) {
+	t.Parallel()
 	dd := "--data-dir=" + t.TempDir()
 	acc := mustJSON(t, "accounts", "create", "--name", "Acme", dd)
 	if acc["time_zone"] != "UTC" {
@@ -64,6 +66,7 @@ func TestAccountsUpdateTimeZone(t *testing.T) {
 // TestServeOperatorListener: serve binds the operator listener apart from
 // the account listeners; its routes are not on them, nor theirs on it.
 func TestServeOperatorListener(t *testing.T) {
+	t.Parallel()
 	dd := "--data-dir=" + t.TempDir()
 	addrs, _ := startServeOut(t, dd, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "", "--operator-addr", "127.0.0.1:0")
 	op, ok := addrs["operator"]

@@ -56,6 +56,7 @@ func startServe(t *testing.T, args ...string) map[string]string {
 // TestTLSVersions: with --tls-cert/--tls-key, TLS 1.2 and 1.3 connect and
 // TLS 1.1 is refused.
 func TestTLSVersions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	certFile, keyFile := writeCert(t, dir)
 	addrs := startServe(t, "--data-dir", dir, "--production-addr", "127.0.0.1:0", "--sandbox-addr", "",
@@ -116,6 +117,7 @@ func writeCert(t *testing.T, dir string) (certFile, keyFile string) {
 // body loses the connection when the timeouts run out, and oversized
 // headers are refused; the server goes on serving.
 func TestSlowClientsAreCutOff(t *testing.T) {
+	t.Parallel()
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, err := io.ReadAll(r.Body); err != nil {
 			http.Error(w, "body too slow", http.StatusRequestTimeout)
@@ -174,6 +176,7 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 // TestMaxConnections: with --max-connections N, a listener holds N
 // connections at most; another waits until one closes.
 func TestMaxConnections(t *testing.T) {
+	t.Parallel()
 	addrs := startServe(t, "--data-dir", t.TempDir(), "--production-addr", "127.0.0.1:0", "--sandbox-addr", "",
 		"--max-connections", "1")
 	addr := addrs[string(adcamp.Production)]
@@ -204,6 +207,7 @@ func TestMaxConnections(t *testing.T) {
 // what net/http would answer itself (OPTIONS *, headers between the API's
 // limit and the server's), so that it answers in its envelope.
 func TestServeAnswersInTheEnvelope(t *testing.T) {
+	t.Parallel()
 	addrs := startServe(t, "--data-dir", t.TempDir(), "--production-addr", "127.0.0.1:0", "--sandbox-addr", "")
 	addr := addrs[string(adcamp.Production)]
 	for name, send := range map[string]string{

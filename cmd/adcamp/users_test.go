@@ -21,6 +21,7 @@ import (
 // first invitation keeps working, and reset-password, the operator's own
 // tool, still makes a link.
 func TestUsersCreateOfAnotherAccountsInvitee(t *testing.T) {
+	t.Parallel()
 	dd := "--data-dir=" + t.TempDir()
 	a := mustJSON(t, "accounts", "create", "--name", "A", dd)["id"].(string)
 	b := mustJSON(t, "accounts", "create", "--name", "B", dd)["id"].(string)
@@ -68,6 +69,7 @@ func openService(t *testing.T, dir string) *service.Service {
 // user who lost their authenticator; the command says what it did, and
 // every account of the user records it in its history, by the operator.
 func TestUsersResetTwoStep(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dd := "--data-dir=" + dir
 	a := mustJSON(t, "accounts", "create", "--name", "A", dd)["id"].(string)
@@ -124,6 +126,7 @@ func TestUsersResetTwoStep(t *testing.T) {
 // else its listener's address), not at the default address; an explicit
 // --console-url of the command still wins.
 func TestUsersLinkUsesServesConsole(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dd := "--data-dir=" + dir
 	acc := mustJSON(t, "accounts", "create", "--name", "Acme", dd)["id"].(string)

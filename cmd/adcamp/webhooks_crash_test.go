@@ -45,6 +45,7 @@ func verifySpec(secret string, h http.Header, body []byte) bool {
 // SIGKILL while its first delivery is still on the wire, restarted: every
 // event is delivered, signed, with the same webhook-id as before.
 func TestWebhooksSurviveSIGKILL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and kills a server process")
 	}

@@ -37,6 +37,7 @@ func openDir(t *testing.T, dir string) *sqlite.DB {
 // (read back with the store suite's calls after extracting it), its
 // manifest says what it holds, and the file is private.
 func TestBackupAndExtract(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	db := openDir(t, dir)
@@ -101,6 +102,7 @@ func members(t *testing.T, path string) []string {
 // backup holds every write acknowledged before it began, in a database
 // that passes the integrity check.
 func TestBackupUnderWrites(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	db := openDir(t, dir)
@@ -173,6 +175,7 @@ func within(cond func() bool) bool {
 // short, that is not a backup, or whose schema is newer than this
 // adcamp's is refused, and nothing is left where it was to be extracted.
 func TestDamagedBackupsRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	storetest.Fill(t, openDir(t, dir))
@@ -231,6 +234,7 @@ func archive(t *testing.T, m *Manifest, raw []byte) []byte {
 // one at once; pruning keeps the newest scheduled backups and leaves
 // every other file alone.
 func TestScheduleAndPrune(t *testing.T) {
+	t.Parallel()
 	dataDir, dir := t.TempDir(), t.TempDir()
 	openDir(t, dataDir)
 	for _, name := range []string{"adcamp-20260101T000000Z.tar", "adcamp-20260102T000000Z.tar", "mine.tar", "adcamp-x.tar"} {
@@ -263,6 +267,7 @@ func TestScheduleAndPrune(t *testing.T) {
 // its way fails it with SQLITE_BUSY at once) writes all through a backup
 // without one failure.
 func TestBackupNeverBlocksWriters(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	db := openDir(t, dir)

@@ -7,12 +7,6 @@ import (
 // The account's own settings: its time zone, in which its campaigns'
 // days (daily budgets, spend today) are counted.
 
-// accountRoutes installs the account settings' routes.
-func (s *Server) accountRoutes(mux *http.ServeMux) {
-	mux.Handle("GET /accounts/{account}/settings", s.inAccount(s.accountSettings))
-	mux.Handle("POST /accounts/{account}/settings", s.inAccount(s.accountSettings))
-}
-
 // accountSettings shows the account's settings and, for an owner, the
 // form that changes its time zone.
 func (s *Server) accountSettings(w http.ResponseWriter, r *http.Request, c *call) error {

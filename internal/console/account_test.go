@@ -9,6 +9,7 @@ import (
 // TestAccountSettingsPage: an owner sees and changes the account's time
 // zone; a bad name is the field's error.
 func TestAccountSettingsPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	settings := "/accounts/" + acc + "/settings"

@@ -9,6 +9,7 @@ import (
 // TestAdopt: a problem of a field the form does not show is listed with
 // the form's message, in a stable order, not lost.
 func TestAdopt(t *testing.T) {
+	t.Parallel()
 	f := formOf(map[string]string{})
 	f.errors = map[string]string{"name": "N", "zeta": "Z", "alpha": "A"}
 	f.Error = "Some fields need another look: see the messages below them."
@@ -26,6 +27,7 @@ func TestAdopt(t *testing.T) {
 
 // TestGrouped: thousands grouped for people.
 func TestGrouped(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567"} {
 		if got := grouped(n); got != want {
 			t.Errorf("grouped(%d) = %q, want %q", n, got, want)

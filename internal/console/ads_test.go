@@ -18,6 +18,7 @@ import (
 // campaign through its forms, each invalid form with the API's words
 // next to its fields, and each result as the API sees it.
 func TestCampaignForms(t *testing.T) {
+	t.Parallel()
 	for _, env := range envs {
 		t.Run(string(env), func(t *testing.T) {
 			e := newEnv(t)
@@ -137,6 +138,7 @@ func newAdGroup(t *testing.T, c *client, acc string, env adcamp.Environment, cam
 // entity's saves nothing, says so, and shows the current values and
 // what was typed; a button of an outdated page does nothing either.
 func TestStaleEdits(t *testing.T) {
+	t.Parallel()
 	for _, env := range envs {
 		t.Run(string(env), func(t *testing.T) {
 			e := newEnv(t)
@@ -220,6 +222,7 @@ func (e *testEnv) keywordID(api *apiClient, adGroup, text string) string {
 // TestAdGroupForms: create, edit, pause, resume and delete an ad group,
 // and the campaign's page listing it.
 func TestAdGroupForms(t *testing.T) {
+	t.Parallel()
 	for _, env := range envs {
 		t.Run(string(env), func(t *testing.T) {
 			e := newEnv(t)
@@ -275,6 +278,7 @@ func TestAdGroupForms(t *testing.T) {
 // TestKeywordForms: a keyword's page, edit, pause and resume from the ad
 // group's list, delete.
 func TestKeywordForms(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	env := adcamp.Sandbox
@@ -347,6 +351,7 @@ func fiftyLines() (text string, bad map[int]string) {
 // duplicates are reported as such, against the ad group and within the
 // paste.
 func TestKeywordPaste(t *testing.T) {
+	t.Parallel()
 	for _, env := range envs {
 		t.Run(string(env), func(t *testing.T) {
 			e := newEnv(t)
@@ -444,6 +449,7 @@ func TestKeywordPaste(t *testing.T) {
 // TestKeywordPasteLarge: a thousand keywords of 80 characters, more than
 // the other forms' limit, are one paste.
 func TestKeywordPasteLarge(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	env := adcamp.Sandbox
@@ -488,6 +494,7 @@ func changes(acc string, env adcamp.Environment, camp, group, kw string) map[str
 // to change anything, and their hand-made posts are refused by the
 // server; a developer changes the sandbox and only sees production.
 func TestCampaignRolesInPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	owner, acc := e.owner()
 	viewer, _ := e.member(acc, "viewer@example.com", adcamp.RoleViewer)
@@ -538,6 +545,7 @@ func TestCampaignRolesInPages(t *testing.T) {
 // environment's and made-up ones are missing, by every page and post,
 // and nothing of theirs changes.
 func TestAnotherAccountsCampaigns(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	other, err := e.svc.CreateAccount(ctx, "Other", "")
@@ -581,6 +589,7 @@ func TestAnotherAccountsCampaigns(t *testing.T) {
 // switch), production's say theirs, the switch is on every page of an
 // account, and each environment shows its own campaigns only.
 func TestEnvironmentMarked(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	sCamp, sGroup, sKw := tree(t, e, c, acc, adcamp.Sandbox)
@@ -611,6 +620,7 @@ func TestEnvironmentMarked(t *testing.T) {
 // TestCampaignList: paging with exact totals, newest first, and the
 // status filter, as the API pages the same campaigns.
 func TestCampaignList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	env := adcamp.Production
@@ -656,6 +666,7 @@ func TestCampaignList(t *testing.T) {
 // TestCampaignChannelAccount: a campaign may name a channel account
 // instead of a marketplace, as in the API.
 func TestCampaignChannelAccount(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	ca, err := e.svc.CreateChannelAccount(admin, acc, "UK", "Acme UK")
@@ -685,6 +696,7 @@ func TestCampaignChannelAccount(t *testing.T) {
 // TestCampaignFormsGuarded: a campaign form posted from another site is
 // refused, and a paste beyond the largest batch is refused with a reason.
 func TestCampaignFormsGuarded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	env := adcamp.Production

@@ -19,7 +19,6 @@ type campaignsView struct {
 	Status    adcamp.Status // the filter, "" for all
 	Statuses  []option
 	Pager     pager
-	CanChange bool
 	Simulator bool // the sandbox's delivery simulator is on
 }
 
@@ -31,22 +30,20 @@ func (s *Server) campaigns(w http.ResponseWriter, r *http.Request, c *call) erro
 	}
 	p := c.page(r, "Campaigns", "campaigns")
 	p.Data = campaignsView{Items: list.Items, Status: f.Status, Statuses: statusOptions(adcamp.CampaignStatuses),
-		Pager: newPager(list, c.envPath("/campaigns"), r.URL.Query()), CanChange: c.mayChange(),
-		Simulator: s.svc.SimulatorEnabled()}
+		Pager: newPager(list, c.envPath("/campaigns"), r.URL.Query()), Simulator: s.svc.SimulatorEnabled()}
 	return s.render(w, http.StatusOK, "campaigns.html", p)
 }
 
 // campaignView is a campaign's page.
 type campaignView struct {
-	Campaign  *adcamp.Campaign
-	Facts     []fact
-	Groups    []*adcamp.AdGroup
-	Status    adcamp.Status // the ad groups' filter
-	Statuses  []option
-	Pager     pager
-	CanChange bool
-	Ended     bool
-	History   *recentView
+	Campaign *adcamp.Campaign
+	Facts    []fact
+	Groups   []*adcamp.AdGroup
+	Status   adcamp.Status // the ad groups' filter
+	Statuses []option
+	Pager    pager
+	Ended    bool
+	History  *recentView
 }
 
 func (s *Server) campaign(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -71,7 +68,7 @@ func (s *Server) campaign(w http.ResponseWriter, r *http.Request, c *call) error
 	p := c.page(r, camp.Name, "campaigns")
 	p.Data = campaignView{Campaign: camp, History: history, Facts: facts, Groups: groups.Items, Status: f.Status,
 		Statuses: statusOptions(adcamp.ChildStatuses), Pager: newPager(groups, c.envPath(campaignPath(camp.ID)), r.URL.Query()),
-		CanChange: c.mayChange(), Ended: camp.Status == adcamp.StatusEnded}
+		Ended: camp.Status == adcamp.StatusEnded}
 	return s.render(w, http.StatusOK, "campaign.html", p)
 }
 
@@ -155,44 +152,19 @@ func (s *Server) channelName(c *call, id int64) (string, error) {
 	return "#" + strconv.FormatInt(id, 10), nil
 }
 
-// campaignFormView is the content of the form that creates or edits a
-// campaign.
-type campaignFormView struct {
-	Campaign     *adcamp.Campaign // nil for a new one
-	Marketplaces []option
-	Channels     []option
-	Conflict     *conflict
-	CanChange    bool
-}
-
-// The fields of the campaign forms.
-var (
-	newCampaignFields  = []string{"name", "budget_daily", "marketplace", "channel_account_id", "start_date", "end_date", "notes"}
-	editCampaignFields = []string{"name", "budget_daily", "start_date", "end_date", "notes", "version"}
-	campaignLabels     = []labelled{{"name", "Name"}, {"budget_daily", "Daily budget"}, {"start_date", "Start date"},
-		{"end_date", "End date"}, {"notes", "Notes"}}
-)
-
-// campaignValues are a campaign's values as its edit form shows them.
-func campaignValues(camp *adcamp.Campaign) map[string]string {
-	return map[string]string{
-		"name": camp.Name, "budget_daily": camp.BudgetDaily.String(), "start_date": dateText(camp.StartDate),
-		"end_date": dateText(camp.EndDate), "notes": camp.Notes, "version": strconv.FormatInt(camp.Version, 10),
-	}
-}
+// newCampaignFields are the fields of the form that creates a campaign
+// (the edit form's are in adkinds.go).
+var newCampaignFields = []string{"name", "budget_daily", "marketplace", "channel_account_id", "start_date", "end_date", "notes"}
 
 func (s *Server) newCampaign(w http.ResponseWriter, r *http.Request, c *call) error {
 	channels, err := s.channels(c)
 	if err != nil {
 		return err
 	}
-	v := &campaignFormView{Marketplaces: marketplaceOptions(s.svc.Marketplaces()), Channels: channels, CanChange: c.mayChange()}
+	v := &adFormView{Marketplaces: marketplaceOptions(s.svc.Marketplaces()), Channels: channels}
 	p := c.page(r, "New campaign", "campaigns")
 	p.Form, p.Data = newForm(r, newCampaignFields...), v
 	if r.Method == http.MethodGet {
-		if err := s.svc.MayChangeCampaigns(c.ctx, c.tenant()); err != nil {
-			return s.showChange(w, "campaign-form.html", p, err)
-		}
 		return s.render(w, http.StatusOK, "campaign-form.html", p)
 	}
 	in := adcamp.CampaignInput{Name: adcamp.Some(r.PostFormValue("name"))}
@@ -215,161 +187,12 @@ func (s *Server) newCampaign(w http.ResponseWriter, r *http.Request, c *call) er
 	return redirect(w, r, withNotice(c.envPath(campaignPath(camp.ID)), "campaign-created"))
 }
 
-// given sets o to the form's field name when it is not blank: a blank
-// field is a field left out, as in an API request.
-func given(o *adcamp.Optional[string], r *http.Request, name string) {
-	if v := r.PostFormValue(name); strings.TrimSpace(v) != "" {
-		*o = adcamp.Some(v)
-	}
-}
-
-// clearable sets o to the form's field name, or to null (clear it) when
-// it is blank.
-func clearable(o *adcamp.Optional[string], r *http.Request, name string) {
-	if v := r.PostFormValue(name); strings.TrimSpace(v) != "" {
-		*o = adcamp.Some(v)
-	} else {
-		*o = adcamp.Null[string]()
-	}
-}
-
-// required sets o to the form's field name, which an edit may not leave
-// blank: the service then says it is required, as on create.
-func required(o *adcamp.Optional[string], invalid *adcamp.Issues, r *http.Request, name string) {
-	if v := r.PostFormValue(name); strings.TrimSpace(v) != "" {
-		*o = adcamp.Some(v)
-	} else {
-		invalid.AddKind(name, adcamp.IssueRequired, "", "is required")
-	}
-}
-
 func marketplaceOptions(codes []string) []option {
 	opts := make([]option, len(codes))
 	for i, m := range codes {
 		opts[i] = option{m, m}
 	}
 	return opts
-}
-
-func (s *Server) editCampaign(w http.ResponseWriter, r *http.Request, c *call) error {
-	t := c.tenant()
-	camp, err := s.svc.GetCampaign(c.ctx, t, r.PathValue("campaign"))
-	if err != nil {
-		return err
-	}
-	v := &campaignFormView{Campaign: camp, CanChange: c.mayChange()}
-	p := c.page(r, "Edit "+camp.Name, "campaigns")
-	p.Data = v
-	if r.Method == http.MethodGet {
-		p.Form = formOf(campaignValues(camp))
-		if err := s.svc.MayChangeCampaigns(c.ctx, t); err != nil {
-			return s.showChange(w, "campaign-form.html", p, err)
-		}
-		return s.render(w, http.StatusOK, "campaign-form.html", p)
-	}
-	p.Form = newForm(r, editCampaignFields...)
-	ifMatch, err := versionOf(r)
-	if err != nil {
-		return s.showChange(w, "campaign-form.html", p, err)
-	}
-	in := adcamp.CampaignInput{Name: adcamp.Some(r.PostFormValue("name"))}
-	required(&in.BudgetDaily, &in.Invalid, r, "budget_daily")
-	clearable(&in.StartDate, r, "start_date")
-	clearable(&in.EndDate, r, "end_date")
-	clearable(&in.Notes, r, "notes")
-	_, err = s.svc.UpdateCampaign(c.ctx, t, camp.ID, in, ifMatch, false)
-	if isStale(err) {
-		now, gerr := s.svc.GetCampaign(c.ctx, t, camp.ID)
-		if gerr != nil {
-			return gerr
-		}
-		v.Campaign, v.Conflict = now, newConflict("campaign", now.Version, campaignLabels, p.Form, campaignValues(now))
-		p.Form = formOf(campaignValues(now))
-		return s.render(w, http.StatusConflict, "campaign-form.html", p)
-	}
-	if err != nil {
-		return s.showChange(w, "campaign-form.html", p, err, editCampaignFields...)
-	}
-	return redirect(w, r, withNotice(c.envPath(campaignPath(camp.ID)), "campaign-saved"))
-}
-
-// changeCampaign confirms op on a campaign, then does it.
-func (s *Server) changeCampaign(o *op) signedHandler {
-	return func(w http.ResponseWriter, r *http.Request, c *call) error {
-		t := c.tenant()
-		camp, err := s.svc.GetCampaign(c.ctx, t, r.PathValue("campaign"))
-		if err != nil {
-			return err
-		}
-		p := c.page(r, o.Verb+" this campaign?", "campaigns")
-		if p.Data, err = s.campaignOp(c, o, camp); err != nil {
-			return err
-		}
-		p.Form = formOf(map[string]string{})
-		if r.Method == http.MethodGet {
-			if err := s.svc.MayChangeCampaigns(c.ctx, t); err != nil {
-				return s.showChange(w, "ad-confirm.html", p, err)
-			}
-			return s.render(w, http.StatusOK, "ad-confirm.html", p)
-		}
-		ifMatch, err := versionOf(r)
-		if err != nil {
-			return s.showChange(w, "ad-confirm.html", p, err)
-		}
-		reload := func() (*opView, error) {
-			now, err := s.svc.GetCampaign(c.ctx, t, camp.ID)
-			if err != nil {
-				return nil, err
-			}
-			return s.campaignOp(c, o, now)
-		}
-		if o == opDelete {
-			d, err := s.svc.DeleteCampaign(c.ctx, t, camp.ID, ifMatch)
-			if err != nil {
-				return s.opFailed(w, p, err, reload)
-			}
-			return redirect(w, r, withCounts(c.envPath("/campaigns"), "campaign-deleted", d.AdGroups, d.Keywords))
-		}
-		_, err = s.svc.UpdateCampaign(c.ctx, t, camp.ID, adcamp.CampaignInput{Status: adcamp.Some(o.Status)}, ifMatch, false)
-		if err != nil {
-			return s.opFailed(w, p, err, reload)
-		}
-		return redirect(w, r, withNotice(c.envPath(campaignPath(camp.ID)), "campaign-"+o.Done))
-	}
-}
-
-// campaignOp is the content of the page that confirms o on camp.
-func (s *Server) campaignOp(c *call, o *op, camp *adcamp.Campaign) (*opView, error) {
-	v := &opView{Op: o, Kind: "campaign", Name: camp.Name, Status: camp.Status, Version: camp.Version,
-		Action: c.envPath(campaignPath(camp.ID) + "/" + o.Name), Back: c.envPath(campaignPath(camp.ID)),
-		Facts: []fact{{"Daily budget", money(camp.BudgetDaily)}, {"Marketplace", camp.Marketplace}, {"Campaign ID", camp.ID}}}
-	if camp.Status == adcamp.StatusEnded && o != opDelete {
-		v.Closed = "This campaign has ended: it accepts no change but delete."
-	}
-	if o == opDelete {
-		d, err := s.svc.CampaignContents(c.ctx, c.tenant(), camp.ID)
-		if err != nil {
-			return nil, err
-		}
-		v.Takes = counted(d.AdGroups, "ad group") + " and " + counted(d.Keywords, "keyword")
-	}
-	return v, nil
-}
-
-// opFailed shows the page of a refused op: when the entity changed since
-// the page that asked was opened, the page again with the entity as it is
-// now (reload gives its content), saying so; otherwise the refusal.
-func (s *Server) opFailed(w http.ResponseWriter, p *page, err error, reload func() (*opView, error)) error {
-	if !isStale(err) {
-		return s.showChange(w, "ad-confirm.html", p, err)
-	}
-	v, rerr := reload()
-	if rerr != nil {
-		return rerr
-	}
-	v.Stale = true
-	p.Data = v
-	return s.render(w, http.StatusConflict, "ad-confirm.html", p)
 }
 
 // servingText says a campaign's serving status for people.

@@ -21,7 +21,6 @@ import (
 	"embed"
 	"encoding/hex"
 	"errors"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -82,7 +81,7 @@ func New(cfg Config) (*Server, error) {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errCrossOrigin)
 	}))
-	s.handler = s.recover(s.headers(cop.Handler(s.routes())))
+	s.handler = s.recover(s.headers(cop.Handler(s.routes().handler())))
 	return s, nil
 }
 
@@ -91,68 +90,6 @@ var errCrossOrigin = adcamp.Errorf(adcamp.CodeForbidden,
 
 // ServeHTTP serves the console.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
-
-// routes installs every route of the console.
-func (s *Server) routes() http.Handler {
-	mux := http.NewServeMux()
-	static, _ := fs.Sub(files, "static")
-	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheFor(time.Hour, http.FileServerFS(static))))
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
-
-	mux.Handle("GET /{$}", s.public(s.home))
-	mux.Handle("GET /sign-in", s.public(s.signIn))
-	mux.Handle("POST /sign-in", s.public(s.signIn))
-	mux.Handle("POST /sign-in/code", s.public(s.signInCode))
-	mux.Handle("GET /setup", s.public(s.setup))
-	mux.Handle("POST /setup", s.public(s.setup))
-	mux.Handle("GET /set-password", s.public(s.setPassword))
-	mux.Handle("POST /set-password", s.public(s.setPassword))
-	mux.Handle("POST /sign-out", s.public(s.signOut))
-	mux.HandleFunc("GET "+clearPath, clearCache)
-
-	mux.Handle("GET /accounts", s.signedIn(s.accounts))
-	mux.Handle("GET /settings", s.signedIn(s.settings))
-	mux.Handle("GET /settings/password", s.signedIn(s.changePassword))
-	mux.Handle("POST /settings/password", s.signedIn(s.changePassword))
-	mux.Handle("POST /settings/sign-out-everywhere", s.signedIn(s.signOutEverywhere))
-	mux.Handle("POST /settings/two-step", s.signedIn(s.beginTwoStep))
-	mux.Handle("POST /settings/two-step/enable", s.signedIn(s.enableTwoStep))
-	mux.Handle("GET /settings/two-step/disable", s.signedIn(s.disableTwoStep))
-	mux.Handle("POST /settings/two-step/disable", s.signedIn(s.disableTwoStep))
-	mux.Handle("GET /settings/recovery-codes", s.signedIn(s.recoveryCodes))
-	mux.Handle("POST /settings/recovery-codes", s.signedIn(s.recoveryCodes))
-
-	mux.Handle("GET /accounts/{account}/api-keys", s.inAccount(s.keys))
-	mux.Handle("GET /accounts/{account}/api-keys/new", s.inAccount(s.newKey))
-	mux.Handle("POST /accounts/{account}/api-keys/new", s.inAccount(s.newKey))
-	mux.Handle("GET /accounts/{account}/secrets/{token}", s.inAccount(s.revealKey))
-	for _, op := range keyOps {
-		mux.Handle("GET /accounts/{account}/api-keys/{key}/"+op.Name, s.inAccount(s.changeKey(op)))
-		mux.Handle("POST /accounts/{account}/api-keys/{key}/"+op.Name, s.inAccount(s.changeKey(op)))
-	}
-
-	mux.Handle("GET /accounts/{account}/members", s.inAccount(s.members))
-	mux.Handle("GET /accounts/{account}/members/new", s.inAccount(s.addMember))
-	mux.Handle("POST /accounts/{account}/members/new", s.inAccount(s.addMember))
-	mux.Handle("POST /accounts/{account}/members/{user}/role", s.inAccount(s.setRole))
-	mux.Handle("POST /accounts/{account}/members/{user}/link", s.inAccount(s.newLink))
-	mux.Handle("GET /accounts/{account}/members/{user}/remove", s.inAccount(s.removeMember))
-	mux.Handle("POST /accounts/{account}/members/{user}/remove", s.inAccount(s.removeMember))
-
-	mux.Handle("GET /accounts/{account}/webhooks", s.inAccount(s.webhooks))
-	mux.Handle("POST /accounts/{account}/webhooks/new", s.inAccount(s.newWebhook))
-	mux.Handle("GET /accounts/{account}/webhooks/{endpoint}", s.inAccount(s.webhookLog))
-	mux.Handle("POST /accounts/{account}/webhooks/{endpoint}/{op}", s.inAccount(s.changeWebhook))
-
-	s.adsRoutes(mux)
-	s.accountRoutes(mux)
-	s.keyAccessRoutes(mux)
-
-	mux.Handle("/", s.public(func(w http.ResponseWriter, r *http.Request) error {
-		return adcamp.Errorf(adcamp.CodeNotFound, "There is no page at this address.")
-	}))
-	return mux
-}
 
 // maxForm bounds a request's body: the console's forms are a few fields.
 // Keywords pasted in bulk may be up to adcamp.MaxKeywordBatch lines, so

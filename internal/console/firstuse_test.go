@@ -17,6 +17,7 @@ import (
 // Once someone can sign in, restarting serve prints no new link: the
 // page says to sign in, or to ask an owner; before, a restart does.
 func TestUsedSetupLink(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	p := c.get("/setup?token=wrong").wantStatus(404)
@@ -42,6 +43,7 @@ var roleSummaries = map[adcamp.Role]string{
 // describe each role in the same words, the words of what the service
 // lets it do.
 func TestRolesDescribedOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	owner, acc := e.owner()
 	members := "/accounts/" + acc + "/members"
@@ -62,6 +64,7 @@ func TestRolesDescribedOnce(t *testing.T) {
 // shows is told so, in the same words, on the campaign pages, the API
 // keys page and the members page alike; an owner is told nothing.
 func TestReadOnlySaidEverywhere(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	owner, acc := e.owner()
 	viewer, _ := e.member(acc, "viewer@example.com", adcamp.RoleViewer)
@@ -90,6 +93,7 @@ func TestReadOnlySaidEverywhere(t *testing.T) {
 // TestKeyManagersNamed: each column of the API keys page says who
 // manages its keys, as the table of roles has it.
 func TestKeyManagersNamed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	owner, acc := e.owner()
 	p := owner.get("/accounts/" + acc + "/api-keys").wantStatus(200)
@@ -100,6 +104,7 @@ func TestKeyManagersNamed(t *testing.T) {
 // TestChannelAccountHint: the marketplace's hint mentions a channel
 // account only when the form offers one to choose.
 func TestChannelAccountHint(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	create := at(acc, adcamp.Sandbox, "/campaigns/new")
@@ -120,6 +125,7 @@ func TestChannelAccountHint(t *testing.T) {
 // sentences of their own, not a field's label before the API's words
 // ("Your password is not your password.").
 func TestMessagesWrittenWhole(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	p := c.post("/settings/two-step", nil).wantStatus(200)
@@ -136,6 +142,7 @@ func TestMessagesWrittenWhole(t *testing.T) {
 // which nothing could be stored (its shared bid is wrong) is put back in
 // the box whole, not only its lines that had problems of their own.
 func TestKeptPasteKeepsEveryLine(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	env := adcamp.Sandbox
@@ -155,6 +162,7 @@ func TestKeptPasteKeepsEveryLine(t *testing.T) {
 // the pages write every date one way, YYYY-MM-DD, their date fields too,
 // with a plain phrase for a campaign without dates.
 func TestHistoryInPlainWords(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	env := adcamp.Sandbox
@@ -204,6 +212,7 @@ var monthName = regexp.MustCompile(`\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|S
 // page of campaigns leads to the same page of the other environment
 // where there is one.
 func TestEnvironmentKept(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	sandbox, production := at(acc, adcamp.Sandbox, ""), at(acc, adcamp.Production, "")
@@ -255,6 +264,7 @@ func TestEnvironmentKept(t *testing.T) {
 // switch and the page's colour mark it, and Campaigns leads there after;
 // the switch of a new key's form leads to the other's new key form.
 func TestKeyPagesInTheirEnvironment(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	keys := "/accounts/" + acc + "/api-keys"
@@ -293,6 +303,7 @@ var envNames = map[adcamp.Environment]string{adcamp.Production: "Production", ad
 // TestInvitationSaysWhich: the page of an invitation link says which
 // account, which role and who invited; the page of a reset link, none.
 func TestInvitationSaysWhich(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	p := c.post("/accounts/"+acc+"/members/new", url.Values{"email": {"dev@example.com"}, "role": {"developer"}}).wantStatus(200)
@@ -317,6 +328,7 @@ func TestInvitationSaysWhich(t *testing.T) {
 // TestFocusOnError: a form shown again with problems puts the focus on
 // its first field with one, in the page's order, and on no other.
 func TestFocusOnError(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	focused := func(p *page) string {

@@ -82,6 +82,7 @@ var idInPath = regexp.MustCompile(`/[a-z]+(_[a-z]+)?_[0-9a-z]{10,}`)
 // changed; for an owner, a viewer and someone signed out alike. The forms
 // are found by crawling the console's pages.
 func TestMalformedForms(t *testing.T) {
+	t.Parallel()
 	log := &errorLog{Handler: slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug})}
 	e := newEnv(t, func(c *console.Config) { c.Logger = slog.New(log) })
 	owner, acc := e.owner()

@@ -16,6 +16,7 @@ import (
 // Handler tests: every form, without a browser, by CSS selector.
 
 func TestSetupPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client()
 	c.get("/setup?token=wrong").wantStatus(404).wantText("main", "not valid")
@@ -47,6 +48,7 @@ func TestSetupPage(t *testing.T) {
 // __Host- prefix. Sign-in gives a new session id, whatever the browser
 // sent.
 func TestSessionCookie(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		opts   []envOption
@@ -84,6 +86,7 @@ func TestSessionCookie(t *testing.T) {
 }
 
 func TestSignInPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.owner()
 	c := e.client()
@@ -112,6 +115,7 @@ func TestSignInPage(t *testing.T) {
 // refused with a clear wait, even with the right password, and the same
 // for an email nobody has.
 func TestSignInThrottled(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.owner()
 	for _, email := range []string{ownerEmail, "nobody@example.com"} {
@@ -125,6 +129,7 @@ func TestSignInThrottled(t *testing.T) {
 }
 
 func TestSignOutEverywhere(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	first, acc := e.owner()
 	second := e.client()
@@ -136,6 +141,7 @@ func TestSignOutEverywhere(t *testing.T) {
 }
 
 func TestChangePasswordPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	other := e.client()
@@ -156,6 +162,7 @@ func TestChangePasswordPage(t *testing.T) {
 // TestKeyLifecycle: create a sandbox key, see its secret once, disable,
 // enable, roll and delete it, each confirmed.
 func TestKeyLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	keys := "/accounts/" + acc + "/api-keys"
@@ -207,6 +214,7 @@ func TestKeyLifecycle(t *testing.T) {
 // TestProductionKeyNeedsPassword: creating or rolling a production key
 // asks for the password again.
 func TestProductionKeyNeedsPassword(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	keys := "/accounts/" + acc + "/api-keys"
@@ -234,6 +242,7 @@ func TestProductionKeyNeedsPassword(t *testing.T) {
 // hand-made POST; a developer can for the sandbox only; neither manages
 // members.
 func TestRoles(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	owner, acc := e.owner()
 	keys := "/accounts/" + acc + "/api-keys"
@@ -293,6 +302,7 @@ func (e *testEnv) userID(accountID, email string) string {
 // TestAnotherAccount: another account's ids are answered as missing, and
 // nothing of theirs changes.
 func TestAnotherAccount(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	owner, acc := e.owner()
 	other, err := e.svc.CreateAccount(ctx, "Other", "")
@@ -321,6 +331,7 @@ func TestAnotherAccount(t *testing.T) {
 // TestCrossOriginRefused: a form posted from another site is refused,
 // whether the browser says so (Sec-Fetch-Site) or only sends its Origin.
 func TestCrossOriginRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	for _, h := range []map[string]string{{"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}, {"Origin": "http://evil.example"}} {
@@ -339,6 +350,7 @@ func TestCrossOriginRefused(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := e.client().get("/sign-in").wantStatus(200)
 	for k, want := range map[string]string{
@@ -356,6 +368,7 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 func TestMembersPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	members := "/accounts/" + acc + "/members"
@@ -398,6 +411,7 @@ func TestMembersPages(t *testing.T) {
 // TestTwoStepPages: turning on two-step sign-in, then signing in with a
 // code.
 func TestTwoStepPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.owner()
 	p := c.post("/settings/two-step", nil).wantStatus(200)
@@ -427,6 +441,7 @@ func TestTwoStepPages(t *testing.T) {
 // TestSignOutEndsSession: after sign-out, the old cookie's token no
 // longer opens anything, even sent again by hand.
 func TestSignOutEndsSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	u, _ := url.Parse(e.console.URL)

@@ -43,6 +43,7 @@ func mustJSON(t *testing.T, raw []byte, v any) {
 }
 
 func TestHistoryNamesEveryDoor(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	api := e.apiFor(acc, adcamp.Production)
@@ -122,6 +123,7 @@ func TestHistoryNamesEveryDoor(t *testing.T) {
 }
 
 func TestHistoryPagesAndCSV(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	api := e.apiFor(acc, adcamp.Sandbox)

@@ -15,6 +15,7 @@ import (
 // its access page changes them; its recent uses are listed; a viewer may
 // not change them, whatever they post.
 func TestKeyAccess(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	keys := "/accounts/" + acc + "/api-keys"
@@ -77,6 +78,7 @@ func TestKeyAccess(t *testing.T) {
 // TestSandboxButtons: the sandbox's campaigns page offers sample data and
 // a reset, which do what they say; production has neither.
 func TestSandboxButtons(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, acc := e.owner()
 	sandbox := "/accounts/" + acc + "/sandbox"

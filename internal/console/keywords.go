@@ -161,11 +161,10 @@ func (p paste) lineText(is adcamp.FieldIssue, kept bool) string {
 
 // keywordsFormView is the content of the page that adds keywords.
 type keywordsFormView struct {
-	Group     *adcamp.AdGroup
-	Campaign  *adcamp.Campaign
-	Matches   []option
-	Max       string // the most lines a paste may have, for people
-	CanChange bool
+	Group    *adcamp.AdGroup
+	Campaign *adcamp.Campaign
+	Matches  []option
+	Max      string // the most lines a paste may have, for people
 	// After a post that was refused whole, or stored in part:
 	Sent    int // lines sent (blank ones skipped)
 	Blank   int
@@ -185,14 +184,11 @@ func (s *Server) newKeywords(w http.ResponseWriter, r *http.Request, c *call) er
 	if err != nil {
 		return err
 	}
-	v := &keywordsFormView{Group: g, Campaign: camp, Matches: matchOptions(""), Max: grouped(adcamp.MaxKeywordBatch), CanChange: c.mayChange()}
+	v := &keywordsFormView{Group: g, Campaign: camp, Matches: matchOptions(""), Max: grouped(adcamp.MaxKeywordBatch)}
 	p := c.page(r, "Add keywords", "campaigns")
 	p.Form, p.Data = newForm(r, keywordsFields...), v
 	if r.Method == http.MethodGet {
 		p.Form.values["match_type"] = string(adcamp.MatchExact)
-		if err := s.svc.MayChangeCampaigns(c.ctx, c.tenant()); err != nil {
-			return s.showChange(w, "keywords-new.html", p, err)
-		}
 		return s.render(w, http.StatusOK, "keywords-new.html", p)
 	}
 	pasted := parsePaste(r.PostFormValue("items"), r.PostFormValue("match_type"), r.PostFormValue("bid"))
@@ -267,13 +263,12 @@ func addedNotice(target string, n, blank int) string {
 
 // keywordView is a keyword's page.
 type keywordView struct {
-	Keyword   *adcamp.Keyword
-	Group     *adcamp.AdGroup
-	Campaign  *adcamp.Campaign
-	Facts     []fact
-	CanChange bool
-	Ended     bool
-	History   *recentView
+	Keyword  *adcamp.Keyword
+	Group    *adcamp.AdGroup
+	Campaign *adcamp.Campaign
+	Facts    []fact
+	Ended    bool
+	History  *recentView
 }
 
 // keywordAndParents finds the keyword of the path, its ad group and its
@@ -312,112 +307,10 @@ func (s *Server) keyword(w http.ResponseWriter, r *http.Request, c *call) error 
 		return err
 	}
 	p := c.page(r, k.Text, "campaigns")
-	p.Data = keywordView{Keyword: k, History: history, Group: g, Campaign: camp, CanChange: c.mayChange(), Ended: camp.Status == adcamp.StatusEnded,
+	p.Data = keywordView{Keyword: k, History: history, Group: g, Campaign: camp, Ended: camp.Status == adcamp.StatusEnded,
 		Facts: []fact{{"Match type", statusName(adcamp.Status(k.MatchType))}, {"Bid", bidText(k, g)}, {"Keyword ID", k.ID},
 			{"Version", strconv.FormatInt(k.Version, 10)}, {"Created", formatTime(k.CreatedAt)}, {"Last changed", formatTime(k.UpdatedAt)}}}
 	return s.render(w, http.StatusOK, "keyword.html", p)
-}
-
-// keywordFormView is the content of the form that edits a keyword.
-type keywordFormView struct {
-	Keyword   *adcamp.Keyword
-	Group     *adcamp.AdGroup
-	Campaign  *adcamp.Campaign
-	Matches   []option
-	Conflict  *conflict
-	CanChange bool
-}
-
-var (
-	keywordFields = []string{"text", "match_type", "bid", "version"}
-	keywordLabels = []labelled{{"text", "Text"}, {"match_type", "Match type"}, {"bid", "Bid"}}
-)
-
-func keywordValues(k *adcamp.Keyword) map[string]string {
-	v := map[string]string{"text": k.Text, "match_type": string(k.MatchType), "version": strconv.FormatInt(k.Version, 10)}
-	if k.Bid != nil {
-		v["bid"] = k.Bid.String()
-	}
-	return v
-}
-
-func (s *Server) editKeyword(w http.ResponseWriter, r *http.Request, c *call) error {
-	k, g, camp, err := s.keywordAndParents(r, c)
-	if err != nil {
-		return err
-	}
-	v := &keywordFormView{Keyword: k, Group: g, Campaign: camp, Matches: matchOptions(""), CanChange: c.mayChange()}
-	p := c.page(r, "Edit "+k.Text, "campaigns")
-	p.Data = v
-	if r.Method == http.MethodGet {
-		p.Form = formOf(keywordValues(k))
-		if err := s.svc.MayChangeCampaigns(c.ctx, c.tenant()); err != nil {
-			return s.showChange(w, "keyword-form.html", p, err)
-		}
-		return s.render(w, http.StatusOK, "keyword-form.html", p)
-	}
-	p.Form = newForm(r, keywordFields...)
-	ifMatch, err := versionOf(r)
-	if err != nil {
-		return s.showChange(w, "keyword-form.html", p, err)
-	}
-	in := adcamp.KeywordInput{Text: adcamp.Some(r.PostFormValue("text")), MatchType: adcamp.Some(adcamp.MatchType(r.PostFormValue("match_type")))}
-	clearable(&in.Bid, r, "bid")
-	_, err = s.svc.UpdateKeyword(c.ctx, c.tenant(), k.ID, in, ifMatch, false)
-	if isStale(err) {
-		now, gerr := s.svc.GetKeyword(c.ctx, c.tenant(), k.ID)
-		if gerr != nil {
-			return gerr
-		}
-		v.Keyword, v.Conflict = now, newConflict("keyword", now.Version, keywordLabels, p.Form, keywordValues(now))
-		p.Form = formOf(keywordValues(now))
-		return s.render(w, http.StatusConflict, "keyword-form.html", p)
-	}
-	if err != nil {
-		return s.showChange(w, "keyword-form.html", p, err, keywordFields...)
-	}
-	return redirect(w, r, withNotice(c.envPath(keywordPath(k.ID)), "keyword-saved"))
-}
-
-// changeKeyword confirms op on a keyword, then does it.
-func (s *Server) changeKeyword(o *op) signedHandler {
-	return func(w http.ResponseWriter, r *http.Request, c *call) error {
-		t := c.tenant()
-		k, g, camp, err := s.keywordAndParents(r, c)
-		if err != nil {
-			return err
-		}
-		p := c.page(r, o.Verb+" this keyword?", "campaigns")
-		p.Data, p.Form = keywordOp(c, o, k, g, camp), formOf(map[string]string{})
-		if r.Method == http.MethodGet {
-			if err := s.svc.MayChangeCampaigns(c.ctx, t); err != nil {
-				return s.showChange(w, "ad-confirm.html", p, err)
-			}
-			return s.render(w, http.StatusOK, "ad-confirm.html", p)
-		}
-		ifMatch, err := versionOf(r)
-		if err != nil {
-			return s.showChange(w, "ad-confirm.html", p, err)
-		}
-		reload := func() (*opView, error) {
-			now, err := s.svc.GetKeyword(c.ctx, t, k.ID)
-			if err != nil {
-				return nil, err
-			}
-			return keywordOp(c, o, now, g, camp), nil
-		}
-		if o == opDelete {
-			if err := s.svc.DeleteKeyword(c.ctx, t, k.ID, ifMatch); err != nil {
-				return s.opFailed(w, p, err, reload)
-			}
-			return redirect(w, r, withNotice(c.envPath(adGroupPath(g.ID)), "keyword-deleted"))
-		}
-		_, err = s.svc.UpdateKeyword(c.ctx, t, k.ID, adcamp.KeywordInput{Status: adcamp.Some(o.Status)}, ifMatch, false)
-		if err != nil {
-			return s.opFailed(w, p, err, reload)
-		}
-		return redirect(w, r, withNotice(backTo(r, c.envPath(keywordPath(k.ID)), c.envPath(adGroupPath(g.ID))), "keyword-"+o.Done))
-	}
 }
 
 // backTo is where a button's change leads back to: the ad group's page
@@ -427,17 +320,6 @@ func backTo(r *http.Request, def, adGroup string) string {
 		return adGroup
 	}
 	return def
-}
-
-// keywordOp is the content of the page that confirms o on k.
-func keywordOp(c *call, o *op, k *adcamp.Keyword, g *adcamp.AdGroup, camp *adcamp.Campaign) *opView {
-	v := &opView{Op: o, Kind: "keyword", Name: k.Text, Status: k.Status, Version: k.Version,
-		Action: c.envPath(keywordPath(k.ID) + "/" + o.Name), Back: c.envPath(keywordPath(k.ID)),
-		Facts: []fact{{"Ad group", g.Name}, {"Match type", statusName(adcamp.Status(k.MatchType))}, {"Bid", bidText(k, g)}}}
-	if camp.Status == adcamp.StatusEnded {
-		v.Closed = "Its campaign has ended: nothing under an ended campaign can be changed or deleted."
-	}
-	return v
 }
 
 // grouped writes n with its thousands grouped: "1,000".

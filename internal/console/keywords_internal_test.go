@@ -13,6 +13,7 @@ import (
 // whatever the line breaks; blank lines are skipped and counted; the last
 // line break starts no line.
 func TestParsePaste(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, text string
 		lines      []int
@@ -49,6 +50,7 @@ func TestParsePaste(t *testing.T) {
 // were kept, the lines refused are numbered as they are put back in the
 // box, and a repeat names no line that is no longer there.
 func TestOutcome(t *testing.T) {
+	t.Parallel()
 	p := parsePaste("red\n\nblue\nred\n"+strings.Repeat("x", 81), "exact", "")
 	dup := &adcamp.Error{Code: adcamp.CodeDuplicateKeyword, Details: []adcamp.FieldIssue{
 		{Field: "text", Issue: `"red" (exact) repeats items[0].text`, Kind: adcamp.IssueRepeats, Param: "0"}}}

@@ -42,9 +42,6 @@ func (s *Server) addMember(w http.ResponseWriter, r *http.Request, c *call) erro
 	p := c.page(r, "Add a member", "members")
 	p.Form = newForm(r, "email", "role")
 	if r.Method == http.MethodGet {
-		if err := s.svc.MayManageMembers(c.ctx, c.account.ID); err != nil {
-			return s.showForm(w, "member-new.html", p, err)
-		}
 		return s.render(w, http.StatusOK, "member-new.html", p)
 	}
 	inv, err := s.svc.AddMember(c.ctx, c.account.ID, r.PostFormValue("email"), adcamp.Role(r.PostFormValue("role")))
@@ -118,9 +115,6 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request, c *call) e
 	p := c.page(r, "Remove "+m.User.Email+"?", "members")
 	p.Form, p.Data = newForm(r), removeView{Member: m, Me: m.User.ID == c.session.User.ID}
 	if r.Method == http.MethodGet {
-		if err := s.svc.MayManageMembers(c.ctx, c.account.ID); err != nil {
-			return s.showForm(w, "member-remove.html", p, err)
-		}
 		return s.render(w, http.StatusOK, "member-remove.html", p)
 	}
 	if _, err := s.svc.RemoveMember(c.ctx, c.account.ID, m.User.ID); err != nil {

@@ -14,19 +14,6 @@ import (
 // lists its negatives and takes many at once, pasted one a line. Every
 // change goes through the service, which checks the user's role.
 
-// negativesRoutes installs the pages of negatives under base (an
-// environment's path) through page.
-func (s *Server) negativesRoutes(page func(methods, path string, h signedHandler)) {
-	page("GET POST", "/campaigns/{campaign}/negatives", s.negativesPage(adcamp.LevelCampaign))
-	page("GET POST", "/ad-groups/{adgroup}/negatives", s.negativesPage(adcamp.LevelAdGroup))
-	page("GET POST", "/negative-lists/{list}", s.negativesPage(adcamp.LevelList))
-	page("GET POST", "/negative-lists", s.negativeLists)
-	page("POST", "/negatives/{negative}/{op}", s.changeNegative)
-	page("POST", "/negative-lists/{list}/delete", s.deleteNegativeList)
-	page("POST", "/campaigns/{campaign}/negative-lists/attach", s.attachNegativeList)
-	page("POST", "/campaigns/{campaign}/negative-lists/{list}/detach", s.detachNegativeList)
-}
-
 // negativesView is the content of a page of negatives.
 type negativesView struct {
 	Level     string // "campaign", "ad group" or "shared list"
@@ -36,7 +23,6 @@ type negativesView struct {
 	BackName  string
 	Negatives []*adcamp.NegativeKeyword
 	Total     int64
-	CanChange bool
 	Ended     bool
 	// After a paste:
 	Stored   int
@@ -90,7 +76,7 @@ func (s *Server) negativesParent(r *http.Request, c *call, level adcamp.Negative
 // keywords the new ones block are listed as warnings.
 func (s *Server) negativesPage(level adcamp.NegativeLevel) signedHandler {
 	return func(w http.ResponseWriter, r *http.Request, c *call) error {
-		v := &negativesView{CanChange: c.mayChange()}
+		v := &negativesView{}
 		v.AttachBlocked, _ = strconv.Atoi(r.URL.Query().Get("blocked"))
 		parent, err := s.negativesParent(r, c, level, v)
 		if err != nil {
@@ -193,14 +179,13 @@ func (s *Server) changeNegative(w http.ResponseWriter, r *http.Request, c *call)
 
 // negativeListsView is the page of the shared lists.
 type negativeListsView struct {
-	Lists     []*adcamp.NegativeList
-	Total     int64
-	CanChange bool
+	Lists []*adcamp.NegativeList
+	Total int64
 }
 
 // negativeLists lists the shared lists and creates one.
 func (s *Server) negativeLists(w http.ResponseWriter, r *http.Request, c *call) error {
-	v := &negativeListsView{CanChange: c.mayChange()}
+	v := &negativeListsView{}
 	p := c.page(r, "Shared negative keyword lists", "campaigns")
 	p.Form, p.Data = newForm(r, "name"), v
 	status := http.StatusOK

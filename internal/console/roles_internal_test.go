@@ -9,6 +9,7 @@ import (
 // TestSummaryOf: a role's words follow what it allows, whatever the
 // table of roles says, so that a change there changes them too.
 func TestSummaryOf(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		allowed service.Allowed
 		want    string

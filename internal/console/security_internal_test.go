@@ -32,6 +32,7 @@ func browserReads(base *url.URL, loc string) (*url.URL, error) {
 // page. It asserts the Location header of the step that answers a
 // sign-in (signedInAs), as the server sends it.
 func TestSignInRedirect(t *testing.T) {
+	t.Parallel()
 	s := &Server{}
 	base, _ := url.Parse("http://console.example/sign-in")
 	for _, c := range []struct{ next, want string }{
@@ -116,6 +117,7 @@ func FuzzLocalPath(f *testing.F) {
 // TestDescribeTwoStepReset: the history line of an operator's
 // adcamp users reset-two-step.
 func TestDescribeTwoStepReset(t *testing.T) {
+	t.Parallel()
 	on, off := "true", "false"
 	got, _ := describe(&adcamp.Change{Operation: adcamp.OpUpdate, EntityType: adcamp.EntityMember,
 		Changes: []adcamp.FieldChange{{Field: "two_step", Old: &on, New: &off}}})

@@ -19,6 +19,7 @@ import (
 // set-password link for them, on adding or from "new link"; B's link
 // keeps working.
 func TestNoLinkForAnotherAccountsInvitee(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ownerA, a := e.owner()
 	b, err := e.svc.CreateAccount(admin, "B", "")
@@ -55,6 +56,7 @@ func TestNoLinkForAnotherAccountsInvitee(t *testing.T) {
 // is in TestSignInRedirect, without the cost of a password each); the
 // sign-in form carries no other.
 func TestSignInRedirectStaysLocal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.owner()
 	for _, c := range []struct{ next, want string }{
@@ -93,6 +95,7 @@ func TestSignInRedirectStaysLocal(t *testing.T) {
 // again for the cache (which then holds the page signed out from: see
 // the browser test TestBrowserBackAfterSignOut).
 func TestSignOutClearsSiteData(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.owner()
 	for _, path := range []string{"/sign-out", "/settings/sign-out-everywhere"} {
@@ -129,6 +132,7 @@ func TestSignOutClearsSiteData(t *testing.T) {
 // password, as turning it off does: a borrowed session is not enough to
 // bind an authenticator.
 func TestTwoStepNeedsPassword(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, _ := e.owner()
 	p := c.post("/settings/two-step", nil).wantStatus(200)

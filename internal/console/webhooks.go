@@ -18,7 +18,6 @@ type webhooksView struct {
 	Env        adcamp.Environment
 	Endpoints  []*adcamp.WebhookEndpoint
 	Disabled   []*adcamp.WebhookEndpoint // by adcamp (gone, failing): the notice at the top
-	CanChange  bool
 	EventTypes []string
 	Orderings  []option
 	Secret     *service.NewEndpoint // a new endpoint, its secret shown this once
@@ -44,7 +43,7 @@ func (s *Server) showWebhooks(w http.ResponseWriter, r *http.Request, c *call, e
 	if lerr != nil {
 		return lerr
 	}
-	v := webhooksView{Env: env, Endpoints: list, CanChange: service.AllowedFor(c.role).Keys(env),
+	v := webhooksView{Env: env, Endpoints: list,
 		EventTypes: adcamp.EventTypes, Secret: created, Orderings: []option{
 			{adcamp.OrderingNone, "In the order they happen: a failed event is retried later while the next ones go on"},
 			{adcamp.OrderingPerCampaign, "Per campaign: a campaign's events wait while an earlier one of it is being retried"}}}
@@ -122,10 +121,9 @@ func (s *Server) changeWebhook(w http.ResponseWriter, r *http.Request, c *call) 
 
 // webhookLogView is the delivery log page's content.
 type webhookLogView struct {
-	Endpoint  *adcamp.WebhookEndpoint
-	Attempts  []*adcamp.DeliveryAttempt
-	Next      string
-	CanChange bool
+	Endpoint *adcamp.WebhookEndpoint
+	Attempts []*adcamp.DeliveryAttempt
+	Next     string
 }
 
 func (s *Server) webhookLog(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -144,6 +142,6 @@ func (s *Server) webhookLog(w http.ResponseWriter, r *http.Request, c *call) err
 	}
 	c.current = env
 	p := c.page(r, "Deliveries to "+e.URL, "webhooks")
-	p.Data = webhookLogView{Endpoint: e, Attempts: attempts, Next: next, CanChange: service.AllowedFor(c.role).Keys(env)}
+	p.Data = webhookLogView{Endpoint: e, Attempts: attempts, Next: next}
 	return s.render(w, http.StatusOK, "webhook-log.html", p)
 }

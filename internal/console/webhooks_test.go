@@ -19,6 +19,7 @@ import (
 // no form, and the server refuses the viewer's change; an endpoint that
 // adcamp disabled is announced at the top.
 func TestWebhooksPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	owner, acc := e.owner()
 	base := "/accounts/" + acc + "/webhooks"

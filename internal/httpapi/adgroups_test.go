@@ -21,6 +21,7 @@ func (c *apiClient) tree() (campaignID, adGroupID string) {
 }
 
 func TestAdGroupLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	cid := prod.createCampaign(validCampaign)["id"].(string)
@@ -71,6 +72,7 @@ func TestAdGroupLifecycle(t *testing.T) {
 }
 
 func TestAdGroupValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	cid, id := prod.tree()
@@ -113,6 +115,7 @@ func TestAdGroupValidation(t *testing.T) {
 // TestEndedCampaignIsFrozen: nothing under an ended campaign can be
 // created or changed (409), reads still work, and the campaign can go.
 func TestEndedCampaignIsFrozen(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	cid, gid := prod.tree()
@@ -141,6 +144,7 @@ func TestEndedCampaignIsFrozen(t *testing.T) {
 // TestCascades: deleting a campaign takes its ad groups and keywords in
 // one transaction; deleting an ad group takes its keywords.
 func TestCascades(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	cid := prod.createCampaign(validCampaign)["id"].(string)
@@ -185,6 +189,7 @@ func TestCascades(t *testing.T) {
 }
 
 func TestChannelAccountsList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, sandbox := e.account("Acme")
 	other, _ := e.account("Other")

@@ -26,6 +26,7 @@ func unknownFields(n, size int) string {
 // TestErrorDetailsCapped: an error lists the first 100 issues, each with
 // its field name and text shortened, and counts them all in its message.
 func TestErrorDetailsCapped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	body := unknownFields(20000, 1000000)
@@ -58,6 +59,7 @@ func TestErrorDetailsCapped(t *testing.T) {
 // megabyte of unknown fields, each with an Idempotency-Key (so its answer
 // is kept twice). The database must stay small.
 func TestStoredAnswersStaySmall(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db, err := sqlite.Open(context.Background(), dir)
 	if err != nil {
@@ -96,6 +98,7 @@ func dirSize(t *testing.T, dir string) int64 {
 // further ones are kept as a placeholder, which a replay gets (409) while
 // the request is still not executed again; earlier answers replay whole.
 func TestAnswerBudget(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *service.Config) { c.AnswerBudget = 64 << 10 })
 	prod, _ := e.account("Acme")
 	body := unknownFields(100, 20000) // a 400 of about 15 KB, kept twice: 30 KB a request

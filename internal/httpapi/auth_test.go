@@ -14,6 +14,7 @@ import (
 
 // TestAuthCheckOrder walks every row of CONTRACT §2's check order.
 func TestAuthCheckOrder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, sandbox := e.account("Acme")
 	ts := signing.Timestamp(e.clock.Now())
@@ -71,6 +72,7 @@ func TestAuthCheckOrder(t *testing.T) {
 }
 
 func TestAuthSkewDetails(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	e.clock.Advance(-10 * time.Minute) // the client's clock is 10 minutes slow
@@ -86,6 +88,7 @@ func TestAuthSkewDetails(t *testing.T) {
 
 // TestSignatureForms shows every accepted way of signing under --signing auto.
 func TestSignatureForms(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	for _, f := range []struct {
@@ -113,6 +116,7 @@ func TestSignatureForms(t *testing.T) {
 }
 
 func TestSigningModes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode       service.SigningMode
 		scheme     signing.Scheme
@@ -135,6 +139,7 @@ func TestSigningModes(t *testing.T) {
 
 // TestDisabledKey: the scheme whose signature matched decides the answer.
 func TestDisabledKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	if _, err := e.svc.SetKeyDisabled(context.Background(), prod.key, true); err != nil {
@@ -153,6 +158,7 @@ func TestDisabledKey(t *testing.T) {
 }
 
 func TestDeletedKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	if err := e.svc.DeleteKey(context.Background(), prod.key); err != nil {
@@ -164,6 +170,7 @@ func TestDeletedKey(t *testing.T) {
 // TestSandboxEchoesStringToSign: the sandbox shows what it expected (never
 // a secret); production does not.
 func TestSandboxEchoesStringToSign(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, sandbox := e.account("Acme")
 	prod.exactTime, sandbox.exactTime = true, true
@@ -189,6 +196,7 @@ func TestSandboxEchoesStringToSign(t *testing.T) {
 
 // TestRolledKey: after a roll both secrets verify until the grace ends.
 func TestRolledKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	old := *prod
@@ -211,6 +219,7 @@ func TestRolledKey(t *testing.T) {
 // refused, even when either copy would verify: which one counts would be
 // ambiguous.
 func TestRepeatedAuthHeaders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	for _, name := range []string{signing.HeaderAPIKey, signing.HeaderTimestamp, signing.HeaderSignature} {
@@ -229,6 +238,7 @@ func TestRepeatedAuthHeaders(t *testing.T) {
 // at once (a leaked secret); a negative grace, or one over 30 days, is
 // refused and changes nothing.
 func TestRollWithoutGrace(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	for _, grace := range []time.Duration{-time.Second, 30*24*time.Hour + time.Second} {
@@ -254,6 +264,7 @@ func TestRollWithoutGrace(t *testing.T) {
 // TestSignedOverExactBytes: the signature covers the body as sent, so a
 // body re-serialised differently does not verify.
 func TestSignedOverExactBytes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	body := `{"name": "Spring",  "budget_daily": 12.50, "marketplace": "US"}`
@@ -264,6 +275,7 @@ func TestSignedOverExactBytes(t *testing.T) {
 }
 
 func TestLastUsedAtIsBatched(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	want(t, prod.do("GET", "/campaigns", ""), 200, "")
@@ -289,6 +301,7 @@ func TestLastUsedAtIsBatched(t *testing.T) {
 }
 
 func TestUnsignedEndpoints(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	for _, p := range []string{"/healthz", "/readyz", "/api/v1/open/time", "/v1/time", "/api/v1/open/openapi.json", "/v1/openapi.json"} {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestCreateCampaign(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	r := prod.do("POST", "/campaigns", `{"name":"  Spring sale ","budget_daily":12.5,"marketplace":"us","start_date":"2026-12-01","end_date":"2026-12-31"}`)
@@ -47,6 +48,7 @@ func TestCreateCampaign(t *testing.T) {
 }
 
 func TestCreateCampaignWithChannelAccount(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	other, _ := e.account("Other")
@@ -91,6 +93,7 @@ func fields(r *response) []string {
 }
 
 func TestCreateCampaignValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	long := strings.Repeat("é", 201)
@@ -140,6 +143,7 @@ func TestCreateCampaignValidation(t *testing.T) {
 }
 
 func TestStrictJSON(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	tests := []struct {
@@ -175,6 +179,7 @@ func TestStrictJSON(t *testing.T) {
 }
 
 func TestRoutingErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	r := prod.do("PATCH", "/campaigns", "")
@@ -195,6 +200,7 @@ func TestRoutingErrors(t *testing.T) {
 }
 
 func TestListCampaigns(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	var ids []string
@@ -255,6 +261,7 @@ func TestListCampaigns(t *testing.T) {
 // TestEndDatePassedIsEnded: a campaign whose end_date has passed reads as
 // ended, is listed as ended, and accepts no change.
 func TestEndDatePassedIsEnded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	d := prod.createCampaign(`{"name":"a","budget_daily":1,"marketplace":"US","end_date":"2026-11-23"}`)
@@ -297,6 +304,7 @@ func TestEndDatePassedIsEnded(t *testing.T) {
 // TestCampaignNotes: notes are the account holder's free text, up to
 // 1,000 characters with line breaks, written as null when there are none.
 func TestCampaignNotes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	d := prod.createCampaign(`{"name":"x","budget_daily":1,"marketplace":"US","notes":"  Agreed with finance.\nReview in May.\t "}`)

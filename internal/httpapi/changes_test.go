@@ -9,6 +9,7 @@ import (
 // each change, pages by cursor while changes keep coming, reads a deleted
 // campaign's records, and refuses bad parameters.
 func TestChanges(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, sandbox := e.account("Acme")
 	other, _ := e.account("Other")

@@ -71,6 +71,8 @@ func FuzzParseQuery(f *testing.F) {
 // is refused once the first one too many is seen, not after parsing them
 // all (a megabyte of {} is some 170,000 items).
 func TestBatchParsingStops(t *testing.T) {
+	// Serial: it counts the process's allocations, which parallel tests
+	// would add to.
 	body := []byte(`{"items":[{}` + strings.Repeat(`,{}`, 1<<20/3-8) + `]}`)
 	req := httptest.NewRequest("POST", "/api/v1/open/ad-groups/adg_x/keywords", nil)
 	req.Header.Set("Content-Type", "application/json")

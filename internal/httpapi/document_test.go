@@ -29,6 +29,7 @@ var rootPaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": t
 // as GET does without a body, and any other method is a 405 whose Allow
 // lists exactly the document's methods.
 func TestEveryPathAsDocumented(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	m := metrics.New(nil)
@@ -137,6 +138,7 @@ func (c *apiClient) sendPath(method, path string) *response {
 // and replays included), never with an answer given before or by
 // authentication, and never with the limit off (--rate-limit 0).
 func TestRateLimitHeadersAsDocumented(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	rateLimited := func(r *response) bool { return r.Header.Get("RateLimit-Limit") != "" }
@@ -180,6 +182,7 @@ func TestRateLimitHeadersAsDocumented(t *testing.T) {
 // the document, when the document is wrong in the ways that lenient
 // validators let pass.
 func TestStrictValidatorRefusesWrongDocuments(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	_, agid := prod.tree()

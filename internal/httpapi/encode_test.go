@@ -11,6 +11,7 @@ import (
 // The answers that write their own JSON must write what encoding/json
 // writes for them, byte for byte.
 func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
 	channel := int64(42)
 	created := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
 	campaigns := []*adcamp.Campaign{
@@ -39,6 +40,7 @@ func same(t *testing.T, v jsonAppender) {
 }
 
 func TestTimeJSONMatchesFormat(t *testing.T) {
+	t.Parallel()
 	for _, tm := range []time.Time{
 		time.Date(2026, 11, 22, 9, 30, 5, 999999999, time.UTC),
 		time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),

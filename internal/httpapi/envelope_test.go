@@ -72,6 +72,7 @@ func wantEnvelope(t *testing.T, what string, resp *http.Response, raw []byte, st
 // (below the server's own limit), unclean paths (which the mux would
 // redirect), OPTIONS * and CONNECT.
 func TestEveryAnswerAnEnvelope(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	h, err := httpapi.New(e.svc, adcamp.Production, testLogger(t))
 	if err != nil {
@@ -103,6 +104,7 @@ func TestEveryAnswerAnEnvelope(t *testing.T) {
 // refused before its body was read: a 413 for a body of several MiB, a
 // 401 for a bad key.
 func TestRefusalsAreReadable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	addr := strings.TrimPrefix(e.servers[adcamp.Production].URL, "http://")
@@ -123,6 +125,7 @@ func TestRefusalsAreReadable(t *testing.T) {
 // are checked before the body is read: a request that fails them is
 // answered so whatever its body, which costs no read of it.
 func TestHeadersCheckedBeforeBody(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	addr := strings.TrimPrefix(e.servers[adcamp.Production].URL, "http://")

@@ -108,6 +108,7 @@ var resources = []resource{
 }
 
 func TestAnswersMatchTheDocument(t *testing.T) {
+	t.Parallel()
 	doc := loadDocument(t)
 	for _, r := range resources {
 		want := schemaFields(t, doc, r.name)
@@ -125,6 +126,7 @@ func TestAnswersMatchTheDocument(t *testing.T) {
 // and forgotten in the API fails here (docs/CONTRIBUTING.md, "Adding a
 // field"); TestAnswersMatchTheDocument then holds openapi.yaml to it.
 func TestAnswersShowEveryField(t *testing.T) {
+	t.Parallel()
 	for _, r := range resources {
 		want := slices.Clone(r.derived)
 		typ := reflect.TypeOf(r.entity)
@@ -159,6 +161,7 @@ func snakeCase(name string) string {
 }
 
 func TestBodyReadersMatchTheDocument(t *testing.T) {
+	t.Parallel()
 	doc := loadDocument(t)
 	for _, r := range resources {
 		writable := union(schemaFields(t, doc, r.create), schemaFields(t, doc, r.update))
@@ -185,6 +188,7 @@ func TestBodyReadersMatchTheDocument(t *testing.T) {
 }
 
 func TestSDKBodiesMatchTheDocument(t *testing.T) {
+	t.Parallel()
 	doc := loadDocument(t)
 	for _, r := range resources {
 		for _, b := range []struct {
@@ -203,6 +207,7 @@ func TestSDKBodiesMatchTheDocument(t *testing.T) {
 // TestSDKKnowsEveryErrorCode: the SDK's Code constants are the document's
 // ErrorCode enum, and the server's codes are too.
 func TestSDKKnowsEveryErrorCode(t *testing.T) {
+	t.Parallel()
 	doc := loadDocument(t)
 	var want []string
 	for _, v := range doc.Components.Schemas["ErrorCode"].Value.Enum {

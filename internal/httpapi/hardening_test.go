@@ -45,10 +45,11 @@ func (c *apiClient) envOf() adcamp.Environment {
 }
 
 func TestRateLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	other := e.client(prod.accountID, adcamp.Production)
-	srv := e.serveWith(prod, nil, httpapi.WithRateLimit(1)) // burst 2
+	srv := e.serveWith(prod, nil, httpapi.WithRateLimit(1), httpapi.WithClock(e.clock.Now)) // burst 2, refilled only as the clock is moved
 	other.base = srv.URL
 
 	r := prod.do("GET", "/campaigns", "")
@@ -83,6 +84,7 @@ func TestRateLimit(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	m := metrics.New(e.db.(store.StatsReporter))
@@ -136,6 +138,7 @@ func TestMetrics(t *testing.T) {
 // TestLogsHoldNoSecrets: the access log names the key id, route and
 // status, and never a secret, a signature or a body.
 func TestLogsHoldNoSecrets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	_, sandbox := e.account("Acme")
 	var buf syncBuffer
@@ -180,9 +183,10 @@ func (b *syncBuffer) String() string {
 // often is refused (429, before any key lookup) until its bucket refills;
 // requests that authenticate spend nothing.
 func TestAuthFailureLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
-	e.serveWith(prod, nil, httpapi.WithAuthFailureLimit(1)) // burst 2
+	e.serveWith(prod, nil, httpapi.WithAuthFailureLimit(1), httpapi.WithClock(e.clock.Now)) // burst 2
 	for range 3 {
 		want(t, prod.do("GET", "/campaigns", ""), 200, "")
 	}
@@ -194,6 +198,6 @@ func TestAuthFailureLimit(t *testing.T) {
 	if ra, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || ra < 1 {
 		t.Errorf("Retry-After = %q, want a positive number of seconds", r.Header.Get("Retry-After"))
 	}
-	time.Sleep(1100 * time.Millisecond)
+	e.clock.Advance(1100 * time.Millisecond) // a token back in the bucket
 	want(t, prod.do("GET", "/campaigns", ""), 200, "")
 }

@@ -10,6 +10,7 @@ import (
 // and refuse the invisible characters that make two texts look alike or
 // reorder what is shown around them.
 func TestInvisibleText(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	cmp, adg := prod.tree()
@@ -50,6 +51,7 @@ func TestInvisibleText(t *testing.T) {
 // TestInputEdges: dates out of 2000–2100, an empty filter, and a page
 // number too large to read are each refused with a message that says so.
 func TestInputEdges(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	cmp, adg := prod.tree()

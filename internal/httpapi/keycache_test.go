@@ -22,6 +22,7 @@ func (e *testEnv) otherProcess() *service.Service {
 // process works on the very next request, although the serving process
 // holds the key in its cache (CONTRACT §8).
 func TestGrantsTakeEffectAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	other := e.otherProcess()
 	ctx := context.Background()
@@ -49,6 +50,7 @@ func TestGrantsTakeEffectAtOnce(t *testing.T) {
 // TestRevocationWithinASecond: what another process revokes is refused
 // once the cache's second has passed, and not before a request asks.
 func TestRevocationWithinASecond(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	other := e.otherProcess()
 	prod, _ := e.account("Acme")
@@ -97,6 +99,7 @@ func (c countingStore) Write(ctx context.Context, fn func(store.Tx) error) error
 // not exist costs a database read once a second, not once a request; and
 // a key created meanwhile by another process works at once.
 func TestUnknownKeysAreRemembered(t *testing.T) {
+	t.Parallel()
 	var reads atomic.Int64
 	db := openStore(t)
 	e := newEnv(t, func(c *service.Config) { c.Store = countingStore{db, &reads} })

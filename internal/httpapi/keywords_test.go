@@ -19,6 +19,7 @@ func batchBody(n int, prefix, matchType string) string {
 }
 
 func TestKeywordLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	_, gid := prod.tree()
@@ -49,6 +50,7 @@ func TestKeywordLifecycle(t *testing.T) {
 }
 
 func TestKeywordValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	_, gid := prod.tree()
@@ -89,6 +91,7 @@ func TestKeywordValidation(t *testing.T) {
 // TestDuplicateKeywords: text is unique per ad group and match type,
 // case-insensitively with Unicode folding, within a batch too.
 func TestDuplicateKeywords(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	_, gid := prod.tree()
@@ -130,6 +133,7 @@ func TestDuplicateKeywords(t *testing.T) {
 
 // TestKeywordBatch: 1,000 keywords in one request, stored atomically.
 func TestKeywordBatch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	_, gid := prod.tree()
@@ -162,6 +166,7 @@ func TestKeywordBatch(t *testing.T) {
 }
 
 func TestKeywordPartialFailure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	_, gid := prod.tree()
@@ -200,6 +205,7 @@ func TestKeywordPartialFailure(t *testing.T) {
 }
 
 func TestKeywordListFilters(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	_, gid := prod.tree()
@@ -223,6 +229,7 @@ func TestKeywordListFilters(t *testing.T) {
 // TestChildTenancy: another account's or environment's ad group or
 // keyword is a 404 on every route.
 func TestChildTenancy(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	acme, acmeSandbox := e.account("Acme")
 	other, _ := e.account("Other")

@@ -9,6 +9,7 @@ import (
 // TestNegativesOverHTTP goes through every route of negatives and shared
 // lists, each answer checked against openapi.yaml by the harness.
 func TestNegativesOverHTTP(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	other, _ := e.account("Other")
@@ -95,6 +96,7 @@ func TestNegativesOverHTTP(t *testing.T) {
 }
 
 func TestNegativeBatchLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	_, gid := prod.tree()

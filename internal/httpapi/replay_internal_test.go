@@ -11,6 +11,7 @@ import (
 // TestHeaderJSON: what replay protection keeps of an answer's headers decodes to the
 // same headers, whatever their characters.
 func TestHeaderJSON(t *testing.T) {
+	t.Parallel()
 	for _, h := range []map[string]string{
 		{},
 		{"Content-Type": "application/json"},
@@ -30,6 +31,7 @@ func TestHeaderJSON(t *testing.T) {
 // the canonical form the request's headers are stored under, so that get
 // finds what Header.Get would.
 func TestHeaderKeysCanonical(t *testing.T) {
+	t.Parallel()
 	for _, key := range []string{headerAPIKey, headerTimestamp, headerSignature,
 		headerContentType, headerIfMatch, headerIdempotencyKey, headerExpect, headerRequestID} {
 		if c := http.CanonicalHeaderKey(key); c != key {

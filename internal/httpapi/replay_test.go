@@ -31,6 +31,7 @@ func (c *apiClient) sendTwice(method, path, body string) (first, second *respons
 // signature were already served is answered with the first answer and
 // Idempotent-Replayed: true, and does nothing.
 func TestReplayedRequestsAreNotExecuted(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 
@@ -83,6 +84,7 @@ func TestReplayedRequestsAreNotExecuted(t *testing.T) {
 // TestReplayRecordsExpire: records outlive the timestamp window, and are
 // then purged, so storage does not grow without bound.
 func TestReplayRecordsExpire(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	req := prod.newRequest("POST", "/campaigns", validCampaign)
@@ -108,6 +110,7 @@ func TestReplayRecordsExpire(t *testing.T) {
 // live as long (and a margin more), so that a replay in the window's last
 // second is answered from it, not executed again, even after a purge.
 func TestReplayAtTheWindowsEdge(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	ahead := signing.Timestamp(e.clock.Now().Add(300 * time.Second))
@@ -139,6 +142,7 @@ func TestReplayAtTheWindowsEdge(t *testing.T) {
 // TestRecordsHoldNoSignature: the record of a signed change is not named
 // by the signature itself, and a replay is still caught.
 func TestRecordsHoldNoSignature(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	first, second := prod.sendTwice("POST", "/campaigns", validCampaign)
@@ -168,6 +172,7 @@ func TestRecordsHoldNoSignature(t *testing.T) {
 }
 
 func TestIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	other, _ := e.account("Other")
@@ -209,6 +214,7 @@ func TestIdempotencyKey(t *testing.T) {
 // TestIdempotencyKeyConcurrent: many requests with one key at once create
 // one campaign, and all get its answer.
 func TestIdempotencyKeyConcurrent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	var wg sync.WaitGroup
@@ -239,6 +245,7 @@ func TestIdempotencyKeyConcurrent(t *testing.T) {
 // TestIdempotencyKeyOnUpdate: a retried PUT with If-Match and the same
 // Idempotency-Key gets its first answer, not a 412 from its own change.
 func TestIdempotencyKeyOnUpdate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	id := prod.createCampaign(validCampaign)["id"].(string)
@@ -256,6 +263,7 @@ func TestIdempotencyKeyOnUpdate(t *testing.T) {
 // TestReplayWithAddedIdempotencyKey: the Idempotency-Key header is not
 // signed, so adding one to a captured request must not make it new.
 func TestReplayWithAddedIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	req := prod.newRequest("POST", "/campaigns", validCampaign)
@@ -279,6 +287,7 @@ func TestReplayWithAddedIdempotencyKey(t *testing.T) {
 // request that shares a served request's signature but not its query or
 // If-Match is refused, neither replayed nor executed.
 func TestSameSignatureOtherQuery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	req := prod.newRequest("POST", "/campaigns?validate_only=true", validCampaign)

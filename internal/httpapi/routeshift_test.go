@@ -15,6 +15,7 @@ import (
 // TestBodyRefusedWithoutOne: GET, HEAD and DELETE take no body; one sent
 // anyway is a 400 before any handler runs, on signed and unsigned routes.
 func TestBodyRefusedWithoutOne(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	id := prod.createCampaign(validCampaign)["id"].(string)
@@ -44,6 +45,7 @@ func TestBodyRefusedWithoutOne(t *testing.T) {
 // with its path cut at every position and the rest put in front of its
 // body: no such request may succeed, and none may change anything.
 func TestSignaturesStayOnTheirRoute(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	prod.exactTime = true

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSandboxResetAndSampleData(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, sandbox := e.account("Acme")
 	kept := prod.createCampaign(validCampaign)
@@ -42,6 +43,7 @@ func TestSandboxResetAndSampleData(t *testing.T) {
 }
 
 func TestSandboxSimulate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, sandbox := e.account("Acme")
 	count := func(c *apiClient) float64 {
@@ -97,6 +99,7 @@ func TestSandboxSimulate(t *testing.T) {
 // listener: any other method there is a 405 with Allow: POST, and every
 // method on the production listener a 404.
 func TestSandboxRoutesAsDocumented(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, sandbox := e.account("Acme")
 	for _, path := range []string{"/sandbox/reset", "/sandbox/sample-data", "/sandbox/simulate?days=1"} {

@@ -75,6 +75,7 @@ func documentedOperations(t *testing.T) []documentedOperation {
 // TestEveryOperationNamesItsScope fails for an operation of openapi.yaml
 // without a valid x-required-scope, and for a signed one that names none.
 func TestEveryOperationNamesItsScope(t *testing.T) {
+	t.Parallel()
 	for _, op := range documentedOperations(t) {
 		sc, ok := adcamp.ParseScope(op.scope)
 		if !ok {
@@ -101,6 +102,7 @@ var pathParam = regexp.MustCompile(`\{[a-z_]+\}`)
 // INSUFFICIENT_SCOPE naming it) and with a key of exactly that level
 // (anything but INSUFFICIENT_SCOPE): the server's check is the document's.
 func TestScopesMatchTheDocument(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a, err := e.svc.CreateAccount(context.Background(), "Acme", "")
 	if err != nil {
@@ -149,6 +151,7 @@ func TestScopesMatchTheDocument(t *testing.T) {
 }
 
 func TestExpiredKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	expires := e.clock.Now().Add(time.Hour)
@@ -177,6 +180,7 @@ func TestExpiredKey(t *testing.T) {
 }
 
 func TestAllowedIPs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	only := func(cidrs ...string) adcamp.KeyLimits {
@@ -220,6 +224,7 @@ func TestAllowedIPs(t *testing.T) {
 }
 
 func TestTrustedProxies(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	p, _ := adcamp.ParsePrefixes([]string{"203.0.113.0/24"})
@@ -246,6 +251,7 @@ func TestTrustedProxies(t *testing.T) {
 }
 
 func TestKeyRateLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	c := e.scopedClient(prod.accountID, adcamp.Production, adcamp.AllWrite, adcamp.KeyLimits{RateLimit: 1})
@@ -273,6 +279,7 @@ func TestKeyRateLimit(t *testing.T) {
 }
 
 func TestKeyTrail(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	want(t, prod.do("GET", "/campaigns", ""), http.StatusOK, "")
@@ -291,6 +298,7 @@ func TestKeyTrail(t *testing.T) {
 // TestKeyRefusalsCounted checks that each refusal of a scoped key is
 // counted in /metrics by its code.
 func TestKeyRefusalsCounted(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	expires := e.clock.Now().Add(time.Hour)
@@ -329,6 +337,7 @@ func TestKeyRefusalsCounted(t *testing.T) {
 // TestKeyTrailKeepsTheNewest: past its size, the trail keeps the newest
 // uses, in order.
 func TestKeyTrailKeepsTheNewest(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	for range 2*store.KeyTrailKept + 30 {

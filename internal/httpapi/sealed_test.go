@@ -35,6 +35,7 @@ func (e *testEnv) writeCredential(k *store.Credential) {
 // alone, a rolled secret cannot be made to verify again, neither by giving
 // it a later expiry nor by swapping it into the current slot.
 func TestRolledSecretCannotBeRevived(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	old := *prod
@@ -64,6 +65,7 @@ func TestRolledSecretCannotBeRevived(t *testing.T) {
 // (bound to the key id alone) verifies, before and after CheckSecrets
 // seals it again in the new way.
 func TestLegacySealedSecretsVerify(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	row := e.credential(prod.key)

@@ -39,6 +39,8 @@ type Server struct {
 	// failures limits failed authentications per client address; nil: no
 	// limit.
 	failures *failureLimiter
+	// now is the limiters' clock: time.Now, or a test's (WithClock).
+	now func() time.Time
 }
 
 // Option configures a Server.
@@ -68,6 +70,11 @@ func WithAuthFailureLimit(perSecond int) Option {
 	}
 }
 
+// WithClock gives the rate limiters a clock other than time.Now, so that
+// a test can let a bucket refill by moving its clock rather than by
+// waiting. Request latencies are still measured on the wall clock.
+func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = now } }
+
 // New returns the HTTP handler of environment env.
 func New(svc *service.Service, env adcamp.Environment, log *slog.Logger, opts ...Option) (*Server, error) {
 	spec, err := yaml.YAMLToJSON(adcamp.OpenAPI)
@@ -75,7 +82,7 @@ func New(svc *service.Service, env adcamp.Environment, log *slog.Logger, opts ..
 		return nil, err
 	}
 	s := &Server{svc: svc, env: env, log: log, mux: http.NewServeMux(), known: http.NewServeMux(), openapi: spec,
-		limiter: newLimiter(0)}
+		limiter: newLimiter(0), now: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -257,7 +264,7 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 	client := s.clientIP(r)
 	if s.failures != nil {
 		addr = clientAddr(r)
-		if err := s.failures.check(w, addr, time.Now()); err != nil {
+		if err := s.failures.check(w, addr, s.now()); err != nil {
 			if s.metrics != nil {
 				s.metrics.RateLimited(string(s.env))
 			}
@@ -290,7 +297,7 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 				s.metrics.AuthFailure(string(s.env), string(adcamp.ErrorCode(err)))
 			}
 			if s.failures != nil && !service.SignatureVerified(err) {
-				s.failures.fail(addr, time.Now())
+				s.failures.fail(addr, s.now())
 			}
 		}
 		return err
@@ -299,7 +306,7 @@ func (s *Server) serveSigned(w http.ResponseWriter, r *http.Request, h handler) 
 		rec.keyID = key.ID
 	}
 	if lim := s.limiter.rateFor(key.RateLimit); lim > 0 {
-		if err := s.limiter.allow(w, key.ID, lim, time.Now()); err != nil {
+		if err := s.limiter.allow(w, key.ID, lim, s.now()); err != nil {
 			if s.metrics != nil {
 				s.metrics.RateLimited(string(s.env))
 			}

@@ -15,6 +15,7 @@ import (
 // TestPanicBecomes500: a panicking handler is answered 500 INTERNAL_ERROR
 // in the envelope, and the server goes on serving.
 func TestPanicBecomes500(t *testing.T) {
+	t.Parallel()
 	s, err := New(nil, adcamp.Production, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +51,7 @@ func TestPanicBecomes500(t *testing.T) {
 // not repeat (the counter behind them goes through a bijection), nor count
 // up visibly from one request to the next.
 func TestRequestIDsAreUnique(t *testing.T) {
+	t.Parallel()
 	const n = 200_000
 	seen := make(map[string]bool, n)
 	prev := ""
@@ -74,6 +76,7 @@ func TestRequestIDsAreUnique(t *testing.T) {
 // not a constant, as it would be for a counter under any fixed bijection
 // of the form a×n ^ mask.
 func TestRequestIDsAreRandom(t *testing.T) {
+	t.Parallel()
 	prefixes, steps := map[string]bool{}, map[uint64]bool{}
 	var prev uint64
 	for i := range 1000 {

@@ -45,6 +45,7 @@ func openStore(t testing.TB) store.Store {
 // SERVICE_UNAVAILABLE meanwhile, and the next request after it is back
 // succeeds, with nothing restarted.
 func TestDatabaseDown(t *testing.T) {
+	t.Parallel()
 	p := pgtest.NewProxy(t, pgtest.NewSchema(t))
 	db, err := postgres.Open(context.Background(), p.URL)
 	if err != nil {

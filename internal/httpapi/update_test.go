@@ -10,6 +10,7 @@ import (
 )
 
 func TestUpdateCampaign(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	d := prod.createCampaign(`{"name":"a","budget_daily":1,"marketplace":"US","start_date":"2026-12-01","end_date":"2026-12-31"}`)
@@ -43,6 +44,7 @@ func TestUpdateCampaign(t *testing.T) {
 // TestRejectedUpdatesChangeNothing: every refused update leaves the
 // campaign exactly as it was.
 func TestRejectedUpdatesChangeNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	d := prod.createCampaign(`{"name":"a","budget_daily":1,"marketplace":"US","start_date":"2026-12-01"}`)
@@ -94,6 +96,7 @@ func TestRejectedUpdatesChangeNothing(t *testing.T) {
 }
 
 func TestPreconditions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	id := prod.createCampaign(validCampaign)["id"].(string)
@@ -112,6 +115,7 @@ func TestPreconditions(t *testing.T) {
 }
 
 func TestStatusTransitions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	tests := []struct {
@@ -156,6 +160,7 @@ func TestStatusTransitions(t *testing.T) {
 }
 
 func TestValidateOnly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	r := prod.do("POST", "/campaigns?validate_only=true", validCampaign)
@@ -183,6 +188,7 @@ func TestValidateOnly(t *testing.T) {
 }
 
 func TestDeleteCampaign(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	prod, _ := e.account("Acme")
 	id := prod.createCampaign(validCampaign)["id"].(string)
@@ -199,6 +205,7 @@ func TestDeleteCampaign(t *testing.T) {
 // TestTenancy: another account's or environment's campaign is answered
 // exactly as a missing one, on every route.
 func TestTenancy(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	acme, acmeSandbox := e.account("Acme")
 	other, _ := e.account("Other")

@@ -35,6 +35,7 @@ type vectorFile struct {
 // server at the vector's time: each must pass authentication, and fail it
 // once the signature is altered.
 func TestSigningVectors(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("../../client/signing/testdata/vectors.json")
 	if err != nil {
 		t.Fatal(err)

@@ -54,6 +54,7 @@ func specVerify(secret string, h http.Header, body []byte) bool {
 // by the spec's own rules carries the event as GET /events shows it, and
 // its data is the change record as GET /changes shows it.
 func TestWebhookAPI(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	_, sandbox := e.account("Acme")
 	other, _ := e.account("Other")

@@ -14,6 +14,7 @@ import (
 // budget_daily makes it budget_exhausted; raising the budget serves it
 // again at once, and the account's next day (in its time zone) too.
 func TestBudgets(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, open func(t *testing.T) store.Store) {
 		e := newEnv(t, open(t))
 		tr := e.tree("", adcamp.Production, "5.00", 2)

@@ -15,6 +15,7 @@ import (
 // serves is an operation of openapi-operator.yaml, and every operation
 // there is served.
 func TestDocumentDescribesEveryRoute(t *testing.T) {
+	t.Parallel()
 	var doc struct {
 		Paths map[string]map[string]any `json:"paths"`
 	}

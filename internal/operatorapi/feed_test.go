@@ -193,6 +193,7 @@ func same(t *testing.T, when string, got, want map[string]json.RawMessage) {
 // every step, a fresh snapshot. On PostgreSQL with two store handles
 // (connection pools), as two processes would have.
 func TestFeedExact(t *testing.T) {
+	t.Parallel()
 	t.Run("sqlite", func(t *testing.T) {
 		db, err := sqlite.Open(ctx, t.TempDir())
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 // operator listener, an operator key on the account listeners, each as an
 // unknown key (401); a disabled operator key is refused too.
 func TestKeysStayOnTheirListeners(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, open func(t *testing.T) store.Store) {
 		e := newEnv(t, open(t))
 		tr := e.tree("", adcamp.Production, "10.00", 1)
@@ -84,6 +85,7 @@ func (e *env) spend(campaignID string, from, to time.Time) adcamp.Money {
 }
 
 func TestDelivery(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, open func(t *testing.T) store.Store) {
 		e := newEnv(t, open(t))
 		tr := e.tree("", adcamp.Production, "10.00", 3)

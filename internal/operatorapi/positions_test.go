@@ -16,6 +16,7 @@ import (
 // TestFeedPositions: a position survives a restart; one older than the
 // retention answers 410 POSITION_EXPIRED; bad parameters are 400.
 func TestFeedPositions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db, err := sqlite.Open(ctx, dir)
 	if err != nil {
@@ -88,6 +89,7 @@ func TestFeedPositions(t *testing.T) {
 // the server, holds the horizon back): those are upserts of what the
 // snapshot already holds, and the test takes them as they come.
 func TestLongPoll(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, open func(t *testing.T) store.Store) {
 		e := newEnv(t, open(t))
 		tr := e.tree("", adcamp.Production, "10.00", 1)

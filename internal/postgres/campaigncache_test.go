@@ -16,6 +16,7 @@ import (
 // given, only for the campaign's own tenant, and at most its size,
 // putting the oldest out first.
 func TestCampaignCacheKeeps(t *testing.T) {
+	t.Parallel()
 	c := newCampaignCache(2)
 	tn := adcamp.Tenant{AccountID: "acc_1", Environment: adcamp.Production}
 	camp := func(id string, version int64) *adcamp.Campaign {
@@ -65,6 +66,7 @@ func TestCampaignCacheKeeps(t *testing.T) {
 // changes no version), the write refused it (a version that If-Match
 // names), or nothing checked it (a dry run, which changes nothing).
 func TestCachedCampaignIsChecked(t *testing.T) {
+	t.Parallel()
 	url := pgtest.NewSchema(t).URL
 	ctx := store.WithVersionGuards(store.WithRowLocks(context.Background()))
 	open := func() *DB {

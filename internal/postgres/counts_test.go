@@ -76,6 +76,7 @@ func statusArgs(status adcamp.Status, today adcamp.Date) []any {
 // stores on one schema (two processes) fold the pending changes as fast as
 // they can: every total stays exact, and once folded nothing is pending.
 func TestFoldKeepsTotals(t *testing.T) {
+	t.Parallel()
 	s := pgtest.NewSchema(t)
 	db, other := openCounts(t, s.URL), openCounts(t, s.URL)
 	conn := connect(t, s.URL)
@@ -219,6 +220,7 @@ func TestFoldKeepsTotals(t *testing.T) {
 // TestMigration8CountsExisting brings a database whose campaigns predate
 // the counters to version 8: they are counted.
 func TestMigration8CountsExisting(t *testing.T) {
+	t.Parallel()
 	s := pgtest.NewSchema(t)
 	db := openCounts(t, s.URL)
 	conn := connect(t, s.URL)
@@ -303,6 +305,7 @@ func explain(t *testing.T, conn *pgx.Conn, sql string, args ...any) []string {
 // campaigns_tenant_due, the index of those past their end date not yet stored as
 // ended.
 func TestTotalsDoNotScan(t *testing.T) {
+	t.Parallel()
 	s := pgtest.NewSchema(t)
 	openCounts(t, s.URL)
 	conn := connect(t, s.URL)
@@ -342,6 +345,7 @@ func TestTotalsDoNotScan(t *testing.T) {
 // planned). One connection runs every list, and its counts of the blocks
 // of campaigns it read tell.
 func TestListsReadAPage(t *testing.T) {
+	t.Parallel()
 	f, s := seedScale(t, 20_000)
 	db := openCounts(t, s.URL+"&pool_max_conns=1")
 	ctx := context.Background()
@@ -411,6 +415,7 @@ func campaignBlocksRead(t *testing.T, db *DB) int64 {
 // no counter of its ad groups or their keywords. The totals read the
 // counters and their changes, never the ad groups or keywords.
 func TestMigration9CountsChildren(t *testing.T) {
+	t.Parallel()
 	s := pgtest.NewSchema(t)
 	db := openCounts(t, s.URL)
 	conn := connect(t, s.URL)
@@ -557,6 +562,7 @@ func TestMigration9CountsChildren(t *testing.T) {
 // page the deleted rows' entries filled (autovacuum is off on some
 // servers, and comes at most once a minute on the others).
 func TestPendingChangesVacuumed(t *testing.T) {
+	t.Parallel()
 	s := pgtest.NewSchema(t)
 	db := openCounts(t, s.URL)
 	conn := connect(t, s.URL)

@@ -27,6 +27,7 @@ const requireToolsEnv = "ADCAMP_REQUIRE_PG_TOOLS"
 // database, which adcamp opens with nothing to migrate and reads back
 // whole, with the store suite's read calls.
 func TestDumpAndRestore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := pgtest.NewSchema(t)
 	pgDump, pgRestore := clientTools(t, s.BaseURL)

@@ -34,6 +34,7 @@ func migrator(t *testing.T, notices *[]string) (*sql.DB, *goose.Provider) {
 // TestMigration10Rekeys: migration 00010 gives every keyword the key of
 // adcamp.KeywordKey, and reports the keywords that came to read alike.
 func TestMigration10Rekeys(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	var notices []string
 	db, p := migrator(t, &notices)
@@ -48,6 +49,7 @@ func TestMigration10Rekeys(t *testing.T) {
 // cascade a trigger on accounts takes over; down, it brings both back
 // after deleting the campaigns whose account is gone.
 func TestMigration18CampaignInserts(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := migrator(t, new([]string))
 	exec := func(q string, args ...any) error { _, err := db.ExecContext(ctx, q, args...); return err }
@@ -129,6 +131,7 @@ func TestMigration18CampaignInserts(t *testing.T) {
 // Either way a value outside them is refused (check_violation), the
 // campaigns stored before are kept, and a change of status still counts.
 func TestMigration19CampaignDomains(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := migrator(t, new([]string))
 	exec := func(q string, args ...any) error { _, err := db.ExecContext(ctx, q, args...); return err }

@@ -8,6 +8,7 @@ import (
 // TestMigration21Operator: 00021 on a database with an account gives it
 // the time zone UTC, and its down step takes the column and tables away.
 func TestMigration21Operator(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := migrator(t, new([]string))
 	if _, err := p.UpTo(ctx, 19); err != nil {

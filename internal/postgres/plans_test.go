@@ -54,6 +54,7 @@ var (
 // migrations' and the catalog's, and those that write without reading
 // are left out.
 func TestQueryPlansUseIndexes(t *testing.T) {
+	t.Parallel()
 	pgtest.BaseURL(t)
 	rec := &statementRecorder{args: map[string][]any{}}
 	t.Run("suite", func(t *testing.T) {

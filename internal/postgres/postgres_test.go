@@ -26,6 +26,7 @@ func open(t *testing.T, url string) *postgres.DB {
 
 // TestStore runs the shared store suite, each test in a schema of its own.
 func TestStore(t *testing.T) {
+	t.Parallel()
 	pgtest.BaseURL(t)
 	storetest.Run(t, func(t *testing.T) store.Store { return open(t, pgtest.NewSchema(t).URL) })
 }
@@ -33,6 +34,7 @@ func TestStore(t *testing.T) {
 // TestConcurrentOpen starts several stores on one fresh schema at once,
 // as several servers starting together would: the migrations run once.
 func TestConcurrentOpen(t *testing.T) {
+	t.Parallel()
 	s := pgtest.NewSchema(t)
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
@@ -85,6 +87,7 @@ func lookUpAccount(read func(context.Context, func(store.Tx) error) error) error
 // side, as a restart of PostgreSQL does: the next call succeeds or answers
 // SERVICE_UNAVAILABLE, and the pool recovers on its own.
 func TestConnectionsTerminated(t *testing.T) {
+	t.Parallel()
 	s := pgtest.NewSchema(t)
 	db := open(t, s.URL)
 	for round := range 3 {
@@ -119,6 +122,7 @@ func TestConnectionsTerminated(t *testing.T) {
 // TestDatabaseDown cuts the store off from PostgreSQL (through a proxy
 // that stops listening and drops every connection), then restores it.
 func TestDatabaseDown(t *testing.T) {
+	t.Parallel()
 	p := pgtest.NewProxy(t, pgtest.NewSchema(t))
 	db := open(t, p.URL)
 	if err := createAccount(db); err != nil {
@@ -147,6 +151,7 @@ func TestDatabaseDown(t *testing.T) {
 }
 
 func TestOpenBadURL(t *testing.T) {
+	t.Parallel()
 	for _, u := range []string{
 		"postgres://u@127.0.0.1:1/db?sslmode=disable", // nothing listens on port 1
 		"postgres://u@127.0.0.1/db?sslmode=nonsense",

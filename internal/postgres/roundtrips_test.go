@@ -49,6 +49,7 @@ func (c *tripCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEn
 // statement too: a create is 1 statement, a guarded update 2, and 1 (one
 // round trip) when it starts from the process's cached copy.
 func TestRoundTripsPerRequest(t *testing.T) {
+	t.Parallel()
 	ctx := store.WithRowLocks(context.Background())
 	cfg, err := pgxpool.ParseConfig(pgtest.NewSchema(t).URL)
 	if err != nil {
@@ -151,6 +152,7 @@ func TestRoundTripsPerRequest(t *testing.T) {
 // finds a live record of its name fails the Write with
 // store.ErrRecordTaken, and the change sent with it is rolled back.
 func TestRecordTakenRollsBack(t *testing.T) {
+	t.Parallel()
 	ctx := store.WithRowLocks(context.Background())
 	db, err := Open(ctx, pgtest.NewSchema(t).URL)
 	if err != nil {
@@ -219,6 +221,7 @@ func testChange(tn adcamp.Tenant, id string) *adcamp.Change {
 // TestRequireNoRecord: a live record under one of the names fails the
 // Write with store.ErrRecordTaken; an expired one or none lets it commit.
 func TestRequireNoRecord(t *testing.T) {
+	t.Parallel()
 	ctx := store.WithRowLocks(context.Background())
 	db, err := Open(ctx, pgtest.NewSchema(t).URL)
 	if err != nil {
@@ -258,6 +261,7 @@ func TestRequireNoRecord(t *testing.T) {
 // locked, on the new version; one that writes before it reads runs with
 // locks from the start.
 func TestVersionGuardedWriteFallsBack(t *testing.T) {
+	t.Parallel()
 	ctx := store.WithVersionGuards(store.WithRowLocks(context.Background()))
 	db, err := Open(ctx, pgtest.NewSchema(t).URL)
 	if err != nil {

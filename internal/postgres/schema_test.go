@@ -17,6 +17,7 @@ import (
 // something true to print for each; and Migrations lists exactly the
 // versions goose applies.
 func TestMigrationsDescribeTheirLocks(t *testing.T) {
+	t.Parallel()
 	all, err := Migrations()
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +51,7 @@ func TestMigrationsDescribeTheirLocks(t *testing.T) {
 // TestPlanAndNewerDatabase: Plan lists what Open would apply and changes
 // nothing; a database that a newer adcamp migrated is refused at Open.
 func TestPlanAndNewerDatabase(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := pgtest.NewSchema(t)
 	all, _ := Migrations()

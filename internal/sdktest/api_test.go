@@ -26,6 +26,7 @@ func must[T any](v T, err error) T {
 // TestCampaignTree builds and takes apart a campaign tree through every
 // route, against the real server.
 func TestCampaignTree(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client()
 	ctx := context.Background()
@@ -151,6 +152,7 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestAllCampaignsWalksEveryPage(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	count := &countingTransport{next: http.DefaultTransport}
 	c := s.client(client.WithHTTPClient(&http.Client{Transport: count}))
@@ -193,6 +195,7 @@ func TestAllCampaignsWalksEveryPage(t *testing.T) {
 }
 
 func TestIteratorYieldsError(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client()
 	n := 0
@@ -216,6 +219,7 @@ func newAdGroup(t *testing.T, c *client.Client) *client.AdGroup {
 }
 
 func TestKeywordBatchOf1000(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client()
 	ctx := context.Background()
@@ -245,6 +249,7 @@ func TestKeywordBatchOf1000(t *testing.T) {
 }
 
 func TestKeywordBatchAllOrNothing(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client()
 	ctx := context.Background()
@@ -265,6 +270,7 @@ func TestKeywordBatchAllOrNothing(t *testing.T) {
 }
 
 func TestKeywordBatchPartialFailure(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client()
 	ctx := context.Background()
@@ -299,6 +305,7 @@ func TestKeywordBatchPartialFailure(t *testing.T) {
 }
 
 func TestDuplicateKeywordIsTyped(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client()
 	ctx := context.Background()
@@ -316,6 +323,7 @@ func TestDuplicateKeywordIsTyped(t *testing.T) {
 }
 
 func TestNotFoundIsTyped(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client()
 	ctx := context.Background()
@@ -337,6 +345,7 @@ func TestNotFoundIsTyped(t *testing.T) {
 }
 
 func TestIfMatch(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client()
 	ctx := context.Background()
@@ -358,6 +367,7 @@ func TestIfMatch(t *testing.T) {
 }
 
 func TestNullClearsEndDate(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client()
 	ctx := context.Background()
@@ -376,6 +386,7 @@ func TestNullClearsEndDate(t *testing.T) {
 }
 
 func TestValidateOnlyStoresNothing(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client()
 	ctx := context.Background()
@@ -408,6 +419,7 @@ func TestValidateOnlyStoresNothing(t *testing.T) {
 }
 
 func TestValidationErrorListsEveryField(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client()
 	_, err := c.CreateCampaign(context.Background(), client.CampaignCreate{BudgetDaily: client.Cents(-5)}, nil)
@@ -422,6 +434,7 @@ func TestValidationErrorListsEveryField(t *testing.T) {
 }
 
 func TestWrongSecretIsUnauthorized(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	good := s.client()
 	const secret = "sk_test_thisIsNotTheRightSecretAtAll000000000"
@@ -443,6 +456,7 @@ func TestWrongSecretIsUnauthorized(t *testing.T) {
 }
 
 func TestSchemeB(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client(client.WithScheme(client.SchemeB))
 	ctx := context.Background()
@@ -454,6 +468,7 @@ func TestSchemeB(t *testing.T) {
 // first call is refused once, the client corrects its clock from the
 // error's details, and later calls go through at once.
 func TestServerClockAhead(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, func() time.Time { return time.Now().Add(time.Hour) })
 	c := s.client()
 	ctx := context.Background()
@@ -475,6 +490,7 @@ func TestServerClockAhead(t *testing.T) {
 // as a replay, so the client signs two identical changes made within one
 // second with different timestamps, and both are executed.
 func TestSameChangeTwiceInOneSecond(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	frozen := time.Now()
 	c := s.client(client.WithClock(func() time.Time { return frozen }))

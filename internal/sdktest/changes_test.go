@@ -11,6 +11,7 @@ import (
 // TestChanges: the SDK reads the history page by page with its iterator,
 // keeping each record's fields in order and its values exact.
 func TestChanges(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	count := &countingTransport{next: http.DefaultTransport}
 	c := s.client(client.WithHTTPClient(&http.Client{Transport: count}))

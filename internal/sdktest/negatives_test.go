@@ -9,6 +9,7 @@ import (
 )
 
 func TestNegativesThroughTheSDK(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client()
 	ctx := context.Background()

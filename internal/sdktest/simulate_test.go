@@ -85,6 +85,7 @@ func campaigns(t *testing.T, c *client.Client) int64 {
 // before 2 s, with the same Idempotency-Key, and the campaign is created
 // once.
 func TestRetryAfterHonouredOn429(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	a := &attemptLog{faults: []string{client.FaultRateLimited}}
 	c := faulty(s, a)
@@ -103,6 +104,7 @@ func TestRetryAfterHonouredOn429(t *testing.T) {
 // TestBackoffOn503: two 503s, each with Retry-After: 1, then success:
 // three attempts, each wait at least the second asked, one campaign.
 func TestBackoffOn503(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	a := &attemptLog{faults: []string{client.FaultUnavailable, client.FaultUnavailable}}
 	c := faulty(s, a)
@@ -119,6 +121,7 @@ func TestBackoffOn503(t *testing.T) {
 // fault asked on every attempt through the context) is tried MaxAttempts
 // times, and the error says what the server said; nothing was applied.
 func TestGivesUpAfterMaxAttempts(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	a := &attemptLog{}
 	c := faulty(s, a, client.WithMaxAttempts(2))
@@ -136,6 +139,7 @@ func TestGivesUpAfterMaxAttempts(t *testing.T) {
 // TestInternalErrorNotRetried: a 500 is not retried (the SDK cannot know
 // what it did), and under a simulated one nothing was applied.
 func TestInternalErrorNotRetried(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	a := &attemptLog{faults: []string{client.FaultInternalError}}
 	c := faulty(s, a)
@@ -153,6 +157,7 @@ func TestInternalErrorNotRetried(t *testing.T) {
 // answered with the first answer (Idempotent-Replayed): one campaign,
 // and the SDK returns it.
 func TestChangeNeverAppliedTwice(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	a := &attemptLog{faults: []string{"", client.FaultUnavailable}, dropFirst: true}
 	c := faulty(s, a)
@@ -170,6 +175,7 @@ func TestChangeNeverAppliedTwice(t *testing.T) {
 // refused once (TIMESTAMP_EXPIRED), corrects its clock from the answer and
 // succeeds; so does a client meeting a simulated TIMESTAMP_EXPIRED.
 func TestSkewedClockCorrected(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	a := &attemptLog{}
 	c := faulty(s, a, client.WithClock(func() time.Time { return time.Now().Add(-10 * time.Minute) }))
@@ -190,6 +196,7 @@ func TestSkewedClockCorrected(t *testing.T) {
 
 // TestSlowAnswer: slow=D delays the real answer by D.
 func TestSlowAnswer(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	a := &attemptLog{faults: []string{"slow=300ms"}}
 	c := faulty(s, a)
@@ -201,6 +208,7 @@ func TestSlowAnswer(t *testing.T) {
 }
 
 func TestSandboxResetAndSampleData(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client()
 	ctx := context.Background()

@@ -20,6 +20,7 @@ import (
 // accepts it (and refuses it altered); the SDK lists the event, the
 // delivery log, a test event, a rotation and a redelivery.
 func TestWebhooksThroughTheSDK(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, nil)
 	c := s.client()
 	ctx := context.Background()

@@ -16,6 +16,7 @@ import (
 // nothing on its own: the failed and the panicking write leave nothing,
 // the others are stored, and every caller gets its own result.
 func TestBatchedWritesStayApart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := Open(ctx, t.TempDir())
 	if err != nil {

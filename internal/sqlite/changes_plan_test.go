@@ -64,6 +64,7 @@ func changePlanQueries() []planQuery {
 // or sorts a page after reading it, whatever its filters: each takes the
 // index of its most selective filter, in id order.
 func TestChangeQueryPlans(t *testing.T) {
+	t.Parallel()
 	db := openPlanDB(t)
 	for _, q := range changePlanQueries() {
 		t.Run(q.name, func(t *testing.T) {

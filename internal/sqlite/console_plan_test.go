@@ -51,6 +51,7 @@ var consolePlanQueries = []struct{ name, query string }{
 // TestConsoleQueryPlansUseIndexes is TestQueryPlansUseIndexes for the
 // console's statements: none reads a whole table.
 func TestConsoleQueryPlansUseIndexes(t *testing.T) {
+	t.Parallel()
 	db := openPlanDB(t)
 	for _, q := range consolePlanQueries {
 		t.Run(q.name, func(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 // TestMigration6KeepsRecords: moving request_records to a WITHOUT ROWID
 // table, and back, keeps the stored answers of a database in service.
 func TestMigration6KeepsRecords(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := migrationDB(t)
 	if _, err := p.UpTo(ctx, 5); err != nil {
@@ -60,6 +61,7 @@ func TestMigration6KeepsRecords(t *testing.T) {
 // back, keeps every campaign, the rows that reference them, the counters'
 // triggers and the cascades.
 func TestMigration7KeepsCampaigns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := migrationDB(t)
 	if _, err := p.UpTo(ctx, 6); err != nil {
@@ -167,6 +169,7 @@ func migrationDB(t *testing.T) (*sql.DB, *goose.Provider) {
 // and that deleting a campaign, whose delete cascades, leaves no counter
 // of its ad groups or their keywords behind.
 func TestMigration9CountsChildren(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, p := migrationDB(t)
 	if _, err := p.UpTo(ctx, 7); err != nil {
@@ -237,6 +240,7 @@ func TestMigration9CountsChildren(t *testing.T) {
 // TestMigration10Rekeys: migration 00010 gives every keyword the key of
 // adcamp.KeywordKey, and reports the keywords that came to read alike.
 func TestMigration10Rekeys(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, _ := migrationDB(t)
 	var notices []string

@@ -10,6 +10,7 @@ import (
 // TestMigrateOperator: 00021 on a database with an account gives it the
 // time zone UTC.
 func TestMigrateOperator(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	openAt(t, dir, 15)

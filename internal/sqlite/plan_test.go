@@ -204,6 +204,7 @@ var planQueries = []planQuery{
 // of the schema as migrated, without ANALYZE statistics, as a new data
 // directory has it.
 func TestQueryPlansUseIndexes(t *testing.T) {
+	t.Parallel()
 	db := openPlanDB(t)
 	for _, q := range planQueries {
 		t.Run(q.name, func(t *testing.T) {
@@ -232,6 +233,7 @@ func TestQueryPlansUseIndexes(t *testing.T) {
 // and the total of one status reads campaigns only through campaigns_due,
 // the index of those past their end date not yet stored as ended.
 func TestTotalsDoNotScan(t *testing.T) {
+	t.Parallel()
 	db := openPlanDB(t)
 	for _, name := range []string{"ListCampaigns/total", "ListCampaigns/total status",
 		"ListCampaigns/due"} {
@@ -271,6 +273,7 @@ func TestTotalsDoNotScan(t *testing.T) {
 // DELETE CASCADE, SET NULL), and EXPLAIN QUERY PLAN does not show those
 // lookups.
 func TestForeignKeysIndexed(t *testing.T) {
+	t.Parallel()
 	db := openPlanDB(t)
 	tables := planStrings(t, db, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
 	for _, table := range tables {
@@ -469,6 +472,7 @@ func containsFold(list []string, s string) bool {
 
 // TestPlanProblems checks the checker on plan steps of each kind.
 func TestPlanProblems(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		detail string
 		list   bool
@@ -497,6 +501,7 @@ func TestPlanProblems(t *testing.T) {
 // TestDeepPlanProblems checks the checker of deep pages on plans of
 // each kind.
 func TestDeepPlanProblems(t *testing.T) {
+	t.Parallel()
 	co := planStep{id: 2, parent: 0, detail: "CO-ROUTINE p"}
 	scan := planStep{id: 5, parent: 0, detail: "SCAN p"}
 	lookup := planStep{id: 6, parent: 0, detail: "SEARCH c USING PRIMARY KEY (id=?)"}

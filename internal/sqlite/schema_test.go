@@ -19,6 +19,7 @@ import (
 // something true to print for each; and Migrations lists exactly the
 // versions goose applies.
 func TestMigrationsDescribeTheirLocks(t *testing.T) {
+	t.Parallel()
 	all, err := Migrations()
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +73,7 @@ func openAt(t *testing.T, dir string, version int64) {
 // database, with what each locks, and leaves the database as it was; a
 // directory without a database has everything pending and stays empty.
 func TestPlanChangesNothing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	all, _ := Migrations()
 	empty := t.TempDir()
@@ -107,6 +109,7 @@ func TestPlanChangesNothing(t *testing.T) {
 // TestNewerDatabaseRefused: a database a newer adcamp migrated is refused
 // at Open with an error that says so, before anything runs on it.
 func TestNewerDatabaseRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	db, err := Open(ctx, dir)
@@ -143,6 +146,7 @@ func mustSchema(t *testing.T, db *DB) store.Schema {
 // with data, and an error from it leaves the database unmigrated; a new
 // database or one with nothing pending does not call it.
 func TestBeforeMigrate(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	var calls []store.Schema
 	hook := BeforeMigrate(func(_ context.Context, s store.Schema) error {
@@ -191,6 +195,7 @@ func TestBeforeMigrate(t *testing.T) {
 // cannot take the directory; while a restore holds it, or after one was
 // interrupted, nothing opens the database.
 func TestDirectoryLocks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	db, err := Open(ctx, dir)
@@ -220,6 +225,7 @@ func TestDirectoryLocks(t *testing.T) {
 // TestReplace: Replace puts the prepared database in place and keeps the
 // one it replaced, WAL and all, aside.
 func TestReplace(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir, from := t.TempDir(), t.TempDir()
 	openAt(t, dir, 15)

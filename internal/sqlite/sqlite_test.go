@@ -16,6 +16,7 @@ import (
 
 // TestStore runs the shared store suite, each test on its own database file.
 func TestStore(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T) store.Store {
 		db, err := sqlite.Open(context.Background(), t.TempDir())
 		if err != nil {
@@ -29,6 +30,7 @@ func TestStore(t *testing.T) {
 // TestFilesArePrivate: whatever the data directory held, and whatever the
 // umask, the directory is 0700 and the database's files 0600 once open.
 func TestFilesArePrivate(t *testing.T) {
+	t.Parallel()
 	old := syscall.Umask(0o022)
 	defer syscall.Umask(old)
 	dir := filepath.Join(t.TempDir(), "data")

@@ -20,6 +20,7 @@ import (
 // coming. The writer's next batch copies them, and the write after that
 // starts the WAL from its beginning.
 func TestWALStartsOverAfterCatchUp(t *testing.T) {
+	t.Parallel()
 	for _, catchUp := range []bool{false, true} {
 		t.Run(fmt.Sprintf("catchUp=%v", catchUp), func(t *testing.T) {
 			ctx := context.Background()
@@ -109,6 +110,7 @@ func TestWALStartsOverAfterCatchUp(t *testing.T) {
 // thousands the checkpoint beside the writer could not copy, and the
 // writer copying them would hold every write up (bench/notes/backup.md).
 func TestWriterLeftAManyPagedWAL(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := Open(ctx, t.TempDir())
 	if err != nil {

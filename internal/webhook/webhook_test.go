@@ -21,6 +21,7 @@ import (
 // Standard Webhooks reference library verifies, with either secret
 // during a rotation; a changed body or id does not verify.
 func TestSignatureVerifiesWithTheOfficialLibrary(t *testing.T) {
+	t.Parallel()
 	current, key := webhook.NewSecret()
 	previous, oldKey := webhook.NewSecret()
 	body := []byte(`{"id":"evt_1","type":"campaign.created","timestamp":"2026-11-27T02:00:00Z","data":{}}`)
@@ -55,6 +56,7 @@ func TestSignatureVerifiesWithTheOfficialLibrary(t *testing.T) {
 }
 
 func TestPrivateAddresses(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		addr string
 		want bool
@@ -73,6 +75,7 @@ func TestPrivateAddresses(t *testing.T) {
 // TestSendRefusesLoopback: without allowPrivate, nothing reaches a
 // receiver on 127.0.0.1, whatever the name.
 func TestSendRefusesLoopback(t *testing.T) {
+	t.Parallel()
 	hit := false
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hit = true }))
 	defer srv.Close()
@@ -92,6 +95,7 @@ func TestSendRefusesLoopback(t *testing.T) {
 // TestSendAnswers: the headers sent, a bounded read of the answer, and
 // Retry-After on 429 and 503 only.
 func TestSendAnswers(t *testing.T) {
+	t.Parallel()
 	var got http.Header
 	var status int
 	retry := ""

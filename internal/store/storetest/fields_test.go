@@ -12,6 +12,7 @@ import (
 )
 
 func TestZeroFields(t *testing.T) {
+	t.Parallel()
 	full := &store.Credential{
 		APIKey: adcamp.APIKey{ID: "ak_test_x", AccountID: "acc_x", Environment: adcamp.Sandbox, Disabled: true,
 			CreatedAt: base, LastUsedAt: &base, PreviousExpiresAt: &base, Name: "job",
@@ -47,6 +48,7 @@ func TestZeroFields(t *testing.T) {
 }
 
 func TestStoredEntities(t *testing.T) {
+	t.Parallel()
 	entities, readers := storedEntities()
 	for _, want := range []any{adcamp.Campaign{}, store.Credential{}, adcamp.Change{}, store.Token{}} {
 		if !slices.Contains(entities, reflect.TypeOf(want)) {
