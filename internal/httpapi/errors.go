@@ -59,10 +59,16 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if !ok {
 		status = http.StatusInternalServerError
 	}
-	if e.Code == adcamp.CodeUnavailable && w.Header().Get("Retry-After") == "" {
+	switch {
+	case w.Header().Get("Retry-After") != "":
+	case e.Code == adcamp.CodeUnavailable:
 		// The database is down or restarting: a client should come back
 		// in a moment, not at once.
 		w.Header().Set("Retry-After", "1")
+	case e.Code == adcamp.CodeRateLimited:
+		// A limit without a clock of its own (the report jobs an account
+		// may have running): come back when one may have ended.
+		w.Header().Set("Retry-After", "10")
 	}
 	s.log.DebugContext(r.Context(), "request failed", "request_id", requestID(w), "code", e.Code, "status", status)
 	writeJSON(w, status, struct {

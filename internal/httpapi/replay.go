@@ -21,7 +21,7 @@ import (
 // replayedHeaders are the headers of an answer kept for its replays: the
 // name they are kept under, and the canonical key of http.Header.
 var replayedHeaders = [...]struct{ name, key string }{
-	{"Content-Type", "Content-Type"}, {"Location", "Location"}, {"ETag", "Etag"},
+	{"Content-Type", "Content-Type"}, {"Location", "Location"}, {"ETag", "Etag"}, {"Retry-After", "Retry-After"},
 }
 
 // replayedKey is http.CanonicalHeaderKey(name) for a kept header's name.

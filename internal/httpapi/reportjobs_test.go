@@ -81,4 +81,7 @@ func TestReportJobsAPI(t *testing.T) {
 	want(t, sandbox.do("POST", "/report-jobs", `{"level":"campaign","from":"2026-11-21","to":"2026-11-22","format":"jsonl.gz"}`), http.StatusAccepted, "")
 	r = sandbox.do("POST", "/report-jobs", `{"level":"campaign","from":"2026-11-21","to":"2026-11-22","format":"jsonl.gz"}`)
 	want(t, r, http.StatusTooManyRequests, "RATE_LIMITED")
+	if got := r.Header.Get("Retry-After"); got == "" {
+		t.Errorf("the 429 of a report job beyond the account's limit has no Retry-After")
+	}
 }

@@ -7163,7 +7163,7 @@ type ClientInterface interface {
 	// with the job, `pending`; follow it with `GET /report-jobs/{job_id}` (or the webhook events
 	// `report_job.done` and `report_job.failed`), then download its file. An account may have a few
 	// jobs pending or running at once in an environment (3 by default): beyond, `429 RATE_LIMITED`
-	// (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
+	// with `Retry-After: 10` (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7181,7 +7181,7 @@ type ClientInterface interface {
 	// with the job, `pending`; follow it with `GET /report-jobs/{job_id}` (or the webhook events
 	// `report_job.done` and `report_job.failed`), then download its file. An account may have a few
 	// jobs pending or running at once in an environment (3 by default): beyond, `429 RATE_LIMITED`
-	// (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
+	// with `Retry-After: 10` (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9530,7 +9530,7 @@ func (c *Client) HeadGetReadiness(ctx context.Context, reqEditors ...RequestEdit
 // with the job, `pending`; follow it with `GET /report-jobs/{job_id}` (or the webhook events
 // `report_job.done` and `report_job.failed`), then download its file. An account may have a few
 // jobs pending or running at once in an environment (3 by default): beyond, `429 RATE_LIMITED`
-// (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
+// with `Retry-After: 10` (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9558,7 +9558,7 @@ func (c *Client) CreateReportJobWithBody(ctx context.Context, params *CreateRepo
 // with the job, `pending`; follow it with `GET /report-jobs/{job_id}` (or the webhook events
 // `report_job.done` and `report_job.failed`), then download its file. An account may have a few
 // jobs pending or running at once in an environment (3 by default): beyond, `429 RATE_LIMITED`
-// (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
+// with `Retry-After: 10` (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -18006,7 +18006,7 @@ type ClientWithResponsesInterface interface {
 	// with the job, `pending`; follow it with `GET /report-jobs/{job_id}` (or the webhook events
 	// `report_job.done` and `report_job.failed`), then download its file. An account may have a few
 	// jobs pending or running at once in an environment (3 by default): beyond, `429 RATE_LIMITED`
-	// (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
+	// with `Retry-After: 10` (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -18024,7 +18024,7 @@ type ClientWithResponsesInterface interface {
 	// with the job, `pending`; follow it with `GET /report-jobs/{job_id}` (or the webhook events
 	// `report_job.done` and `report_job.failed`), then download its file. An account may have a few
 	// jobs pending or running at once in an environment (3 by default): beyond, `429 RATE_LIMITED`
-	// (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
+	// with `Retry-After: 10` (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -37793,7 +37793,7 @@ func (c *ClientWithResponses) HeadGetReadinessWithResponse(ctx context.Context, 
 // with the job, `pending`; follow it with `GET /report-jobs/{job_id}` (or the webhook events
 // `report_job.done` and `report_job.failed`), then download its file. An account may have a few
 // jobs pending or running at once in an environment (3 by default): beyond, `429 RATE_LIMITED`
-// (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
+// with `Retry-After: 10` (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -37817,7 +37817,7 @@ func (c *ClientWithResponses) CreateReportJobWithBodyWithResponse(ctx context.Co
 // with the job, `pending`; follow it with `GET /report-jobs/{job_id}` (or the webhook events
 // `report_job.done` and `report_job.failed`), then download its file. An account may have a few
 // jobs pending or running at once in an environment (3 by default): beyond, `429 RATE_LIMITED`
-// (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
+// with `Retry-After: 10` (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

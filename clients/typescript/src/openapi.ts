@@ -1505,7 +1505,7 @@ export interface paths {
          *     with the job, `pending`; follow it with `GET /report-jobs/{job_id}` (or the webhook events
          *     `report_job.done` and `report_job.failed`), then download its file. An account may have a few
          *     jobs pending or running at once in an environment (3 by default): beyond, `429 RATE_LIMITED`
-         *     (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
+         *     with `Retry-After: 10` (retry once one is done). Jobs and their files are kept 7 days after they finish (`expires_at`).
          */
         post: operations["createReportJob"];
         delete?: never;
