@@ -53,6 +53,18 @@ func (c *Client) CreateReportJob(ctx context.Context, in ReportJobCreate) (*Repo
 	return call[ReportJob](ctx, c, op{method: http.MethodPost, path: "report-jobs", body: in})
 }
 
+// ListReportJobs returns the environment's report jobs, newest first (the
+// newest 100; jobs are kept 7 days after they end).
+func (c *Client) ListReportJobs(ctx context.Context) ([]ReportJob, error) {
+	p, err := call[struct {
+		Items []ReportJob `json:"items"`
+	}](ctx, c, op{method: http.MethodGet, path: "report-jobs"})
+	if err != nil {
+		return nil, err
+	}
+	return p.Items, nil
+}
+
 // GetReportJob returns a report job.
 func (c *Client) GetReportJob(ctx context.Context, id string) (*ReportJob, error) {
 	return call[ReportJob](ctx, c, op{method: http.MethodGet, path: "report-jobs/" + url.PathEscape(id)})

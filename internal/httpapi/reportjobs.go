@@ -77,6 +77,24 @@ func (s *Server) createReportJob(w http.ResponseWriter, r *http.Request, c *call
 	return nil
 }
 
+func (s *Server) listReportJobs(w http.ResponseWriter, r *http.Request, c *call) error {
+	if err := parseQuery(r).issues.Err(); err != nil {
+		return err
+	}
+	list, err := s.svc.ReportJobs(r.Context(), c.tenant)
+	if err != nil {
+		return err
+	}
+	items := make([]service.ReportJobView, len(list))
+	for i, j := range list {
+		items[i] = service.ReportJobJSON(j)
+	}
+	writeData(w, http.StatusOK, struct {
+		Items []service.ReportJobView `json:"items"`
+	}{items})
+	return nil
+}
+
 func (s *Server) getReportJob(w http.ResponseWriter, r *http.Request, c *call) error {
 	if err := parseQuery(r).issues.Err(); err != nil {
 		return err

@@ -136,6 +136,7 @@ func (s *Server) routes() {
 
 		s.handle("GET "+p+"/changes", s.signed(s.listChanges))
 		s.handle("GET "+p+"/reports/performance", s.signed(s.performanceReport))
+		s.handle("GET "+p+"/report-jobs", s.signed(s.listReportJobs))
 		s.handle("POST "+p+"/report-jobs", s.signed(s.createReportJob))
 		s.handle("GET "+p+"/report-jobs/{job_id}", s.signed(s.getReportJob))
 		s.handle("GET "+p+"/report-jobs/{job_id}/download", s.signed(s.downloadReportJob))

@@ -37,6 +37,10 @@ func TestSDKReportJobs(t *testing.T) {
 	if err != nil || done.Status != "done" || done.RowCount == 0 || seen == 0 {
 		t.Fatalf("WaitReportJob = %+v, %v (progress called %d times); want done with rows", done, err, seen)
 	}
+	list, err := c.ListReportJobs(ctx)
+	if err != nil || len(list) != 1 || list[0].ID != j.ID || list[0].Status != "done" {
+		t.Errorf("ListReportJobs = %+v, %v; want the one job, done", list, err)
+	}
 	var buf bytes.Buffer
 	n, err := c.DownloadReportJob(ctx, j.ID, &buf)
 	if err != nil || n != done.SizeBytes {

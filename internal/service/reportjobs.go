@@ -141,9 +141,14 @@ func (s *Service) CreateReportJob(ctx context.Context, t adcamp.Tenant, q Report
 	max := s.jobsConfig().MaxPerAccount
 	var out *store.ReportJob
 	err := s.write(ctx, func(tx store.Tx) error {
-		if _, err := s.planReport(ctx, tx, t, q, false); err != nil {
+		plan, err := s.planReport(ctx, tx, t, q, false)
+		if err != nil {
 			return err
 		}
+		// The job keeps the report as asked with its defaults filled in
+		// now: a range left out is the last 7 days of today, not of the
+		// day the job runs.
+		q := plan.rq
 		n, err := tx.ActiveReportJobs(ctx, t)
 		if err != nil {
 			return err
@@ -190,6 +195,35 @@ func (s *Service) GetReportJob(ctx context.Context, t adcamp.Tenant, id string) 
 		return nil, err
 	}
 	return jobOf(j)
+}
+
+// MaxListedReportJobs is how many jobs ReportJobs lists: the newest.
+const MaxListedReportJobs = 100
+
+// ReportJobs lists the tenant's jobs, newest first (the newest
+// MaxListedReportJobs; jobs are kept 7 days after they end).
+func (s *Service) ReportJobs(ctx context.Context, t adcamp.Tenant) ([]*ReportJob, error) {
+	var list []*store.ReportJob
+	err := s.read(ctx, func(tx store.Tx) error {
+		if err := s.mayReadReports(ctx, tx, t); err != nil {
+			return err
+		}
+		var err error
+		list, err = tx.ListReportJobs(ctx, t, MaxListedReportJobs)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*ReportJob, 0, len(list))
+	for _, j := range list {
+		job, err := jobOf(j)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, job)
+	}
+	return out, nil
 }
 
 // mayReadReports checks that a console user may read t's reports.

@@ -63,6 +63,15 @@ func (t *tx) GetReportJob(ctx context.Context, tn adcamp.Tenant, id string) (*st
 	return j, err
 }
 
+func (t *tx) ListReportJobs(ctx context.Context, tn adcamp.Tenant, limit int) ([]*store.ReportJob, error) {
+	rows, err := t.query(ctx, `SELECT `+reportJobColumns+` FROM report_jobs
+		WHERE account_id = $1 AND environment = $2 ORDER BY id DESC LIMIT $3`, tn.AccountID, string(tn.Environment), limit)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, func(r rowScanner) (*store.ReportJob, error) { return scanReportJob(r) })
+}
+
 func (t *tx) ActiveReportJobs(ctx context.Context, tn adcamp.Tenant) (int, error) {
 	var n int
 	err := t.queryRow(ctx, `SELECT count(*) FROM report_jobs WHERE account_id = $1 AND environment = $2

@@ -14,6 +14,8 @@ type ReportJobsTx interface {
 	CreateReportJob(ctx context.Context, j *ReportJob) error
 	// GetReportJob returns t's job id (NOT_FOUND if none).
 	GetReportJob(ctx context.Context, t adcamp.Tenant, id string) (*ReportJob, error)
+	// ListReportJobs returns a tenant's jobs, newest first, at most limit.
+	ListReportJobs(ctx context.Context, t adcamp.Tenant, limit int) ([]*ReportJob, error)
 	// ActiveReportJobs counts t's jobs pending or running.
 	ActiveReportJobs(ctx context.Context, t adcamp.Tenant) (int, error)
 	// ClaimReportJob takes the oldest job that is pending, or running

@@ -1492,7 +1492,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List report jobs
+         * @description The report jobs of the key's environment, newest first: the newest 100 (jobs are kept 7 days
+         *     after they end), in one page. Takes no query parameters.
+         */
+        get: operations["listReportJobs"];
         put?: never;
         /**
          * Start a report job
@@ -1510,7 +1515,12 @@ export interface paths {
         post: operations["createReportJob"];
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * List report jobs, headers only (HEAD)
+         * @description `GET /report-jobs` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included.
+         */
+        head: operations["headListReportJobs"];
         patch?: never;
         trace?: never;
     };
@@ -1532,7 +1542,12 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * A report job, headers only (HEAD)
+         * @description `GET /report-jobs/{job_id}` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included.
+         */
+        head: operations["headReportJob"];
         patch?: never;
         trace?: never;
     };
@@ -1554,7 +1569,12 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * A report job's file, headers only (HEAD)
+         * @description `GET /report-jobs/{job_id}/download` without a body: the status and headers the `GET` would have answered, and no
+         *     body, errors included.
+         */
+        head: operations["headReportJobDownload"];
         patch?: never;
         trace?: never;
     };
@@ -1768,14 +1788,20 @@ export interface components {
             /** @enum {string} */
             level: "campaign" | "ad_group" | "keyword";
             /**
-             * @default summary
+             * @description `summary` when absent.
              * @enum {string}
              */
-            granularity: "summary" | "day" | "hour";
-            /** Format: date */
-            from: string;
-            /** Format: date */
-            to: string;
+            granularity?: "summary" | "day" | "hour";
+            /**
+             * Format: date
+             * @description The first day, in the account's time zone; when absent, 6 days before `to`.
+             */
+            from?: string;
+            /**
+             * Format: date
+             * @description The last day; when absent, the account's today (when the job is created).
+             */
+            to?: string;
             campaign_id?: string;
             ad_group_id?: string;
             /** @enum {string} */
@@ -1921,11 +1947,12 @@ export interface components {
             transaction_id: string;
         };
         /**
-         * @description Summed figures and the ratios computed exactly from them, rounded half up: `ctr`,
+         * @description The sums of every row of the report, on the first page only (null on the others), and the
+         *     ratios computed exactly from them, rounded half up: `ctr`,
          *     `conversion_rate`, `acos` and `roas` with 6 decimals (fractions), `cpc` in dollars with 4;
          *     null where the denominator is 0.
          */
-        ReportMetrics: {
+        ReportTotals: {
             /**
              * Format: int64
              * @example 12000
@@ -1978,7 +2005,7 @@ export interface components {
              * @example 5.000000
              */
             roas: string | null;
-        };
+        } | null;
         /**
          * @description One row: the entity of the report's level with what is above it, its date (`day` and `hour`
          *     reports) and hour (`hour` reports), and its figures. `ad_group_id` and `ad_group_name` appear
@@ -2086,8 +2113,7 @@ export interface components {
              */
             time_zone: string;
             items: components["schemas"]["ReportRow"][];
-            /** @description The sums of every row of the report (first page only; null on the others). */
-            totals: components["schemas"]["ReportMetrics"] | null;
+            totals: components["schemas"]["ReportTotals"];
             /**
              * @description Pass it as `cursor` for the next page; null on the last page.
              * @example ZA7mL2p3q4r5s6t7
@@ -4861,8 +4887,8 @@ export interface components {
         /**
          * @description `true` on an answer to a POST, PUT or DELETE that was not executed because the same request had
          *     already been answered: sent again with the same signature while its timestamp is valid, or with the
-         *     same `Idempotency-Key` within 24 hours. The status, `Content-Type`, `Location`, `ETag` and body are
-         *     the first answer's (its `request_id` too); `X-Request-Id` is this request's. Absent on every
+         *     same `Idempotency-Key` within 24 hours. The status, `Content-Type`, `Location`, `ETag`, `Retry-After` and
+         *     body are the first answer's (its `request_id` too); `X-Request-Id` is this request's. Absent on every
          *     other answer, and never on a GET or HEAD.
          */
         "Idempotent-Replayed": "true";
@@ -8596,6 +8622,62 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listReportJobs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The jobs. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["ReportJob"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["QueryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createReportJob: {
         parameters: {
             query?: never;
@@ -8643,6 +8725,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description The job's URL. */
                     Location?: string;
                     [name: string]: unknown;
@@ -8658,7 +8741,7 @@ export interface operations {
             400: components["responses"]["CreateBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ChangeNotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8666,6 +8749,44 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headListReportJobs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
         };
     };
     getReportJob: {
@@ -8724,6 +8845,46 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    headReportJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HeadOK"];
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
+        };
+    };
     downloadReportJob: {
         parameters: {
             query?: never;
@@ -8762,6 +8923,8 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     /** @description `attachment; filename="report-rpj_....csv.gz"` */
                     "Content-Disposition"?: string;
+                    /** @description `no-store`: the file is the account's figures. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8790,6 +8953,62 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    headReportJobDownload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Sandbox only; the production listener ignores it entirely. After authentication (and the
+                 *     scope, address and rate checks), the sandbox answers as a troubled service would, before doing
+                 *     anything, so a change under a failure is not applied:
+                 *
+                 *     * `rate_limited` — `429 RATE_LIMITED` with `Retry-After: 2` and `RateLimit-Limit: 2`,
+                 *       `RateLimit-Remaining: 0`, `RateLimit-Reset: 2`;
+                 *     * `internal_error` — `500 INTERNAL_ERROR`;
+                 *     * `unavailable` — `503 SERVICE_UNAVAILABLE` with `Retry-After: 1`;
+                 *     * `timestamp_expired` — `401 TIMESTAMP_EXPIRED` with the server's time in `details`;
+                 *     * `slow=DURATION` (`slow=2s`, `slow=500ms`, at most `10s`) — waits that long, then answers
+                 *       for real.
+                 *
+                 *     Any other value is `400 VALIDATION_ERROR`. It works on every signed operation of the sandbox.
+                 */
+                "X-Sandbox-Simulate"?: components["parameters"]["SandboxSimulate"];
+            };
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the `GET` would have answered, without the file. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Date: components["headers"]["Date"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `attachment; filename="report-rpj_....csv.gz"` */
+                    "Content-Disposition"?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["HeadError"];
+            401: components["responses"]["HeadRefused"];
+            403: components["responses"]["HeadRefused"];
+            404: components["responses"]["HeadError"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["HeadError"];
+            413: components["responses"]["HeadRefused"];
+            429: components["responses"]["HeadError"];
+            500: components["responses"]["HeadError"];
+            503: components["responses"]["HeadError"];
         };
     };
 }
