@@ -116,7 +116,7 @@ func TestSandboxSimulateButton(t *testing.T) {
 	if c.get(sandbox + "/campaigns").has(`form[action="` + sandbox + `/simulate"]`) {
 		t.Error("the simulate button shows with the simulator off")
 	}
-	e.svc.SetSimulator(service.SimulatorConfig{Enabled: true, Seed: 1})
+	e.svc.SetSimulator(service.SimulatorConfig{Enabled: true, Seed: 1, SampleDays: 2})
 	tenant := adcamp.Tenant{AccountID: acc, Environment: adcamp.Sandbox}
 	camp, err := e.svc.CreateCampaign(admin, tenant, adcamp.CampaignInput{Name: adcamp.Some("Shoes"), BudgetDaily: adcamp.Some("500.00"), Marketplace: adcamp.Some("US")}, false)
 	if err != nil {

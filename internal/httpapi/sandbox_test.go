@@ -104,7 +104,7 @@ func TestSandboxRoutesAsDocumented(t *testing.T) {
 	prod, sandbox := e.account("Acme")
 	for _, path := range []string{"/sandbox/reset", "/sandbox/sample-data", "/sandbox/simulate?days=1"} {
 		// On for simulate alone: sample-data's backfill of 30 days is slow.
-		e.svc.SetSimulator(service.SimulatorConfig{Enabled: strings.HasPrefix(path, "/sandbox/simulate"), Seed: 1})
+		e.svc.SetSimulator(service.SimulatorConfig{Enabled: strings.HasPrefix(path, "/sandbox/simulate"), Seed: 1, SampleDays: 2})
 		for _, prefix := range []string{"/api/v1/open", "/v1"} {
 			for _, m := range []string{"GET", "PATCH", "PUT", "DELETE", "OPTIONS"} {
 				r := sandbox.sendPath(m, prefix+path)
@@ -130,7 +130,7 @@ func TestSandboxDeliverySimulator(t *testing.T) {
 	e := newEnv(t)
 	prod, sandbox := e.account("Acme")
 	want(t, sandbox.do("POST", "/sandbox/simulate?days=3", ""), http.StatusConflict, "CONFLICT")
-	e.svc.SetSimulator(service.SimulatorConfig{Enabled: true, Seed: 3})
+	e.svc.SetSimulator(service.SimulatorConfig{Enabled: true, Seed: 3, SampleDays: 2})
 	want(t, prod.do("POST", "/sandbox/simulate?days=3", ""), http.StatusNotFound, "NOT_FOUND")
 	live := prod.createCampaign(validCampaign)
 

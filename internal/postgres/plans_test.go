@@ -100,7 +100,9 @@ func TestQueryPlansUseIndexes(t *testing.T) {
 		if m := seqScanRE.FindStringSubmatch(text); m != nil {
 			t.Errorf("%s\nreads all of %s. Plan:\n%s", sql, m[1], text)
 		}
-		if pageRE.MatchString(sql) && strings.Contains(text, "Sort") {
+		// A report's page is of sums, ordered by any of them: sorting the
+		// groups (of one account's range, found by its index) is its job.
+		if pageRE.MatchString(sql) && strings.Contains(text, "Sort") && !strings.Contains(sql, "GROUP BY") {
 			t.Errorf("%s\nsorts its page. Plan:\n%s", sql, text)
 		}
 	}

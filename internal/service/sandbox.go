@@ -191,7 +191,11 @@ func (s *Service) SampleData(ctx context.Context, t adcamp.Tenant) (*SandboxCoun
 		}
 	}
 	if s.SimulatorEnabled() { // an integrator's report code has figures to read at once
-		if _, err := s.SimulateSandbox(ctx, t, MaxSimulateDays); err != nil {
+		days := s.simulator().SampleDays
+		if days <= 0 || days > MaxSimulateDays {
+			days = MaxSimulateDays
+		}
+		if _, err := s.SimulateSandbox(ctx, t, days); err != nil {
 			return nil, err
 		}
 	}

@@ -37,6 +37,9 @@ const MaxSimulateDays = 30
 type SimulatorConfig struct {
 	Enabled bool
 	Seed    uint64
+	// SampleDays is how many days of delivery sample data comes with
+	// (MaxSimulateDays when 0; tests ask for fewer).
+	SampleDays int
 }
 
 // SetSimulator configures the sandbox's delivery simulator (off until

@@ -38,6 +38,7 @@ func testEveryField(t *testing.T, db store.Store) {
 	r.negatives(c, g, k)
 	r.credential(a)
 	r.webhooks(a)
+	r.reportJob(a)
 	r.change(c, g, k)
 	r.record()
 	u := r.user()

@@ -28,7 +28,7 @@ func TestAPISandboxSimulate(t *testing.T) {
 	s := newAPISandbox(t)
 	out := s.fail(1, "sandbox", "simulate", "--days", "2")
 	wantContains(t, "sandbox simulate with the simulator off", out, "CONFLICT")
-	s.svc.SetSimulator(service.SimulatorConfig{Enabled: true, Seed: 1})
+	s.svc.SetSimulator(service.SimulatorConfig{Enabled: true, Seed: 1, SampleDays: 2})
 	s.fail(2, "sandbox", "simulate", "--days", "31")
 	out = s.ok("sandbox", "simulate", "--days", "2")
 	wantContains(t, "sandbox simulate --days 2", out, "Simulated delivery from", "0 keywords")
