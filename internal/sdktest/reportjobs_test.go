@@ -18,7 +18,7 @@ import (
 // its file.
 func TestSDKReportJobs(t *testing.T) {
 	s := newSandbox(t, nil)
-	s.svc.SetSimulator(service.SimulatorConfig{Enabled: true, Seed: 9})
+	s.svc.SetSimulator(service.SimulatorConfig{Enabled: true, Seed: 9, SampleDays: 2})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	go s.svc.RunReportJobs(ctx, "sdktest")
