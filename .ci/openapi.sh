@@ -30,7 +30,7 @@ if ! git diff --exit-code -- clients/ || [ -n "$(git status --porcelain -- clien
 fi
 
 echo "== ajv (strict) over the exchanges of internal/httpapi's tests"
-ADCAMP_OPENAPI_EXCHANGES="$tmp/exchanges.jsonl" go test -count=1 ./internal/httpapi/
+ADCAMP_OPENAPI_EXCHANGES="$tmp/exchanges.jsonl" go test -count=1 -timeout 30m ./internal/httpapi/
 node scripts/openapi-ajv.mjs openapi.yaml "$tmp/exchanges.jsonl"
 node --test scripts/openapi-ajv.test.mjs
 

@@ -686,19 +686,19 @@ func (e KeywordResponseSuccess) Valid() bool {
 
 // Defines values for MatchType.
 const (
-	MatchTypeBroad  MatchType = "broad"
-	MatchTypeExact  MatchType = "exact"
-	MatchTypePhrase MatchType = "phrase"
+	Broad  MatchType = "broad"
+	Exact  MatchType = "exact"
+	Phrase MatchType = "phrase"
 )
 
 // Valid indicates whether the value is a known member of the MatchType enum.
 func (e MatchType) Valid() bool {
 	switch e {
-	case MatchTypeBroad:
+	case Broad:
 		return true
-	case MatchTypeExact:
+	case Exact:
 		return true
-	case MatchTypePhrase:
+	case Phrase:
 		return true
 	default:
 		return false
@@ -1086,27 +1086,6 @@ const (
 func (e ReportResponseSuccess) Valid() bool {
 	switch e {
 	case ReportResponseSuccessTrue:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ReportRowMatchType.
-const (
-	ReportRowMatchTypeBroad  ReportRowMatchType = "broad"
-	ReportRowMatchTypeExact  ReportRowMatchType = "exact"
-	ReportRowMatchTypePhrase ReportRowMatchType = "phrase"
-)
-
-// Valid indicates whether the value is a known member of the ReportRowMatchType enum.
-func (e ReportRowMatchType) Valid() bool {
-	switch e {
-	case ReportRowMatchTypeBroad:
-		return true
-	case ReportRowMatchTypeExact:
-		return true
-	case ReportRowMatchTypePhrase:
 		return true
 	default:
 		return false
@@ -3517,8 +3496,10 @@ type ReportRow struct {
 	// KeywordText Example: red shoes
 	KeywordText *string `json:"keyword_text,omitempty"`
 
-	// MatchType Example: exact
-	MatchType *ReportRowMatchType `json:"match_type,omitempty"`
+	// MatchType `exact`, `phrase` or `broad` (the keyword's; not an enum of its own, so that generated clients keep one MatchType).
+	//
+	// Example: exact
+	MatchType *string `json:"match_type,omitempty"`
 
 	// Orders Example: 12
 	Orders int64 `json:"orders"`
@@ -3534,9 +3515,6 @@ type ReportRow struct {
 	// Example: active
 	Status ReportRowStatus `json:"status"`
 }
-
-// ReportRowMatchType Example: exact
-type ReportRowMatchType string
 
 // ReportRowStatus The entity's status now; `deleted` when it is gone.
 //

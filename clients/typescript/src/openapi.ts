@@ -2038,10 +2038,10 @@ export interface components {
             /** @example red shoes */
             keyword_text?: string;
             /**
+             * @description `exact`, `phrase` or `broad` (the keyword's; not an enum of its own, so that generated clients keep one MatchType).
              * @example exact
-             * @enum {string}
              */
-            match_type?: "exact" | "phrase" | "broad";
+            match_type?: string;
             /**
              * @description The entity's status now; `deleted` when it is gone.
              * @example active
