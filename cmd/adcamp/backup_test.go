@@ -40,7 +40,7 @@ func account(t *testing.T, dir string) (accountID string, client func(addr strin
 // integrity runs PRAGMA integrity_check on the database of dir.
 func integrity(t *testing.T, dir string) string {
 	t.Helper()
-	db, err := sql.Open("sqlite", filepath.Join(dir, sqlite.FileName))
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName)+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +300,7 @@ func TestOlderBinaryRefusesNewerDatabase(t *testing.T) {
 	dir := t.TempDir()
 	dd := "--data-dir=" + dir
 	acc, _ := account(t, dir)
-	db, err := sql.Open("sqlite", filepath.Join(dir, sqlite.FileName))
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName)+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -209,7 +209,7 @@ func TestCrashSafety(t *testing.T) {
 	}
 	t.Logf("%d campaigns acknowledged, %d stored, %d refused creates absent", len(acked), len(names), len(refused))
 
-	db, err := sql.Open("sqlite", filepath.Join(dir, "adcamp.db"))
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "adcamp.db")+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}

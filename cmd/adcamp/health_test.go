@@ -83,7 +83,9 @@ func TestHealthEndpoints(t *testing.T) {
 	}
 
 	// A newer adcamp migrates the database under this process.
-	db, err := sql.Open("sqlite", filepath.Join(dir, sqlite.FileName))
+	// The process writes in the background (purges, jobs): wait for its
+	// lock as it would wait for ours.
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName)+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
