@@ -127,38 +127,47 @@ const (
 	MaxChangeLimit     = 200
 )
 
-// changeIDs makes change ids that increase within the process even within
-// one millisecond or when the clock steps back, so that records written in
-// sequence (and SQLite writes in sequence) list in the order they were made.
-var changeIDs struct {
-	sync.Mutex
+// ChangeIDs makes change ids that increase even within one millisecond
+// or when the clock steps back, so that records written in sequence (and
+// SQLite writes in sequence) list in the order they were made. The zero
+// value is ready; a process that writes records uses one (the service
+// keeps its own).
+type ChangeIDs struct {
+	mu      sync.Mutex
 	last    ulid.ULID
 	entropy io.Reader
 }
+
+// changeIDs is the generator of NewChangeID.
+var changeIDs ChangeIDs
 
 // maxStepBack is how far back (in ms) the clock may step with ids still
 // following the last one: a clock set back further is taken as it is.
 const maxStepBack = 1000
 
 // NewChangeID returns a new change id for a change made at t, and the time
-// the id carries (t to the millisecond, or up to a second later should the
-// clock have stepped back), which is the record's OccurredAt.
-func NewChangeID(t time.Time) (string, time.Time) {
-	changeIDs.Lock()
-	defer changeIDs.Unlock()
-	if changeIDs.entropy == nil {
-		changeIDs.entropy = ulid.Monotonic(rand.Reader, 0)
+// the id carries, from a generator shared by the process (ChangeIDs.New).
+func NewChangeID(t time.Time) (string, time.Time) { return changeIDs.New(t) }
+
+// New returns a new change id for a change made at t, and the time the id
+// carries (t to the millisecond, or up to a second later should the clock
+// have stepped back), which is the record's OccurredAt.
+func (g *ChangeIDs) New(t time.Time) (string, time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.entropy == nil {
+		g.entropy = ulid.Monotonic(rand.Reader, 0)
 	}
 	ms := ulid.Timestamp(t)
-	if last := changeIDs.last.Time(); ms < last && last-ms <= maxStepBack {
+	if last := g.last.Time(); ms < last && last-ms <= maxStepBack {
 		ms = last
 	}
-	id, err := ulid.New(ms, changeIDs.entropy)
+	id, err := ulid.New(ms, g.entropy)
 	if err != nil { // the millisecond's ids are used up: take the next one
 		ms++
-		id = ulid.MustNew(ms, changeIDs.entropy)
+		id = ulid.MustNew(ms, g.entropy)
 	}
-	changeIDs.last = id
+	g.last = id
 	return lowerID(PrefixChange, id), ulid.Time(ms).UTC()
 }
 

@@ -5,13 +5,15 @@
 # STORE=postgres runs adcamp on PostgreSQL (a fresh schema per run, see
 # pg-schema.sh; ADCAMP_BENCH_POSTGRES_URL names the database) instead,
 # beside the PostgreSQL ceiling (pgceil) unless SYSTEMS says otherwise.
+# TAGS builds adcamp with those build tags (adcamp_noevents: without the
+# webhook outbox's writes, to measure what they cost).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED_BENCH:-$root/../shared/bench}
 [[ -d $shared ]] || shared=$root/../../shared/bench # from a worktree under wt/
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
-(cd "$root" && go build -o "$work/adcamp" ./cmd/adcamp)
+(cd "$root" && go build -tags "${TAGS:-}" -o "$work/adcamp" ./cmd/adcamp)
 if [[ ${STORE:-sqlite} == postgres ]]; then
 	# adcamp on PostgreSQL is held against the PostgreSQL ceiling.
 	export WORK=$work SYSTEMS=${SYSTEMS:-"pgceil project"} REF=${REF:-pgceil}

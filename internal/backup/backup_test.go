@@ -313,3 +313,59 @@ func TestBackupNeverBlocksWriters(t *testing.T) {
 			writes, refused, firstErr)
 	}
 }
+
+// TestBackupCheckpointsWhatItHeldBack: the pages written while a backup
+// read its snapshot are copied back into the database by the backup
+// itself, not left in the WAL for the server's next checkpoint.
+func TestBackupCheckpointsWhatItHeldBack(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := openDir(t, dir)
+	storetest.Fill(t, db)
+	db.Close()
+	path := filepath.Join(dir, sqlite.FileName)
+	// A writer that never checkpoints, kept open so that closing does
+	// not checkpoint either: its rows are in the WAL only.
+	w, err := sql.Open("sqlite", dsn(path, "_pragma=wal_autocheckpoint(0)&_txlock=immediate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.SetMaxOpenConns(1)
+	for i := range 200 {
+		if _, err := w.Exec(`INSERT INTO instance_settings (name, value) VALUES (?, x'00')`, fmt.Sprint("wal-", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inFile := func() int { // the rows in the database file alone, without its WAL
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone := filepath.Join(t.TempDir(), "alone.db")
+		if err := os.WriteFile(alone, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r, err := sql.Open("sqlite", dsn(alone, "_pragma=query_only(1)"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		var n int
+		if err := r.QueryRow(`SELECT count(*) FROM instance_settings WHERE name LIKE 'wal-%'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := inFile(); n != 0 {
+		t.Fatalf("before the backup the database file holds %d of the WAL's rows; the test needs 0", n)
+	}
+	if _, err := Create(ctx, dir, filepath.Join(t.TempDir(), "b.tar"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := inFile(); n != 200 {
+		t.Errorf("after the backup the database file holds %d of the 200 rows written to the WAL; want all", n)
+	}
+}

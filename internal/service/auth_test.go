@@ -17,6 +17,7 @@ import (
 // a disabled key), so a request wrong in several ways is answered for
 // the first.
 func TestAuthenticateCheckOrder(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	db, err := sqlite.Open(ctx, t.TempDir())
 	if err != nil {

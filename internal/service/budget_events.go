@@ -47,9 +47,9 @@ func (s *Service) budgetEvents(ctx context.Context, tx store.Tx, before, after b
 	switch {
 	case st0 == st1:
 	case st1 == adcamp.ServingBudgetExhausted:
-		evs = append(evs, budgetEvent(c, adcamp.EventCampaignBudgetExhausted, now, base))
+		evs = append(evs, s.budgetEvent(c, adcamp.EventCampaignBudgetExhausted, now, base))
 	case st0 == adcamp.ServingBudgetExhausted:
-		evs = append(evs, budgetEvent(c, adcamp.EventCampaignBudgetRestored, now, base))
+		evs = append(evs, s.budgetEvent(c, adcamp.EventCampaignBudgetRestored, now, base))
 	}
 	reached := int64(0)
 	for _, p := range spendThresholds {
@@ -76,7 +76,7 @@ func (s *Service) budgetEvents(ctx context.Context, tx store.Tx, before, after b
 					d := base
 					d.Threshold = p
 					d.ServingStatus, d.PreviousServingStatus = st1, ""
-					evs = append(evs, budgetEvent(c, adcamp.EventCampaignSpendThreshold, now, d))
+					evs = append(evs, s.budgetEvent(c, adcamp.EventCampaignSpendThreshold, now, d))
 				}
 			}
 			if err := tx.SetSetting(ctx, key, []byte(fmt.Sprintf("%s %d", after.day, reached))); err != nil {
@@ -101,8 +101,8 @@ type budgetData struct {
 	PreviousServingStatus adcamp.ServingStatus `json:"previous_serving_status,omitempty"`
 }
 
-func budgetEvent(c *adcamp.Campaign, typ string, now time.Time, data budgetData) *adcamp.Event {
-	cid, at := adcamp.NewChangeID(now) // monotonic, as the history's: events sort in the order made
+func (s *Service) budgetEvent(c *adcamp.Campaign, typ string, now time.Time, data budgetData) *adcamp.Event {
+	cid, at := s.changeIDs.New(now) // monotonic, as the history's: events sort in the order made
 	e := &adcamp.Event{ID: eventID(cid), AccountID: c.AccountID, Environment: c.Environment, Type: typ,
 		OccurredAt: at, CampaignID: c.ID}
 	e.Payload = payload(e, data)

@@ -56,6 +56,7 @@ func (f *fixture) tree(t adcamp.Tenant) (c, g, k string) {
 }
 
 func TestCampaignRoles(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, owner := f.setup()
 	dev := f.member(acc, "dev@example.com", adcamp.RoleDeveloper)
@@ -122,6 +123,7 @@ func TestCampaignRoles(t *testing.T) {
 // TestContents: counting what a delete would take deletes nothing, and
 // another tenant's ids are missing.
 func TestContents(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, _ := f.setup()
 	tn := adcamp.Tenant{AccountID: acc, Environment: adcamp.Sandbox}

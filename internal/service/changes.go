@@ -172,6 +172,7 @@ func (s *Service) transactionID(ctx context.Context) string {
 // history collects the records of one service call, to write with its
 // change.
 type history struct {
+	ids    *adcamp.ChangeIDs
 	origin Origin
 	txn    string
 	now    time.Time
@@ -181,7 +182,7 @@ type history struct {
 
 // newHistory starts the records of a call made with ctx, at now.
 func (s *Service) newHistory(ctx context.Context, now time.Time) *history {
-	return &history{origin: OriginOf(ctx), txn: s.transactionID(ctx), now: now}
+	return &history{ids: &s.changeIDs, origin: OriginOf(ctx), txn: s.transactionID(ctx), now: now}
 }
 
 // add records a change of an entity. A create lists every field's
@@ -194,7 +195,7 @@ func (h *history) add(account string, env adcamp.Environment, typ adcamp.EntityT
 			return
 		}
 	}
-	cid, at := adcamp.NewChangeID(h.now)
+	cid, at := h.ids.New(h.now)
 	h.list = append(h.list, &adcamp.Change{
 		ID: cid, OccurredAt: at, AccountID: account, Environment: env, EntityType: typ, EntityID: id,
 		CampaignID: campaign, AdGroupID: adGroup, Operation: op, Changes: fields, Actor: h.origin.Actor,
@@ -211,9 +212,11 @@ func (h *history) write(ctx context.Context, tx store.Tx) error {
 	if err := tx.AddChanges(ctx, h.list); err != nil {
 		return err
 	}
-	if evs := eventsOf(h.list); len(evs) > 0 {
-		if err := tx.AddEvents(ctx, evs); err != nil {
-			return err
+	if !eventsOff {
+		if evs := eventsOf(h.list); len(evs) > 0 {
+			if err := tx.AddEvents(ctx, evs); err != nil {
+				return err
+			}
 		}
 	}
 	return appendFeedOf(ctx, tx, h.list, h.lists, h.now)

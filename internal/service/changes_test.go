@@ -54,6 +54,7 @@ func apiKey(id, request, idem string) context.Context {
 // key; a cascade and a batch are one transaction each; a partial batch
 // records only what it stored.
 func TestChangesOfAds(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	accountID, owner := f.setup()
 	tn := adcamp.Tenant{AccountID: accountID, Environment: adcamp.Production}
@@ -181,6 +182,7 @@ func txns(cs []*adcamp.Change) string {
 // TestChangesOfKeysAndMembers: credential and member events are
 // recorded; members in no environment, read from either.
 func TestChangesOfKeysAndMembers(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	accountID, owner := f.setup()
 	bob := f.member(accountID, "bob@example.com", adcamp.RoleViewer)
@@ -230,6 +232,7 @@ func TestChangesOfKeysAndMembers(t *testing.T) {
 // TestChangesOfEnding: the system's ending of campaigns past their end
 // date is recorded as its change of their status.
 func TestChangesOfEnding(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, err := f.svc.CreateAccount(admin, "Acme", "")
 	if err != nil {
@@ -267,6 +270,7 @@ func show(v *string) string {
 // TestHistoryRetention: records older than the retention are purged in
 // small transactions, the rest stay; zero keeps everything.
 func TestHistoryRetention(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	db := openStore(t)
 	keep := service.New(service.Config{Store: db, Now: f.clock.Now})
@@ -314,6 +318,7 @@ func TestHistoryRetention(t *testing.T) {
 // TestChangesForConsoleUsers: a member reads the account's history, with
 // the actors' emails; someone else's user gets NOT_FOUND.
 func TestChangesForConsoleUsers(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	accountID, owner := f.setup()
 	viewer := f.member(accountID, "viewer@example.com", adcamp.RoleViewer)

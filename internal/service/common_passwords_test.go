@@ -12,6 +12,7 @@ import (
 // symbols around them, letters written as digits, a word repeated), are
 // refused; passphrases and random passwords are not.
 func TestCommonPasswords(t *testing.T) {
+	t.Parallel()
 	if n := len(commonPasswords()); n < 30000 {
 		t.Errorf("the list of common passwords holds %d, want the 30,000 of the breach list and more", n)
 	}

@@ -159,6 +159,7 @@ func wantIssue(t *testing.T, call string, err error, field string) {
 }
 
 func TestSetup(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	if need, err := f.svc.NeedsSetup(ctx); !need || err != nil {
 		t.Fatalf("NeedsSetup of a new store = %v, %v; want true", need, err)
@@ -187,6 +188,7 @@ func TestSetup(t *testing.T) {
 }
 
 func TestSetupLinkExpires(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	token, _ := f.svc.NewSetupLink(ctx)
 	f.clock.Advance(service.SetupLinkTimeout)
@@ -195,6 +197,7 @@ func TestSetupLinkExpires(t *testing.T) {
 }
 
 func TestSignIn(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	_, owner := f.setup()
 	in, err := f.svc.SignIn(ctx, service.SignInRequest{Email: " OWNER@example.com", Password: ownerPassword, ClientAddr: "192.0.2.1"})
@@ -214,6 +217,7 @@ func TestSignIn(t *testing.T) {
 // even the right password waits; an unknown email is throttled alike;
 // the wait ends with the window.
 func TestSignInThrottled(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.setup()
 	for _, email := range []string{"owner@example.com", "nobody@example.com"} {
@@ -235,6 +239,7 @@ func TestSignInThrottled(t *testing.T) {
 // TestSignInThrottledPerAddress: failures from one address for many
 // emails throttle that address only.
 func TestSignInThrottledPerAddress(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.setup()
 	for i := range service.SignInLimitPerAddress {
@@ -249,6 +254,7 @@ func TestSignInThrottledPerAddress(t *testing.T) {
 }
 
 func TestSessionTimeouts(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	_, owner := f.setup()
 	// Idle: used every 11 hours it lives on, until 7 days.
@@ -271,6 +277,7 @@ func TestSessionTimeouts(t *testing.T) {
 }
 
 func TestSignOut(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	_, owner := f.setup()
 	other, _ := f.svc.SignIn(ctx, service.SignInRequest{Email: "owner@example.com", Password: ownerPassword})
@@ -294,6 +301,7 @@ func TestSignOut(t *testing.T) {
 }
 
 func TestChangePassword(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	_, owner := f.setup()
 	other, _ := f.svc.SignIn(ctx, service.SignInRequest{Email: "owner@example.com", Password: ownerPassword})
@@ -317,6 +325,7 @@ func TestChangePassword(t *testing.T) {
 }
 
 func TestInvitation(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, owner := f.setup()
 	inv, err := f.svc.AddMember(as(owner.User.ID), acc, "Dev@Example.com", adcamp.RoleDeveloper)
@@ -372,6 +381,7 @@ func errOf[T any](_ T, err error) error { return err }
 // TestRoles: what each role may do with credentials and members, through
 // the same calls as the command line's.
 func TestRoles(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, owner := f.setup()
 	dev := f.member(acc, "dev@example.com", adcamp.RoleDeveloper)
@@ -446,6 +456,7 @@ func TestRoles(t *testing.T) {
 
 // TestLastOwner: an account keeps at least one owner.
 func TestLastOwner(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, owner := f.setup()
 	o := as(owner.User.ID)
@@ -474,6 +485,7 @@ func TestLastOwner(t *testing.T) {
 // TestRevealOnce: a secret held for the console is shown once, to its
 // user only.
 func TestRevealOnce(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, owner := f.setup()
 	dev := f.member(acc, "dev@example.com", adcamp.RoleDeveloper)
@@ -498,6 +510,7 @@ func TestRevealOnce(t *testing.T) {
 // TestRequestsPerDay: requests are counted per credential and day with
 // the last use, and listed for the chart.
 func TestRequestsPerDay(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, owner := f.setup()
 	k, err := f.svc.CreateKeyWith(as(owner.User.ID), service.KeyRequest{AccountID: acc, Environment: adcamp.Sandbox})
@@ -547,6 +560,7 @@ func TestRequestsPerDay(t *testing.T) {
 // TestTwoStep: an authenticator is added with a code; sign-in then asks
 // for a code, accepts each code once, and takes a recovery code once.
 func TestTwoStep(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	_, owner := f.setup()
 	u := as(owner.User.ID)
@@ -611,6 +625,7 @@ func TestTwoStep(t *testing.T) {
 
 // TestRollNow: a roll with no grace stops the old secret at once.
 func TestRollNow(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, owner := f.setup()
 	k, _ := f.svc.CreateKeyWith(as(owner.User.ID), service.KeyRequest{AccountID: acc, Environment: adcamp.Sandbox})
@@ -639,6 +654,7 @@ func TestRollNow(t *testing.T) {
 // session and link tokens, recovery codes, the authenticator's key, the
 // API secret.
 func TestNothingSecretAtRest(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db, err := sqlite.Open(ctx, dir)
 	if err != nil {

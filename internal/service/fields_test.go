@@ -33,6 +33,7 @@ type inputCase[I, E any] struct {
 // (docs/CONTRIBUTING.md, "Adding a field"), then until the service's
 // create and merge carry it into the entity's field of the same name.
 func TestInputsReachTheEntities(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, err := f.svc.CreateAccount(admin, "Acme", "")
 	if err != nil {
@@ -67,6 +68,7 @@ var notRecorded = []string{"id", "account_id", "environment", "campaign_id", "ad
 // forgotten in the history (changes.go's campaignFields and
 // campaignValues, and their siblings) fails here.
 func TestHistoryRecordsEveryField(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, err := f.svc.CreateAccount(admin, "Acme", "")
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 // it carries and its master key opens the secrets; each failing check
 // answers SERVICE_UNAVAILABLE with a message that names it.
 func TestReady(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	db, err := sqlite.Open(ctx, dir)

@@ -52,6 +52,7 @@ func (f *fixture) wantLinkValid(call, token, id string) {
 // working; once the user sets their password through it, they see both
 // accounts.
 func TestNoLinkForAnotherAccountsInvitee(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	in := f.invitee()
 
@@ -79,6 +80,7 @@ func TestNoLinkForAnotherAccountsInvitee(t *testing.T) {
 // TestLinkPaths: every call that makes a set-password link, and when it
 // may.
 func TestLinkPaths(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		// do makes the call, as who, on the invitee of f.invitee; it
@@ -167,6 +169,7 @@ func TestLinkPaths(t *testing.T) {
 // TestConsoleURL: the console's address serve records, read back for the
 // links of the command line.
 func TestConsoleURL(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	if u, err := f.svc.ConsoleURL(ctx); u != "" || err != nil {
 		t.Errorf("ConsoleURL before any = %q, %v; want none", u, err)

@@ -10,6 +10,7 @@ import (
 // account they are invited to, with which role, and by whom; a link that
 // does not work tells nothing.
 func TestPasswordLinkInvites(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, owner := f.setup()
 	inv, err := f.svc.AddMember(as(owner.User.ID), acc, "dev@example.com", adcamp.RoleDeveloper)

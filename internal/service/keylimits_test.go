@@ -11,6 +11,7 @@ import (
 )
 
 func TestKeyScopesAndLimits(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, err := f.svc.CreateAccount(admin, "Acme", "")
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 // they were given in, so a list (newest first) shows the batch reversed,
 // the same every time, as if each had been created after the one before.
 func TestKeywordBatchListsInItsOrder(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, _ := f.setup()
 	tenant := adcamp.Tenant{AccountID: acc, Environment: adcamp.Sandbox}

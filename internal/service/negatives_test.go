@@ -13,6 +13,7 @@ func neg(text string, m adcamp.MatchType) adcamp.NegativeInput {
 }
 
 func TestBlocks(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		m       adcamp.MatchType
 		neg, kw string
@@ -35,6 +36,7 @@ func TestBlocks(t *testing.T) {
 }
 
 func TestNegatives(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, _ := f.setup()
 	tn := adcamp.Tenant{AccountID: acc, Environment: adcamp.Sandbox}
@@ -151,6 +153,7 @@ func strOrNull(p *string) string {
 }
 
 func TestNegativeLists(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, owner := f.setup()
 	tn := adcamp.Tenant{AccountID: acc, Environment: adcamp.Sandbox}
@@ -204,6 +207,7 @@ func TestNegativeLists(t *testing.T) {
 }
 
 func TestListHoldsAtMost5000(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, _ := f.setup()
 	tn := adcamp.Tenant{AccountID: acc, Environment: adcamp.Sandbox}

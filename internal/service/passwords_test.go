@@ -48,6 +48,7 @@ func TestPasswordHash(t *testing.T) {
 }
 
 func TestCheckNewPassword(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		password string
 		issue    string // "" for none
@@ -82,6 +83,7 @@ func TestCheckNewPassword(t *testing.T) {
 // TestMatchTOTP: a code matches in its step and one step either side,
 // and never at or before the last step accepted.
 func TestMatchTOTP(t *testing.T) {
+	t.Parallel()
 	const secret = "JBSWY3DPEHPK3PXP"
 	now := time.Unix(1_800_000_000, 0)
 	code, err := totp.GenerateCode(secret, now)

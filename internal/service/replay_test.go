@@ -19,6 +19,7 @@ import (
 // so that records written before an upgrade still tell a retry from a
 // reused key.
 func TestReplayKeyHash(t *testing.T) {
+	t.Parallel()
 	s := New(Config{})
 	key := &adcamp.APIKey{ID: "ak_live_x", AccountID: "acc_1", Environment: adcamp.Production}
 	body := []byte(`{"name":"x"}`)
@@ -43,6 +44,7 @@ func TestReplayKeyHash(t *testing.T) {
 // timestamp and a hash of the signature alone, and looked up only if
 // saving its answer finds one there.
 func TestLegacySignatureRecords(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, t.TempDir())
 	if err != nil {
@@ -122,6 +124,7 @@ func TestLegacySignatureRecords(t *testing.T) {
 // kept as its placeholder, which its replay gets; the request is not run
 // again. A small answer is kept whatever the budget.
 func TestLargeAnswersNotKept(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, t.TempDir())
 	if err != nil {
@@ -163,6 +166,7 @@ func TestLargeAnswersNotKept(t *testing.T) {
 // requests are not looked up under those names; one that had credentials
 // when the canary came keeps looking them up for the window after a start.
 func TestHashedNamesOnly(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	mk := make([]byte, secrets.KeySize)
 	box, err := secrets.New(mk)

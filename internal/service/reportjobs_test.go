@@ -83,6 +83,7 @@ func (e *jobEnv) download(t *testing.T, id string) (*service.ReportJob, []byte) 
 // event; an account is limited in jobs at once; a job not done cannot be
 // downloaded; finished jobs are purged after 7 days.
 func TestReportJobs(t *testing.T) {
+	t.Parallel()
 	e := newJobEnv(t)
 	q := service.ReportQuery{Level: service.LevelKeyword, Granularity: service.GranularityHour,
 		From: adcamp.DateOf(time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)), To: adcamp.DateOf(time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC))}
@@ -193,6 +194,7 @@ func TestReportJobs(t *testing.T) {
 // again by another, from the start; a job that died too often fails,
 // with its event.
 func TestReportJobCrash(t *testing.T) {
+	t.Parallel()
 	e := newJobEnv(t)
 	q := service.ReportQuery{Level: service.LevelKeyword, Granularity: service.GranularityDay,
 		From: adcamp.DateOf(time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)), To: adcamp.DateOf(time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC))}
@@ -255,6 +257,7 @@ func TestReportJobCrash(t *testing.T) {
 }
 
 func TestAppendCSVCell(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain":       "plain",
 		"a,b":         `"a,b"`,

@@ -22,6 +22,7 @@ import (
 // ADCAMP_BENCH_REPORTS=1: the figures go to bench/notes/reports.md, no
 // time is asserted.
 func TestReportSpeed(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("ADCAMP_BENCH_REPORTS") == "" {
 		t.Skip("set ADCAMP_BENCH_REPORTS=1 to measure the reports (bench/notes/reports.md)")
 	}

@@ -18,6 +18,7 @@ import (
 )
 
 func TestReportRatios(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		m                                    service.ReportMetrics
 		ctr, cpc, conv, acos, roas           string
@@ -56,6 +57,7 @@ func TestReportRatios(t *testing.T) {
 }
 
 func TestPerformanceReportValidation(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, err := f.svc.CreateAccount(admin, "Acme", "")
 	if err != nil {
@@ -158,6 +160,7 @@ func reportStores(t *testing.T) map[string]func(t *testing.T) store.Store {
 // the same totals to the cent, and that each keyword's days hold exactly
 // its hours as they were dated (issue 34, item 9). On both stores.
 func TestReportsAreExact(t *testing.T) {
+	t.Parallel()
 	for name, open := range reportStores(t) {
 		t.Run(name, func(t *testing.T) { testReportsAreExact(t, open(t)) })
 	}

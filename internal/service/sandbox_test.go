@@ -8,6 +8,7 @@ import (
 )
 
 func TestSandboxSampleDataAndReset(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, err := f.svc.CreateAccount(admin, "Acme", "")
 	if err != nil {

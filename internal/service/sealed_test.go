@@ -27,6 +27,7 @@ func newBox(t *testing.T) *secrets.Box {
 // TestCheckSecrets: the first key a database meets is the only one it
 // accepts after, by its canary.
 func TestCheckSecrets(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, t.TempDir())
 	if err != nil {
@@ -48,6 +49,7 @@ func TestCheckSecrets(t *testing.T) {
 // were bound to the key id alone, refuses a wrong key; with the right one
 // it gets a canary, and its secrets are sealed again bound to their slots.
 func TestLegacySecrets(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, t.TempDir())
 	if err != nil {

@@ -61,6 +61,7 @@ type Config struct {
 
 // Service implements the API's operations over a store.
 type Service struct {
+	changeIDs    adcamp.ChangeIDs // of this service's records and events, in the order made
 	store        store.Store
 	box          *secrets.Box
 	log          *slog.Logger

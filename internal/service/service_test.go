@@ -8,6 +8,7 @@ import (
 // TestToday: the date kept for a day changes with the day, before 1970
 // as after.
 func TestToday(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 23, 59, 59, 0, time.UTC)
 	s := New(Config{Now: func() time.Time { return now }})
 	for _, step := range []struct {

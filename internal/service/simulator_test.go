@@ -75,6 +75,7 @@ func daySpends(t *testing.T, db store.Store, campaignID string, now time.Time, d
 // same seed and other figures for another, runs only when turned on, and
 // never touches production.
 func TestSandboxSimulator(t *testing.T) {
+	t.Parallel()
 	key := make([]byte, secrets.KeySize)
 	rand.Read(key)
 	box, err := secrets.New(key)

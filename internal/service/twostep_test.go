@@ -29,6 +29,7 @@ func (f *fixture) turnOnTwoStep(userID, password string) string {
 // cannot bind their own authenticator (and lock the user out) without
 // the user's password, as for turning it off.
 func TestEnableTwoStepNeedsPassword(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	_, owner := f.setup()
 	u := as(owner.User.ID)
@@ -55,6 +56,7 @@ func TestEnableTwoStepNeedsPassword(t *testing.T) {
 // anyone else): their recovery codes and sessions end too, and each
 // account they belong to records it, by the operator.
 func TestResetTwoStep(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	acc, owner := f.setup()
 	other, err := f.svc.CreateAccount(admin, "Other", "")

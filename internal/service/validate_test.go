@@ -26,6 +26,7 @@ func fields(err error) []string {
 }
 
 func TestCheckPaging(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		page, size int
 		want       []string // fields refused
@@ -52,6 +53,7 @@ func TestCheckPaging(t *testing.T) {
 // TestMergeCampaign: an update sets what it names, clears what it nulls,
 // keeps the rest, and checks everything before it refuses.
 func TestMergeCampaign(t *testing.T) {
+	t.Parallel()
 	s := New(Config{Now: func() time.Time { return time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC) }})
 	day := func(s string) adcamp.Date { d, _ := adcamp.ParseDate(s); return d }
 	current := adcamp.Campaign{
@@ -114,6 +116,7 @@ func TestMergeCampaign(t *testing.T) {
 }
 
 func TestCheckText(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in string
 		ok bool

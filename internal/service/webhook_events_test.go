@@ -11,6 +11,7 @@ import (
 
 // TestEventsOf: which events the records of one call make.
 func TestEventsOf(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
 	rec := func(typ adcamp.EntityType, id, campaign, adGroup string, op adcamp.Operation, fields ...string) *adcamp.Change {
 		cid, when := adcamp.NewChangeID(at)

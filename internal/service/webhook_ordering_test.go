@@ -17,6 +17,7 @@ import (
 // update back until the first is delivered, while B's goes on; the one
 // without ordering sends A's second before its retry of the first.
 func TestWebhookOrderingPerCampaign(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	accountID, _ := f.setup()
 	tn := adcamp.Tenant{AccountID: accountID, Environment: adcamp.Sandbox}

@@ -36,6 +36,7 @@ import (
 // services over one database, as two serve processes). The rate is
 // ADCAMP_BENCH_RATE changes a second (200). bench/notes/ keeps figures.
 func TestWebhookLatencySitting(t *testing.T) {
+	t.Parallel()
 	secs, _ := strconv.Atoi(os.Getenv("ADCAMP_BENCH_WEBHOOKS"))
 	if secs <= 0 {
 		t.Skip("a sitting: set ADCAMP_BENCH_WEBHOOKS=SECONDS")

@@ -26,6 +26,7 @@ import (
 // the requests of each (endpoint, event) in flight. Every event arrives,
 // and, no attempt failing, exactly once.
 func TestWebhooksTwoDispatchersOnPostgres(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(pgtest.EnvURL) == "" {
 		t.Skipf("needs %s", pgtest.EnvURL)
 	}

@@ -130,6 +130,7 @@ func types(ds []delivered) []string {
 // event; a cascade one; an endpoint gets only the types it asked for;
 // GET /events lists them newest first.
 func TestWebhooksDeliverChanges(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	accountID, _ := f.setup()
 	tn := adcamp.Tenant{AccountID: accountID, Environment: adcamp.Sandbox}
@@ -223,6 +224,7 @@ func TestWebhooksDeliverChanges(t *testing.T) {
 // with its status and the start of the answer; 410 disables the endpoint
 // with a change record by adcamp.
 func TestWebhookRetries(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	accountID, _ := f.setup()
 	tn := adcamp.Tenant{AccountID: accountID, Environment: adcamp.Sandbox}
@@ -339,6 +341,7 @@ func ptr[T any](v T) *T { return &v }
 // TestWebhookEndpointRules: URLs (https in production), event types,
 // tenancy, roles, and the secret shown once and rotated with a grace.
 func TestWebhookEndpointRules(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	accountID, owner := f.setup()
 	prod := adcamp.Tenant{AccountID: accountID, Environment: adcamp.Production}
@@ -418,6 +421,7 @@ func TestWebhookEndpointRules(t *testing.T) {
 // TestWebhookRotationSignsWithBoth: during the grace period a delivery
 // carries two signatures, each verifying with its own secret.
 func TestWebhookRotationSignsWithBoth(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	accountID, _ := f.setup()
 	tn := adcamp.Tenant{AccountID: accountID, Environment: adcamp.Sandbox}

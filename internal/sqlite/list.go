@@ -109,7 +109,7 @@ func pageWithTotal[T any](ctx context.Context, t *tx, totalSQL, table, columns, 
 		return nil, 0, false, err
 	}
 	defer rows.Close()
-	items = make([]T, 0, q.Limit)
+	items = make([]T, 0, min(q.Limit, store.MaxPrealloc))
 	row := &withTotal{rows: rows, total: &total}
 	for rows.Next() {
 		it, err := scan(row)

@@ -242,6 +242,10 @@ type ListQuery struct {
 	Status    adcamp.Status
 	Today     adcamp.Date      // UTC; campaigns only
 	MatchType adcamp.MatchType // keywords only; "" for all
-	Limit     int
+	Limit     int              // may be far more than a page holds (every keyword of an ad group)
 	Offset    int
 }
+
+// MaxPrealloc is the most items a store makes room for before it has read
+// them: a Limit of "all" must not reserve room for a billion.
+const MaxPrealloc = 1000
