@@ -1,6 +1,7 @@
 package adcamp
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -111,6 +112,11 @@ type WebhookEndpoint struct {
 	PreviousSecretExpiresAt *time.Time
 	CreatedAt               time.Time
 	UpdatedAt               time.Time
+}
+
+// Takes reports whether an enabled endpoint is sent events of type typ.
+func (e *WebhookEndpoint) Takes(typ string) bool {
+	return e.Enabled && (len(e.EventTypes) == 0 || slices.Contains(e.EventTypes, typ))
 }
 
 // Event is one event of an account's environment, as sent: Payload is

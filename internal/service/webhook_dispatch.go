@@ -153,7 +153,7 @@ func (d *dispatcher) fanOut(ctx context.Context) {
 					endpoints[tn] = list
 				}
 				for _, e := range list {
-					if e.Enabled && (len(e.EventTypes) == 0 || slices.Contains(e.EventTypes, ev.Type)) {
+					if e.Takes(ev.Type) {
 						ds = append(ds, d.s.newDelivery(e, ev, now))
 					}
 				}

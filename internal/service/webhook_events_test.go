@@ -2,6 +2,7 @@ package service
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -68,6 +69,36 @@ func TestEventsOf(t *testing.T) {
 				!adcamp.ValidID(adcamp.PrefixEvent, e.ID) {
 				t.Errorf("%s: payload %s of event %s", tc.name, e.Payload, e.ID)
 			}
+		}
+	}
+}
+
+// TestChangePayloadAsEncoded: the payload of a change's event, written by
+// hand, is byte for byte what encoding/json writes of the change record.
+func TestChangePayloadAsEncoded(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 22, 9, 30, 0, 123456789, time.FixedZone("x", 3600))
+	odd := "a<b>&c \"q\" \\ \u2028 \x01 \xff é 日本"
+	records := []*adcamp.Change{
+		{ID: "chg_1", OccurredAt: at, AccountID: "acc_1", Environment: adcamp.Sandbox, EntityType: adcamp.EntityCampaign,
+			EntityID: "cmp_1", CampaignID: "cmp_1", Operation: adcamp.OpCreate, Actor: systemActor, TransactionID: "txn_1",
+			Changes: []adcamp.FieldChange{{Field: "name", New: text(odd)}, {Field: "budget_daily", Old: text("10.00"), New: text("12.50")},
+				{Field: "end_date", Old: text("2026-12-31")}, {Field: "channel_account_id", New: text("7")}}},
+		{ID: "chg_2", OccurredAt: at, AccountID: "acc_1", EntityType: adcamp.EntityKeyword, EntityID: "kw_1", CampaignID: "cmp_1",
+			AdGroupID: "adg_1", Operation: adcamp.OpUpdate, Actor: adcamp.Actor{Type: adcamp.ActorAPIKey, ID: odd},
+			RequestID: odd, IdempotencyKey: "idem " + odd, TransactionID: odd},
+		{ID: "chg_3", OccurredAt: at, AccountID: "acc_1", Environment: adcamp.Production, EntityType: adcamp.EntityAPIKey,
+			EntityID: "ak_1", Operation: adcamp.OpDelete, Actor: systemActor, TransactionID: "txn_3"},
+	}
+	for _, c := range records {
+		got := newChangeEvent(c, "x.updated")
+		want := newEvent(c, "x.updated", changeData(c))
+		if string(got.Payload) != string(want.Payload) {
+			t.Errorf("payload of %s:\n got %s\nwant %s", c.ID, got.Payload, want.Payload)
+		}
+		got.Payload, want.Payload = nil, nil
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("event of %s = %+v, want %+v", c.ID, got, want)
 		}
 	}
 }
