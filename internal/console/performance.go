@@ -85,27 +85,27 @@ type perfView struct {
 	Scope perfScope
 	// The range: the picker's choice (Days, or 0 for from–to) and the
 	// dates it covers, the account's.
-	Days     int
-	From, To string
-	Today    string
-	TimeZone string
-	Ranges   []perfRangeLink
-	Sort     string
-	Problems []string // what is wrong with the range asked, instead of figures
-	Chart    perfChart
-	Headers  []perfHeader
-	Sorts    []option
-	Rows     []perfRow
-	Totals   perfRow
-	Empty    bool   // no delivery at all in the range
-	Next     string // the next page of the table, if any
-	First    string // the first page, when this is a later one
-	CSV      string
-	Sandbox  bool // the page is the sandbox's: its simulator makes figures
+	Days      int
+	From, To  string
+	Today     string
+	TimeZone  string
+	Ranges    []perfRangeLink
+	Sort      string
+	Problems  []string // what is wrong with the range asked, instead of figures
+	Chart     perfChart
+	Headers   []perfHeader
+	Sorts     []option
+	Rows      []perfRow
+	Totals    perfRow
+	Empty     bool   // no delivery at all in the range
+	Next      string // the next page of the table, if any
+	First     string // the first page, when this is a later one
+	CSV       string
+	Sandbox   bool // the page is the sandbox's: its simulator makes figures
 	Simulator bool // the sandbox's simulator is on
 	Simulate  bool // and the user may run it
-	Path     string
-	Keep     []option // the range's parameters, for the sort's form
+	Path      string
+	Keep      []option // the range's parameters, for the sort's form
 }
 
 // perfRangeLink is a choice of the picker.

@@ -324,7 +324,7 @@ func TestPerformance(t *testing.T) {
 	// job, the formula's name defused.
 	for _, v := range views {
 		csvPath := strings.Replace(v.path, "/performance", "/performance.csv", 1) + "?days=7&sort=clicks"
-		if href, _ := c.get(v.path+"?days=7&sort=clicks").doc.Find("#csv-link").Attr("href"); href != csvPath {
+		if href, _ := c.get(v.path + "?days=7&sort=clicks").doc.Find("#csv-link").Attr("href"); href != csvPath {
 			t.Errorf("%s: the CSV link is %s, want %s", v.name, href, csvPath)
 		}
 		p := c.get(csvPath).wantStatus(200)

@@ -650,7 +650,9 @@ func csvHeader(q ReportQuery) string {
 func PerformanceCSVHeader(q ReportQuery) string { return csvHeader(q) }
 
 // AppendPerformanceCSVRow: see PerformanceCSVHeader.
-func AppendPerformanceCSVRow(b []byte, q ReportQuery, r *ReportRow) []byte { return appendCSVRow(b, q, r) }
+func AppendPerformanceCSVRow(b []byte, q ReportQuery, r *ReportRow) []byte {
+	return appendCSVRow(b, q, r)
+}
 
 // appendCSVRow writes a row of a CSV report of q (RFC 4180, CRLF).
 func appendCSVRow(b []byte, q ReportQuery, r *ReportRow) []byte {
