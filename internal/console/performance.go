@@ -282,7 +282,7 @@ func (s *Server) performance(w http.ResponseWriter, r *http.Request, c *call) er
 			URL: withQuery(v.Path, perfQuery{days: n}.params(pq.sort)), Current: pq.days == n})
 	}
 	for _, col := range perfColumns {
-		v.Sorts = append(v.Sorts, option{"-" + col.Key, col.Long + ", highest first"}, option{col.Key, col.Long + ", lowest first"})
+		v.Sorts = append(v.Sorts, option{"-" + col.Key, col.Label + ", highest first"}, option{col.Key, col.Label + ", lowest first"})
 	}
 	title := "Performance"
 	switch {
