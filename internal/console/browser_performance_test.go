@@ -124,7 +124,7 @@ func deliverLarge(t *testing.T, e *testEnv, env adcamp.Environment, keywords ...
 		for d := range 12 {
 			items = append(items, service.DeliveryItem{KeywordID: kw, Hour: now.Add(-time.Duration(24*d+i) * time.Hour).Format(time.RFC3339),
 				Impressions: adcamp.Some(int64(987654321 + d)), Clicks: adcamp.Some(int64(9876543 + d)), Orders: adcamp.Some(int64(98765)),
-				Cost: adcamp.Some("987654.32"), Sales: adcamp.Some("9876543.21")})
+				Cost: adcamp.Some("98765.43"), Sales: adcamp.Some("999999.99")})
 		}
 	}
 	if _, err := e.svc.IngestDelivery(ctx, env, items, false); err != nil {
