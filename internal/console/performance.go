@@ -220,18 +220,59 @@ func (s *Server) perfScopeOf(r *http.Request, c *call) (perfScope, error) {
 		if err != nil {
 			return perfScope{}, err
 		}
-		return perfScope{Kind: "ad group", Campaign: camp, Group: g, level: service.LevelAdGroup, child: service.LevelKeyword,
-			base: adGroupPath(g.ID) + "/performance"}, nil
+		return groupScope(g, camp), nil
 	}
 	if id := r.PathValue("campaign"); id != "" {
 		camp, err := s.svc.GetCampaign(c.ctx, c.tenant(), id)
 		if err != nil {
 			return perfScope{}, err
 		}
-		return perfScope{Kind: "campaign", Campaign: camp, level: service.LevelCampaign, child: service.LevelAdGroup,
-			base: campaignPath(camp.ID) + "/performance"}, nil
+		return campaignScope(camp), nil
 	}
-	return perfScope{Kind: "account", level: service.LevelCampaign, child: service.LevelCampaign, base: "/performance"}, nil
+	return accountScope(), nil
+}
+
+func accountScope() perfScope {
+	return perfScope{Kind: "account", level: service.LevelCampaign, child: service.LevelCampaign, base: "/performance"}
+}
+
+func campaignScope(camp *adcamp.Campaign) perfScope {
+	return perfScope{Kind: "campaign", Campaign: camp, level: service.LevelCampaign, child: service.LevelAdGroup,
+		base: campaignPath(camp.ID) + "/performance"}
+}
+
+func groupScope(g *adcamp.AdGroup, camp *adcamp.Campaign) perfScope {
+	return perfScope{Kind: "ad group", Campaign: camp, Group: g, level: service.LevelAdGroup, child: service.LevelKeyword,
+		base: adGroupPath(g.ID) + "/performance"}
+}
+
+// summaryDays is the range of the Performance section of the campaign
+// list's, a campaign's and an ad group's pages.
+const summaryDays = 7
+
+// perfSummary is that section: the totals of the last days, and the way
+// to the full view (the chart, the table, the CSV).
+type perfSummary struct {
+	Days    int
+	Figures []fact
+	URL     string
+	Empty   bool
+}
+
+// perfSummaryOf is the Performance section of sc's page.
+func (s *Server) perfSummaryOf(c *call, sc perfScope) (*perfSummary, error) {
+	today := s.accountToday(c)
+	pq := perfQuery{days: summaryDays, to: today, from: adcamp.DateOf(dayTime(today).AddDate(0, 0, -(summaryDays - 1)))}
+	m, err := s.svc.PerformanceTotals(c.ctx, c.tenant(), sc.reportQuery(sc.level, service.GranularitySum, pq))
+	if err != nil {
+		return nil, err
+	}
+	cells := perfCells(*m)
+	sum := &perfSummary{Days: summaryDays, URL: withQuery(c.envPath(sc.base), pq.params(defaultPerfSort)), Empty: *m == (service.ReportMetrics{})}
+	for _, i := range []int{2, 1, 0, 3, 4} { // cost, clicks, impressions, orders, sales
+		sum.Figures = append(sum.Figures, fact{perfColumns[i].Label, cells[i]})
+	}
+	return sum, nil
 }
 
 // reportQuery is the service's query of the scope at level.

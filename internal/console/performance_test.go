@@ -368,6 +368,24 @@ func TestPerformance(t *testing.T) {
 		t.Errorf("the keyword -cheap shoes is not defused in the CSV:\n%s", body)
 	}
 
+	// The campaign list's, a campaign's and an ad group's pages sum up
+	// the last 7 days and lead to the full view.
+	for _, v := range []struct{ page, query, link string }{
+		{at(acc, env, "/campaigns"), "level=campaign", at(acc, env, "/performance?days=7")},
+		{at(acc, env, "/campaigns/"+f.campaigns[0]), "level=campaign&campaign_id=" + f.campaigns[0], views[1].path + "?days=7"},
+		{at(acc, env, "/ad-groups/"+f.groups[0]), "level=ad_group&ad_group_id=" + f.groups[0], views[2].path + "?days=7"},
+	} {
+		var rep apiReport
+		api.get("/reports/performance?"+v.query+"&from="+from+"&to="+to, &rep)
+		p := c.get(v.page).wantStatus(200)
+		if got := p.text(".perf-figures div:first-child dd"); got != "$"+rep.Totals.Cost.String() {
+			t.Errorf("%s sums up a cost of %q, the API %s", v.page, got, rep.Totals.Cost)
+		}
+		if href, _ := p.doc.Find(".perf-summary a").Attr("href"); href != v.link {
+			t.Errorf("%s leads to %s, want %s", v.page, href, v.link)
+		}
+	}
+
 	// The deleted ad group keeps its row, marked, without a link.
 	p = c.get(at(acc, env, "/campaigns/"+f.campaigns[0]+"/performance?days=7")).wantStatus(200)
 	deleted := p.doc.Find(".perf-table tbody tr.deleted")
