@@ -52,7 +52,7 @@ func TestBrowserPerformance(t *testing.T) {
 	if loc := fullLocation(t, ctx); !strings.Contains(loc, "days=7") || !strings.Contains(loc, "sort=clicks") {
 		t.Errorf("the sorted view's address %s does not keep its range and order", loc)
 	}
-	shot(t, ctx, "50-performance-home-sorted")
+	shot(t, ctx, "60-performance-home-sorted")
 
 	// Into the campaign, by its row; a range of dates through the form.
 	click(t, ctx, `.perf-table tbody a[href*="/campaigns/`+f.campaigns[0]+`/performance"]`)
