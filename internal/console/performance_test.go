@@ -399,9 +399,6 @@ func TestPerformance(t *testing.T) {
 		viewer.get(v.path+"?days=90&sort=-roas").wantStatus(200).wantText(".perf-table tfoot", "Total")
 		viewer.get(strings.Replace(v.path, "/performance", "/performance.csv", 1)).wantStatus(200)
 	}
-	if viewer.get(at(acc, env, "/performance")).has(`#no-delivery form`) {
-		t.Error("a viewer is offered the simulator")
-	}
 
 	// Another account's campaign and ad group are not found.
 	other, err := e.svc.CreateAccount(admin, "Other", "")
@@ -447,6 +444,10 @@ func TestPerformance(t *testing.T) {
 	if !p.has(`#no-delivery form[action="/accounts/` + acc + `/sandbox/simulate"]`) {
 		t.Error("the sandbox's empty page does not offer its simulator to the owner")
 	}
+	p = viewer.get(empty).wantStatus(200).wantText("#no-delivery", "An owner or developer can run it")
+	if p.has("#no-delivery form") {
+		t.Error("a viewer is offered the simulator")
+	}
 }
 
 // seedPerformanceLite gives another account a campaign and an ad group,
@@ -464,4 +465,62 @@ func seedPerformanceLite(t *testing.T, e *testEnv, acc string, env adcamp.Enviro
 		t.Fatal(err)
 	}
 	return []string{camp.ID, g.ID}
+}
+
+// TestPerformancePages: a table of more rows than a page holds goes on
+// by its Next link, every row once, in order, the totals of every row on
+// each page.
+func TestPerformancePages(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c, acc := e.owner()
+	env := adcamp.Production
+	tn := adcamp.Tenant{AccountID: acc, Environment: env}
+	camp, err := e.svc.CreateCampaign(admin, tn, adcamp.CampaignInput{Name: adcamp.Some("Many"), BudgetDaily: adcamp.Some("100.00"),
+		Marketplace: adcamp.Some("US")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := e.svc.CreateAdGroup(admin, tn, camp.ID, adcamp.AdGroupInput{Name: adcamp.Some("Many"), DefaultBid: adcamp.Some("0.50")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []adcamp.KeywordInput
+	for i := range 105 {
+		items = append(items, adcamp.KeywordInput{Text: adcamp.Some(fmt.Sprintf("keyword %03d", i)), MatchType: adcamp.Some(adcamp.MatchPhrase)})
+	}
+	res, err := e.svc.CreateKeywords(admin, tn, g.ID, items, service.BatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hour := e.clock.Now().Truncate(time.Hour).Format(time.RFC3339)
+	var rows []service.DeliveryItem
+	for i, r := range res {
+		rows = append(rows, service.DeliveryItem{KeywordID: r.Keyword.ID, Hour: hour, Impressions: adcamp.Some(int64(1000 + i)),
+			Clicks: adcamp.Some(int64(i + 1)), Orders: adcamp.Some(int64(0)), Cost: adcamp.Some(adcamp.Money(10 * (i + 1)).String()),
+			Sales: adcamp.Some("0.00")})
+	}
+	if _, err := e.svc.IngestDelivery(ctx, env, rows, false); err != nil {
+		t.Fatal(err)
+	}
+	p := c.get(at(acc, env, "/ad-groups/"+g.ID+"/performance?days=7&sort=clicks")).wantStatus(200)
+	first := perfTable(p, ".perf-table tbody tr")
+	next, _ := p.doc.Find(`a[rel="next"]`).Attr("href")
+	if len(first) != 100 || next == "" || p.has(".pager a:not([rel])") {
+		t.Fatalf("the first page has %d rows, next %q", len(first), next)
+	}
+	totals := perfTable(p, ".perf-table tfoot tr")
+	p = c.get(next).wantStatus(200)
+	second := perfTable(p, ".perf-table tbody tr")
+	if len(second) != 5 || p.has(`a[rel="next"]`) || !p.has(".pager a") {
+		t.Fatalf("the second page has %d rows (next: %v)", len(second), p.has(`a[rel="next"]`))
+	}
+	for i, r := range append(first, second...) {
+		if want := fmt.Sprintf("keyword %03d", i); !strings.HasPrefix(r.name, want) {
+			t.Errorf("row %d is %q, want %s", i, r.name, want)
+		}
+	}
+	if got := perfTable(p, ".perf-table tfoot tr"); !slices.Equal(got[0].cells, totals[0].cells) || totals[0].cells[1] != "5,565" {
+		t.Errorf("the totals are %v on the first page and %v on the second, want 5,565 clicks on both", totals[0].cells, got[0].cells)
+	}
 }
