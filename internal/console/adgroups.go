@@ -24,6 +24,7 @@ type adGroupView struct {
 	Pager    pager
 	Ended    bool // its campaign has ended: nothing under it changes
 	History  *recentView
+	Perf     *perfSummary
 }
 
 // adGroupAndCampaign finds the ad group of the path and its campaign.
@@ -55,8 +56,12 @@ func (s *Server) adGroup(w http.ResponseWriter, r *http.Request, c *call) error 
 	if err != nil {
 		return err
 	}
+	perf, err := s.perfSummaryOf(c, groupScope(g, camp))
+	if err != nil {
+		return err
+	}
 	p := c.page(r, g.Name, "campaigns")
-	p.Data = adGroupView{Group: g, History: history, Campaign: camp, Keywords: list.Items, Status: f.Status, Match: f.MatchType,
+	p.Data = adGroupView{Perf: perf, Group: g, History: history, Campaign: camp, Keywords: list.Items, Status: f.Status, Match: f.MatchType,
 		Statuses: statusOptions(adcamp.ChildStatuses), Matches: matchOptions("Any match type"),
 		Facts: []fact{{"Default bid", money(g.DefaultBid)}, {"Ad group ID", g.ID}, {"Version", strconv.FormatInt(g.Version, 10)},
 			{"Created", formatTime(g.CreatedAt)}, {"Last changed", formatTime(g.UpdatedAt)}},

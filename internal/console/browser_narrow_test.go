@@ -44,6 +44,7 @@ func TestBrowserEveryPageNarrow(t *testing.T) {
 	group := newAdGroup(t, c, acc, env, camp, long("Hikingbootsandjackets", 200))
 	c.post(at(acc, env, "/ad-groups/"+group+"/keywords/new"), url.Values{"items": {long("waterproofhikingboots", 80) + "\nshort"}, "match_type": {"exact"}, "bid": {"999999.99"}}).wantStatus(200)
 	kw := e.keywordID(api, group, "short")
+	deliverLarge(t, e, env, kw, e.keywordID(api, group, long("waterproofhikingboots", 80)))
 	p = c.post("/accounts/"+acc+"/members/new", url.Values{"email": {long("someone.with.a.very.long.name", 60) + "@" + long("subdomain.", 50) + "example.com"}, "role": {"viewer"}}).wantStatus(200)
 	invitation, _ := url.Parse(p.text("#v-link"))
 	member := e.userID(acc, strings.ToLower(long("someone.with.a.very.long.name", 60)+"@"+long("subdomain.", 50)+"example.com"))
@@ -80,6 +81,11 @@ func TestBrowserEveryPageNarrow(t *testing.T) {
 		{"keyword", at(acc, env, "/keywords/"+kw)},
 		{"keyword-edit", at(acc, env, "/keywords/"+kw+"/edit")},
 		{"keywords-new", at(acc, env, "/ad-groups/"+group+"/keywords/new")},
+		{"performance", at(acc, env, "/performance")},
+		{"performance-campaign", at(acc, env, "/campaigns/"+camp+"/performance?days=90&sort=-roas")},
+		{"performance-ad-group", at(acc, env, "/ad-groups/"+group+"/performance")},
+		{"performance-refused", at(acc, env, "/performance?from=2026-13-01&to=2026-01-01")},
+		{"performance-empty", at(acc, adcamp.Production, "/performance")},
 		{"history", at(acc, env, "/history")},
 		{"history-campaign", at(acc, env, "/history?campaign_id="+camp)},
 		{"not-found", "/no/such/page"},

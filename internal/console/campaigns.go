@@ -20,6 +20,7 @@ type campaignsView struct {
 	Statuses  []option
 	Pager     pager
 	Simulator bool // the sandbox's delivery simulator is on
+	Perf      *perfSummary
 }
 
 func (s *Server) campaigns(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -28,8 +29,12 @@ func (s *Server) campaigns(w http.ResponseWriter, r *http.Request, c *call) erro
 	if err != nil {
 		return err
 	}
+	perf, err := s.perfSummaryOf(c, accountScope())
+	if err != nil {
+		return err
+	}
 	p := c.page(r, "Campaigns", "campaigns")
-	p.Data = campaignsView{Items: list.Items, Status: f.Status, Statuses: statusOptions(adcamp.CampaignStatuses),
+	p.Data = campaignsView{Perf: perf, Items: list.Items, Status: f.Status, Statuses: statusOptions(adcamp.CampaignStatuses),
 		Pager: newPager(list, c.envPath("/campaigns"), r.URL.Query()), Simulator: s.svc.SimulatorEnabled()}
 	return s.render(w, http.StatusOK, "campaigns.html", p)
 }
@@ -44,6 +49,7 @@ type campaignView struct {
 	Pager    pager
 	Ended    bool
 	History  *recentView
+	Perf     *perfSummary
 }
 
 func (s *Server) campaign(w http.ResponseWriter, r *http.Request, c *call) error {
@@ -65,8 +71,12 @@ func (s *Server) campaign(w http.ResponseWriter, r *http.Request, c *call) error
 	if err != nil {
 		return err
 	}
+	perf, err := s.perfSummaryOf(c, campaignScope(camp))
+	if err != nil {
+		return err
+	}
 	p := c.page(r, camp.Name, "campaigns")
-	p.Data = campaignView{Campaign: camp, History: history, Facts: facts, Groups: groups.Items, Status: f.Status,
+	p.Data = campaignView{Perf: perf, Campaign: camp, History: history, Facts: facts, Groups: groups.Items, Status: f.Status,
 		Statuses: statusOptions(adcamp.ChildStatuses), Pager: newPager(groups, c.envPath(campaignPath(camp.ID)), r.URL.Query()),
 		Ended: camp.Status == adcamp.StatusEnded}
 	return s.render(w, http.StatusOK, "campaign.html", p)

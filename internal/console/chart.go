@@ -42,18 +42,13 @@ func newChart(uses []service.DayUses) chart {
 	if n == 0 {
 		return c
 	}
-	w := (float64(chartWidth) - float64(chartGap*(n-1))) / float64(n)
+	values := make([]float64, n)
+	titles := make([]string, n)
 	for i, u := range uses {
-		h := float64(emptyHeight)
-		if u.Requests > 0 {
-			h = max(float64(emptyHeight)+1, float64(chartHeight)*float64(u.Requests)/float64(c.Peak))
-		}
-		c.Bars = append(c.Bars, bar{
-			X: num(float64(i) * (w + chartGap)), Y: num(float64(chartHeight) - h), W: num(w), H: num(h),
-			Title: fmt.Sprintf("%s: %s", dayName(u), requests(u.Requests)),
-			Empty: u.Requests == 0,
-		})
+		values[i] = float64(u.Requests)
+		titles[i] = fmt.Sprintf("%s: %s", dayName(u), requests(u.Requests))
 	}
+	c.Bars = layBars(values, float64(c.Peak), titles, chartWidth, chartHeight, chartGap)
 	c.First, c.Last = dayName(uses[0]), dayName(uses[n-1])
 	c.Label = fmt.Sprintf("Requests per day from %s to %s: %s in all, at most %s in a day.",
 		c.First, c.Last, requests(c.Total), strconv.FormatInt(c.Peak, 10))
@@ -70,3 +65,28 @@ func requests(n int64) string {
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
+
+// layBars lays out a bar a value in a box of width × height, scaled to
+// peak, gap apart at most (less when the bars are narrow); a value of 0
+// is a thin mark on the baseline, any other at least a little taller.
+func layBars(values []float64, peak float64, titles []string, width, height, gap int) []bar {
+	n := len(values)
+	if n == 0 {
+		return nil
+	}
+	slot := float64(width) / float64(n)
+	g := min(float64(gap), slot*0.25)
+	if n == 1 {
+		g = 0
+	}
+	w := (float64(width) - g*float64(n-1)) / float64(n)
+	bars := make([]bar, n)
+	for i, v := range values {
+		h := float64(emptyHeight)
+		if v > 0 && peak > 0 {
+			h = max(float64(emptyHeight)+1, float64(height)*v/peak)
+		}
+		bars[i] = bar{X: num(float64(i) * (w + g)), Y: num(float64(height) - h), W: num(w), H: num(h), Title: titles[i], Empty: v == 0}
+	}
+	return bars
+}

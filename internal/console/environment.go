@@ -77,7 +77,7 @@ type envLink struct {
 // the other. From any other (a campaign, which is one environment's
 // only) it leads to the other's campaigns; likewise from a new key's
 // form to the other's, and from a key's page to the API keys.
-var bothEnvs = []string{"/campaigns", "/campaigns/new", "/history"}
+var bothEnvs = []string{"/campaigns", "/campaigns/new", "/performance", "/history"}
 
 // envLinks are the switch of the page of r, in section, whose account is
 // accountID and whose environment is current.

@@ -176,6 +176,12 @@ func (p *page) CampaignsHome() string {
 	return "/accounts/" + url.PathEscape(p.Account.ID) + "/" + string(p.Current) + "/campaigns"
 }
 
+// PerformanceHome is where the navigation's Performance leads: the
+// performance of the environment the user is in.
+func (p *page) PerformanceHome() string {
+	return "/accounts/" + url.PathEscape(p.Account.ID) + "/" + string(p.Current) + "/performance"
+}
+
 // ReadOnly says why the page shows no way to change some of what it
 // shows, if it does not: the campaigns of an environment the member may
 // not change, the API keys of one, the members. Every page says it in the

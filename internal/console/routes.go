@@ -85,6 +85,12 @@ func (s *Server) routes() *routeTable {
 	t.env("POST", "/negative-lists/{list}/delete", campaignsPage, s.deleteNegativeList)
 	t.env("POST", "/campaigns/{campaign}/negative-lists/attach", campaignsPage, s.attachNegativeList)
 	t.env("POST", "/campaigns/{campaign}/negative-lists/{list}/detach", campaignsPage, s.detachNegativeList)
+	t.env("GET", "/performance", none, s.performance)
+	t.env("GET", "/performance.csv", none, s.performanceCSV)
+	t.env("GET", "/campaigns/{campaign}/performance", none, s.performance)
+	t.env("GET", "/campaigns/{campaign}/performance.csv", none, s.performanceCSV)
+	t.env("GET", "/ad-groups/{adgroup}/performance", none, s.performance)
+	t.env("GET", "/ad-groups/{adgroup}/performance.csv", none, s.performanceCSV)
 	t.env("GET", "/history", none, s.history)
 	t.env("GET", "/history.csv", none, s.historyCSV)
 

@@ -643,6 +643,17 @@ func csvHeader(q ReportQuery) string {
 	return string(append(b, "\r\n"...))
 }
 
+// PerformanceCSVHeader is the header line of a CSV report of q, and
+// AppendPerformanceCSVRow appends one of its rows: the format of a
+// csv.gz report job, for the console's download of a report (Level and
+// Granularity must be given, not left to their defaults).
+func PerformanceCSVHeader(q ReportQuery) string { return csvHeader(q) }
+
+// AppendPerformanceCSVRow: see PerformanceCSVHeader.
+func AppendPerformanceCSVRow(b []byte, q ReportQuery, r *ReportRow) []byte {
+	return appendCSVRow(b, q, r)
+}
+
 // appendCSVRow writes a row of a CSV report of q (RFC 4180, CRLF).
 func appendCSVRow(b []byte, q ReportQuery, r *ReportRow) []byte {
 	first := true
