@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/csv"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/adcamp/adcamp/client"
+	"github.com/adcamp/adcamp/client/reportcsv"
 )
 
 // reportsPerformance prints a performance report (every page) as a
@@ -68,7 +68,7 @@ func (c *cli) reportsPerformance(ctx context.Context, args []string) error {
 		for _, r := range rows {
 			rec := cells(r)
 			for i, v := range rec {
-				rec[i] = defuseCell(v)
+				rec[i] = reportcsv.Defuse(v) // as the server defuses its csv.gz files
 			}
 			w.Write(rec)
 		}
@@ -127,14 +127,4 @@ func reportColumns(level, granularity string) ([]string, func(client.ReportRow) 
 		return append(out, r.Status, strconv.FormatInt(r.Impressions, 10), strconv.FormatInt(r.Clicks, 10), r.Cost.String(),
 			strconv.FormatInt(r.Orders, 10), r.Sales.String(), opt(r.CTR), opt(r.CPC), opt(r.ConversionRate), opt(r.ACOS), opt(r.ROAS))
 	}
-}
-
-// defuseCell keeps a spreadsheet from reading a cell as a formula: one
-// that starts with = + - @ (or a tab or carriage return) gets a leading '.
-// Negative numbers never occur in a report.
-func defuseCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }
