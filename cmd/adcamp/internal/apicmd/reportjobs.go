@@ -122,9 +122,13 @@ func (c *cli) reportsJobCreate(ctx context.Context, args []string) error {
 		}
 		return a.printf("\nWait for it and write its file: adcamp reports job download %s --out FILE (once done)\n", j.ID)
 	}
-	p := newProgress(c.stderr, j.ID, time.Now)
-	j, err = cl.WaitReportJob(ctx, j.ID, &client.WaitOptions{Interval: 500 * time.Millisecond, MaxInterval: 5 * time.Second, Progress: p.show})
+	id := j.ID
+	p := newProgress(c.stderr, id, time.Now)
+	j, err = cl.WaitReportJob(ctx, id, &client.WaitOptions{Interval: 500 * time.Millisecond, MaxInterval: 5 * time.Second, Progress: p.show})
 	p.end()
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("stopped waiting; the report job goes on: once done, adcamp reports job download %s --out FILE", id)
+	}
 	if err != nil {
 		return apiError(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -28,6 +29,11 @@ func (s *apiSandbox) runStderr(args ...string) (stdout, stderr string, err error
 		args[0]+" "+args[1], args[2:])
 	return out.String(), errOut.String(), err
 }
+
+// writerFunc is a function as an io.Writer.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // gunzipCSV reads a csv.gz file.
 func gunzipCSV(t *testing.T, path string) [][]string {
@@ -72,6 +78,23 @@ func TestAPIReportJobs(t *testing.T) {
 	s.fail(2, "reports", "job", "get")
 	s.fail(2, "reports", "job", "frobnicate")
 
+	// Interrupted (Ctrl-C) at its first progress line, the wait stops
+	// and says how to get the file later; no file is written. (Another
+	// format: the same create signed in the same second would be answered
+	// as a replay of this one, and an interrupted command does not wait
+	// for the next second.)
+	stopped := filepath.Join(dir, "stopped.csv.gz")
+	ictx, interrupt := context.WithCancel(context.Background())
+	lookup := func(name string) (string, bool) { v, ok := s.env[name]; return v, ok }
+	err := Run(ictx, Env{Lookup: lookup, Stdout: io.Discard, Stderr: writerFunc(func(p []byte) (int, error) { interrupt(); return len(p), nil })},
+		"reports job", append([]string{"create", "--format", "jsonl.gz", "--out", stopped}, filters...))
+	if err == nil || !strings.Contains(err.Error(), "stopped waiting; the report job goes on") || !strings.Contains(err.Error(), "reports job download rpj_") {
+		t.Errorf("reports job create, interrupted = %v; want it to say the job goes on and how to download it", err)
+	}
+	if _, err := os.Stat(stopped); err == nil {
+		t.Errorf("an interrupted reports job create wrote %s", stopped)
+	}
+
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go s.svc.RunReportJobs(ctx, "apicmd-test")
@@ -115,8 +138,8 @@ func TestAPIReportJobs(t *testing.T) {
 	s.okJSON(&struct {
 		Items *[]client.ReportJob `json:"items"`
 	}{&after}, "reports", "jobs")
-	if len(after) != len(before) || len(before) != 2 {
-		t.Errorf("reports jobs: %d jobs before the refused create, %d after; want 2 and 2", len(before), len(after))
+	if len(after) != len(before) || len(before) != 3 {
+		t.Errorf("reports jobs: %d jobs before the refused create, %d after; want 3 and 3", len(before), len(after))
 	}
 	var forced client.ReportJob
 	s.okJSON(&forced, append([]string{"reports", "job", "create", "--format", "jsonl.gz", "--out", file, "--force"}, filters...)...)
@@ -139,7 +162,7 @@ func TestAPIReportJobs(t *testing.T) {
 	}
 
 	out = s.ok("reports", "jobs")
-	wantContains(t, "reports jobs", out, pending.ID, forced.ID, "3 report jobs, newest first.")
+	wantContains(t, "reports jobs", out, pending.ID, forced.ID, "4 report jobs, newest first.")
 	var printed any
 	s.okJSON(&printed, "reports", "job", "get", forced.ID)
 	if want := s.apiData("report-jobs/" + forced.ID); !reflect.DeepEqual(printed, want) {
