@@ -233,12 +233,19 @@ func outFlags(a *apiCommand) *outFile {
 	return &o
 }
 
-// check refuses a file that exists (unless --force), before any wait.
+// check refuses a file that exists (unless --force), or in no directory,
+// before any wait.
 func (o *outFile) check(path string) error {
 	if path == "" {
 		path = o.path
 	}
-	if path == "" || o.force {
+	if path == "" {
+		return nil
+	}
+	if info, err := os.Stat(filepath.Dir(path)); err != nil || !info.IsDir() {
+		return usageError("--out %s: no directory %s to write it in", path, filepath.Dir(path))
+	}
+	if o.force {
 		return nil
 	}
 	if _, err := os.Lstat(path); err == nil {

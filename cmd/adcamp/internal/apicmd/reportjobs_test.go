@@ -75,6 +75,8 @@ func TestAPIReportJobs(t *testing.T) {
 	wantContains(t, "reports job get", out, pending.ID, "pending", "csv.gz")
 	s.fail(2, "reports", "job", "create", "--wait=false", "--out", filepath.Join(dir, "x.csv.gz"))
 	s.fail(2, "reports", "job", "create", "--format", "xlsx")
+	out = s.fail(2, "reports", "job", "create", "--out", filepath.Join(dir, "nowhere", "x.csv.gz"))
+	wantContains(t, "reports job create into no directory", out, "no directory")
 	s.fail(2, "reports", "job", "get")
 	s.fail(2, "reports", "job", "frobnicate")
 
