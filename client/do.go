@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -99,20 +100,34 @@ func (c *Client) do(ctx context.Context, req *http.Request, v any, signed bool) 
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.send(ctx, req.Clone(ctx), body, signed)
+	resp, err := c.send(ctx, req.Clone(ctx), body, signed, false)
 	if err != nil {
 		return resp, err
 	}
 	return resp, decodeData(resp, v)
 }
 
+// open signs and sends req as Do does (retrying alike), but leaves a 2xx
+// answer's body unread: the caller reads it from resp.Body, and must
+// close it. The client's timeout then bounds each wait for the next bytes
+// of the body rather than the whole exchange, so a large file may take
+// as long as it takes while a stalled one fails. An answer that is not a
+// 2xx is read and returned as an *[Error], as Do does.
+func (c *Client) open(ctx context.Context, req *http.Request) (*Response, error) {
+	body, err := takeBody(req)
+	if err != nil {
+		return nil, err
+	}
+	return c.send(ctx, req.Clone(ctx), body, true, true)
+}
+
 // send runs the attempts of one call.
-func (c *Client) send(ctx context.Context, req *http.Request, body []byte, signed bool) (*Response, error) {
+func (c *Client) send(ctx context.Context, req *http.Request, body []byte, signed, stream bool) (*Response, error) {
 	retryable := idempotent(req) // adds the Idempotency-Key shared by all attempts
 	start := c.clock()
 	corrected := false
 	for n, sent := 1, 1; ; sent++ {
-		resp, err := c.attempt(ctx, req, body, signed, n)
+		resp, err := c.attempt(ctx, req, body, signed, stream, n)
 		if resp != nil {
 			resp.Attempts = sent
 		}
@@ -160,13 +175,10 @@ func (c *Client) nextDelay(ctx context.Context, resp *Response, err error, n int
 }
 
 // attempt sends req once, signed afresh, and reads the answer. It returns
-// an *Error for a non-2xx answer, with the response.
-func (c *Client) attempt(ctx context.Context, req *http.Request, body []byte, signed bool, n int) (*Response, error) {
-	if c.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.timeout)
-		defer cancel()
-	}
+// an *Error for a non-2xx answer, with the response. With stream, a 2xx
+// answer's body is left for the caller to read and close (see open).
+func (c *Client) attempt(ctx context.Context, req *http.Request, body []byte, signed, stream bool, n int) (*Response, error) {
+	ctx, release, idle := c.attemptContext(ctx, stream)
 	r := req.Clone(ctx)
 	setBody(r, body)
 	if f := simulatedFault(ctx); f != "" {
@@ -176,11 +188,23 @@ func (c *Client) attempt(ctx context.Context, req *http.Request, body []byte, si
 		signing.SignRequest(r, c.scheme, c.cred.apiKey, c.cred.secret, body, c.signTime(r, body))
 	}
 	began := c.clock()
-	hr, err := c.hc.Do(r)
+	hc := c.hc
+	if stream {
+		hc = c.streamClient()
+	}
+	hr, err := hc.Do(r)
 	if err != nil {
+		release()
 		c.logAttempt(ctx, r, n, nil, began, err)
 		return nil, err
 	}
+	if stream && hr.StatusCode >= 200 && hr.StatusCode <= 299 {
+		hr.Body = &idleBody{ctx: ctx, rc: hr.Body, timer: idle, timeout: c.timeout, release: release}
+		resp := &Response{Response: hr, RequestID: hr.Header.Get("X-Request-Id")}
+		c.logAttempt(ctx, r, n, resp, began, nil)
+		return resp, nil
+	}
+	defer release()
 	defer hr.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(hr.Body, maxResponseBody))
 	resp := &Response{Response: hr, RequestID: hr.Header.Get("X-Request-Id"), raw: raw}
@@ -192,6 +216,64 @@ func (c *Client) attempt(ctx context.Context, req *http.Request, body []byte, si
 		return resp, responseError(hr, raw, c.clock())
 	}
 	return resp, nil
+}
+
+// attemptContext returns the context of one attempt and the function that
+// releases it. An attempt is bounded by the client's timeout; a streamed
+// one by a timer (returned) that its body restarts with each read.
+func (c *Client) attemptContext(ctx context.Context, stream bool) (context.Context, func(), *time.Timer) {
+	if c.timeout <= 0 {
+		ctx, cancel := context.WithCancel(ctx)
+		return ctx, cancel, nil
+	}
+	if !stream {
+		ctx, cancel := context.WithTimeout(ctx, c.timeout)
+		return ctx, cancel, nil
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	timer := time.AfterFunc(c.timeout, func() { cancel(errIdle) })
+	return ctx, func() { timer.Stop(); cancel(nil) }, timer
+}
+
+// errIdle ends a streamed answer that sent nothing for the timeout.
+var errIdle = errors.New("client: no data from the server within the timeout")
+
+// streamClient is the client's *http.Client without its overall timeout,
+// which would cut a long download: attemptContext bounds its waits.
+func (c *Client) streamClient() *http.Client {
+	if c.hc.Timeout == 0 {
+		return c.hc
+	}
+	hc := *c.hc
+	hc.Timeout = 0
+	return &hc
+}
+
+// idleBody is a streamed answer's body: each read restarts the timer that
+// cancels the attempt, and Close releases it.
+type idleBody struct {
+	ctx     context.Context
+	rc      io.ReadCloser
+	timer   *time.Timer // nil without a timeout
+	timeout time.Duration
+	release func()
+}
+
+func (b *idleBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	if b.timer != nil && n > 0 {
+		b.timer.Reset(b.timeout)
+	}
+	if err != nil && err != io.EOF && context.Cause(b.ctx) == errIdle {
+		err = errIdle
+	}
+	return n, err
+}
+
+func (b *idleBody) Close() error {
+	err := b.rc.Close()
+	b.release()
+	return err
 }
 
 // takeBody reads a request's body, which each attempt then sends anew.

@@ -2,9 +2,12 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
+	"path"
 	"time"
 )
 
@@ -70,44 +73,141 @@ func (c *Client) GetReportJob(ctx context.Context, id string) (*ReportJob, error
 	return call[ReportJob](ctx, c, op{method: http.MethodGet, path: "report-jobs/" + url.PathEscape(id)})
 }
 
-// WaitReportJob polls a job every interval (2 s if zero) until it is done
-// or failed, calling progress (if not nil) with each state read.
-func (c *Client) WaitReportJob(ctx context.Context, id string, interval time.Duration, progress func(*ReportJob)) (*ReportJob, error) {
-	if interval <= 0 {
-		interval = 2 * time.Second
+// WaitOptions say how [Client.WaitReportJob] polls a job.
+type WaitOptions struct {
+	// Interval is the first wait between two reads of the job (1 s if
+	// zero); each wait after it is half as long again, up to MaxInterval
+	// (10 s if zero). A Retry-After header asks for longer waits.
+	Interval, MaxInterval time.Duration
+	// Progress, if not nil, is called with each state of the job read,
+	// the last one done or failed.
+	Progress func(*ReportJob)
+}
+
+// Defaults of WaitOptions.
+const (
+	defaultWaitInterval    = time.Second
+	defaultMaxWaitInterval = 10 * time.Second
+)
+
+// WaitReportJob reads the job id until it is done or failed, and returns
+// it: a failed job is no error (its Error says why). It waits between
+// reads with a growing interval (see [WaitOptions]; opts may be nil), at
+// least what an answer's Retry-After asks. An answer of 429 or 503 (once
+// the client's retries gave up) does not end the wait: it is read again
+// after its Retry-After. Another error ends it, as the end of ctx does,
+// with the last state read (nil if none).
+func (c *Client) WaitReportJob(ctx context.Context, id string, opts *WaitOptions) (*ReportJob, error) {
+	o := WaitOptions{}
+	if opts != nil {
+		o = *opts
 	}
-	for {
-		j, err := c.GetReportJob(ctx, id)
+	if o.Interval <= 0 {
+		o.Interval = defaultWaitInterval
+	}
+	if o.MaxInterval <= 0 {
+		o.MaxInterval = defaultMaxWaitInterval
+	}
+	o.MaxInterval = max(o.MaxInterval, o.Interval)
+	var last *ReportJob
+	for wait := o.Interval; ; wait = min(wait+wait/2, o.MaxInterval) {
+		j, after, err := c.pollReportJob(ctx, id)
 		if err != nil {
-			return nil, err
+			if !retryableStatus(statusOf(err)) {
+				return last, err
+			}
+		} else {
+			last = j
+			if o.Progress != nil {
+				o.Progress(j)
+			}
+			if j.Finished() {
+				return j, nil
+			}
 		}
-		if progress != nil {
-			progress(j)
-		}
-		if j.Finished() {
-			return j, nil
-		}
-		t := time.NewTimer(interval)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return j, ctx.Err()
-		case <-t.C:
+		if err := c.sleep(ctx, max(wait, after)); err != nil {
+			return last, err
 		}
 	}
 }
 
-// DownloadReportJob writes the gzipped file of a done job to w, and
-// returns its size.
+// pollReportJob reads a job, and the wait its answer asks for before the
+// next read (its Retry-After, that of an error answer too).
+func (c *Client) pollReportJob(ctx context.Context, id string) (*ReportJob, time.Duration, error) {
+	req, err := c.NewRequest(http.MethodGet, "report-jobs/"+esc(id), nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	var j ReportJob
+	resp, err := c.Do(ctx, req, &j)
+	if e := asError(err); e != nil {
+		return nil, e.RetryAfter, err
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	after, _ := retryAfter(resp.Header, c.clock())
+	return &j, after, nil
+}
+
+// statusOf is the HTTP status of an API error, 0 for another error.
+func statusOf(err error) int {
+	if e := asError(err); e != nil {
+		return e.StatusCode
+	}
+	return 0
+}
+
+// ReportJobFile is the file of a done report job, read from the server as
+// it arrives: close it when done.
+type ReportJobFile struct {
+	io.ReadCloser // the gzipped file, as stored
+	// Size is the file's length in bytes (its Content-Length).
+	Size int64
+	// Name is the file's name the server suggests:
+	// "report-rpj_....csv.gz".
+	Name string
+}
+
+// OpenReportJob starts the download of a done job's file (409 CONFLICT
+// until the job is done) and returns it unread, for the caller to read
+// as it arrives and close: a file of any size takes no more memory than
+// a read's buffer. The client's timeout (see [WithTimeout]) bounds the
+// wait for each part of the file, not the whole download. A request
+// refused or lost before the file begins is retried as any GET is; a
+// download cut short shows as an error of a read (io.ErrUnexpectedEOF).
+func (c *Client) OpenReportJob(ctx context.Context, id string) (*ReportJobFile, error) {
+	req, err := c.NewRequest(http.MethodGet, "report-jobs/"+esc(id)+"/download", nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/gzip, application/json")
+	resp, err := c.open(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	name := ""
+	if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
+		name = path.Base(params["filename"])
+	}
+	return &ReportJobFile{ReadCloser: resp.Body, Size: resp.ContentLength, Name: name}, nil
+}
+
+// DownloadReportJob writes the gzipped file of a done job to w as it
+// arrives ([Client.OpenReportJob]), and returns the bytes written. A
+// download cut short is an error.
 func (c *Client) DownloadReportJob(ctx context.Context, id string, w io.Writer) (int64, error) {
-	req, err := c.NewRequest(http.MethodGet, "report-jobs/"+url.PathEscape(id)+"/download", nil)
+	f, err := c.OpenReportJob(ctx, id)
 	if err != nil {
 		return 0, err
 	}
-	resp, err := c.Do(ctx, req, nil)
+	defer f.Close()
+	n, err := io.Copy(w, f)
 	if err != nil {
-		return 0, err
+		return n, fmt.Errorf("client: downloading report job %s: %w", id, err)
 	}
-	n, err := w.Write(resp.raw)
-	return int64(n), err
+	if f.Size >= 0 && n != f.Size {
+		return n, fmt.Errorf("client: downloading report job %s: got %d of %d bytes", id, n, f.Size)
+	}
+	return n, nil
 }

@@ -47,8 +47,18 @@ func freeAddr(t *testing.T) string {
 // startProcess runs the binary's serve command and waits until it is ready.
 func startProcess(t *testing.T, bin, addr string, args ...string) *exec.Cmd {
 	t.Helper()
+	return startProcessEnv(t, bin, addr, nil, args...)
+}
+
+// startProcessEnv is startProcess with env added to the process's
+// environment.
+func startProcessEnv(t *testing.T, bin, addr string, env []string, args ...string) *exec.Cmd {
+	t.Helper()
 	cmd := exec.Command(bin, append([]string{"serve", "--production-addr", addr, "--sandbox-addr", "", "--console-addr", "", "--operator-addr", "",
 		"--metrics-addr", "", "--log-level", "error"}, args...)...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -72,6 +72,10 @@ API commands (signed requests to a running server):
   adcamp reports performance [--level campaign|ad_group|keyword] [--granularity summary|day|hour]
                       [--from DAY] [--to DAY] [--campaign ID] [--ad-group ID] [--status S]
                       [--sort [-]METRIC] [--format table|csv]
+  adcamp reports job create [the filters of reports performance] [--format csv.gz|jsonl.gz]
+                      [--out FILE] [--force] [--wait=false]   a file of any size: waits, then writes it
+  adcamp reports job get ID | download ID [--out FILE] [--force]
+  adcamp reports jobs           the environment's report jobs, newest first
   adcamp sandbox reset          delete the account's sandbox campaigns, ad groups and keywords (sandbox only)
   adcamp sandbox sample-data    fill the sandbox with sample campaigns, ad groups and keywords (sandbox only)
   adcamp sandbox simulate [--days 30]  backfill the sandbox's last days with simulated delivery (sandbox only)

@@ -81,6 +81,10 @@ type serveConfig struct {
 	simulatorSeed        uint64 // its seed
 	reportWorkers        int    // report jobs run at once by this process
 	reportJobsPerAccount int    // an account's report jobs pending or running at most
+	// reportLease is the report jobs' lease, from ADCAMP_TEST_REPORT_JOB_LEASE
+	// (0: the service's 30 s). No flag: only tests shorten it
+	// (TestReportJobSurvivesSIGKILL), so as not to wait 30 s for a re-run.
+	reportLease time.Duration
 }
 
 func (c *cli) serveFlags(args []string) (*serveConfig, error) {
@@ -151,6 +155,11 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	}
 	if cfg.simulatorSeed, err = strconv.ParseUint(seed, 10, 64); err != nil {
 		return nil, usageError("--sandbox-seed must be a whole number ≥ 0, got %q", seed)
+	}
+	if v, ok := c.lookup(envTestReportLease); ok && v != "" {
+		if cfg.reportLease, err = time.ParseDuration(v); err != nil || cfg.reportLease <= 0 {
+			return nil, usageError("%s must be a duration such as 2s, got %q", envTestReportLease, v)
+		}
 	}
 	trusted, err := adcamp.ParsePrefixes([]string{cfg.trustedProxies})
 	if err != nil {
@@ -228,6 +237,9 @@ type app struct {
 	reportWorkers        int // serve --report-job-workers
 }
 
+// envTestReportLease shortens the report jobs' lease, for tests.
+const envTestReportLease = "ADCAMP_TEST_REPORT_JOB_LEASE"
+
 // openServe opens the store and builds the service of serve.
 func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger) (*app, error) {
 	db, box, err := c.openWarn(ctx, cfg.store, func(msg string) { log.Warn(msg) })
@@ -240,7 +252,7 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 		HistoryRetention: time.Duration(cfg.historyDays) * 24 * time.Hour,
 	})
 	svc.SetFeedRetention(cfg.feedRetention)
-	svc.SetReportJobs(service.ReportJobsConfig{MaxPerAccount: cfg.reportJobsPerAccount})
+	svc.SetReportJobs(service.ReportJobsConfig{MaxPerAccount: cfg.reportJobsPerAccount, Lease: cfg.reportLease})
 	svc.SetSimulator(service.SimulatorConfig{Enabled: cfg.simulator && cfg.sandboxAddr != "", Seed: cfg.simulatorSeed})
 	if err := svc.LoadSettings(ctx); err != nil {
 		db.Close()

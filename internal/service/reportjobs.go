@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/client/reportcsv"
 	"github.com/adcamp/adcamp/internal/jsonwrite"
 	"github.com/adcamp/adcamp/internal/store"
 )
@@ -662,7 +663,7 @@ func appendCSVRow(b []byte, q ReportQuery, r *ReportRow) []byte {
 			b = append(b, ',')
 		}
 		first = false
-		b = AppendCSVCell(b, v)
+		b = reportcsv.AppendCell(b, v) // defused as the CLI defuses
 	}
 	raw := func(v []byte) {
 		if !first {
@@ -703,36 +704,6 @@ func appendCSVRow(b []byte, q ReportQuery, r *ReportRow) []byte {
 		raw([]byte(v))
 	}
 	return append(b, "\r\n"...)
-}
-
-// AppendCSVCell writes a text cell of a CSV file: quoted when it holds a
-// comma, a quote or a line break, and defused when a spreadsheet would
-// take it for a formula (it starts with =, +, -, @, a tab or a carriage
-// return: OWASP's CSV injection) by a leading apostrophe, which
-// spreadsheets show as text and do not display.
-func AppendCSVCell(b []byte, v string) []byte {
-	defuse := len(v) > 0 && (v[0] == '=' || v[0] == '+' || v[0] == '-' || v[0] == '@' || v[0] == '\t' || v[0] == '\r')
-	quote := defuse
-	for i := 0; i < len(v) && !quote; i++ {
-		switch v[i] {
-		case ',', '"', '\n', '\r':
-			quote = true
-		}
-	}
-	if !quote {
-		return append(b, v...)
-	}
-	b = append(b, '"')
-	if defuse {
-		b = append(b, '\'')
-	}
-	for i := 0; i < len(v); i++ {
-		if v[i] == '"' {
-			b = append(b, '"')
-		}
-		b = append(b, v[i])
-	}
-	return append(b, '"')
 }
 
 // PurgeReportJobs deletes the jobs whose file expired, and says how many.

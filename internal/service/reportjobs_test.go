@@ -255,25 +255,3 @@ func TestReportJobCrash(t *testing.T) {
 		t.Errorf("report_job.failed events = %d, %v; want 1", len(evs), err)
 	}
 }
-
-func TestAppendCSVCell(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"plain":       "plain",
-		"a,b":         `"a,b"`,
-		`say "hi"`:    `"say ""hi"""`,
-		"=1+2":        `"'=1+2"`,
-		"+1":          `"'+1"`,
-		"-1":          `"'-1"`,
-		"@SUM(A1)":    `"'@SUM(A1)"`,
-		"\tx":         "\"'\tx\"",
-		"\rx":         "\"'\rx\"",
-		"a=b":         "a=b",
-		"":            "",
-		"line\nbreak": "\"line\nbreak\"",
-	} {
-		if got := string(service.AppendCSVCell(nil, in)); got != want {
-			t.Errorf("AppendCSVCell(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

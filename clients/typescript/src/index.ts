@@ -12,6 +12,24 @@ import { Signer, type Scheme } from "./signing.js";
 export type { components, operations, paths } from "./openapi.js";
 export { fromCents, toCents, usd, parseJSON, stringifyJSON, type Money } from "./money.js";
 export { Signer, sign, stringToSign, type Scheme, type SignedHeaders } from "./signing.js";
+export {
+  AdcampError,
+  createReportJob,
+  downloadReportJob,
+  getReportJob,
+  jsonlRows,
+  openReportJob,
+  performanceRows,
+  waitReportJob,
+  type ReportJob,
+  type ReportJobCreate,
+  type ReportJobFile,
+  type ReportPage,
+  type ReportQuery,
+  type ReportRow,
+  type ReportTotals,
+  type WaitOptions,
+} from "./reports.js";
 
 /** Where the API answers: an adcamp listener and the canonical prefix. */
 export const SandboxURL = "http://127.0.0.1:8081/api/v1/open";

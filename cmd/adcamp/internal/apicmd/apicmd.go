@@ -26,12 +26,14 @@ import (
 
 // Env is what a command sees of its process: its environment variables
 // (Lookup tells a variable set but empty from one not set), its input
-// (a batch file may be read from it) and its output. A command prints
+// (a batch file may be read from it), its output, and its error stream,
+// where a long command shows its progress (nil: none). A command prints
 // no error: it returns it, for main to print.
 type Env struct {
 	Lookup func(string) (string, bool)
 	Stdin  io.Reader
 	Stdout io.Writer
+	Stderr io.Writer
 }
 
 // cli carries the program's environment and standard streams.
@@ -39,6 +41,7 @@ type cli struct {
 	lookup func(string) (string, bool)
 	stdin  io.Reader
 	stdout io.Writer
+	stderr io.Writer
 }
 
 func usageError(format string, args ...any) error { return cmdline.Usagef(format, args...) }
@@ -53,7 +56,10 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 // A mistake on the command line is a cmdline usage error; -h prints the
 // command's flags and returns flag.ErrHelp.
 func Run(ctx context.Context, env Env, cmd string, args []string) error {
-	c := &cli{lookup: env.Lookup, stdin: env.Stdin, stdout: env.Stdout}
+	c := &cli{lookup: env.Lookup, stdin: env.Stdin, stdout: env.Stdout, stderr: env.Stderr}
+	if c.stderr == nil {
+		c.stderr = io.Discard
+	}
 	return c.api(ctx, cmd, args)
 }
 
@@ -102,6 +108,10 @@ func (c *cli) api(ctx context.Context, cmd string, args []string) error {
 		return c.changesList(ctx, args)
 	case "reports performance":
 		return c.reportsPerformance(ctx, args)
+	case "reports job":
+		return c.reportsJob(ctx, args)
+	case "reports jobs":
+		return c.reportsJobs(ctx, args)
 	case "sandbox reset":
 		return c.sandboxAction(ctx, cmd, args, (*client.Client).ResetSandbox, "deleted")
 	case "sandbox sample-data":
