@@ -62,3 +62,25 @@ func AppendCell(b []byte, v string) []byte {
 	}
 	return append(b, '"')
 }
+
+// Columns are the columns of a CSV report of a level (campaign, ad_group
+// or keyword) and granularity (summary, day or hour), in order: the
+// server's csv.gz files and the command line write the same.
+func Columns(level, granularity string) []string {
+	var cols []string
+	switch granularity {
+	case "day":
+		cols = append(cols, "date")
+	case "hour":
+		cols = append(cols, "date", "hour")
+	}
+	cols = append(cols, "campaign_id", "campaign_name")
+	if level != "campaign" {
+		cols = append(cols, "ad_group_id", "ad_group_name")
+	}
+	if level == "keyword" {
+		cols = append(cols, "keyword_id", "keyword_text", "match_type")
+	}
+	return append(cols, "status", "deleted", "impressions", "clicks", "cost", "orders", "sales",
+		"ctr", "cpc", "conversion_rate", "acos", "roas")
+}

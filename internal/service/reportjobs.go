@@ -614,24 +614,7 @@ func appendJSONMetrics(b []byte, m ReportMetrics) []byte {
 }
 
 // csvColumns are the columns of a CSV report of q.
-func csvColumns(q ReportQuery) []string {
-	var cols []string
-	switch q.Granularity {
-	case GranularityDay:
-		cols = append(cols, "date")
-	case GranularityHour:
-		cols = append(cols, "date", "hour")
-	}
-	cols = append(cols, "campaign_id", "campaign_name")
-	if q.Level != LevelCampaign {
-		cols = append(cols, "ad_group_id", "ad_group_name")
-	}
-	if q.Level == LevelKeyword {
-		cols = append(cols, "keyword_id", "keyword_text", "match_type")
-	}
-	return append(cols, "status", "deleted", "impressions", "clicks", "cost", "orders", "sales",
-		"ctr", "cpc", "conversion_rate", "acos", "roas")
-}
+func csvColumns(q ReportQuery) []string { return reportcsv.Columns(q.Level, q.Granularity) }
 
 func csvHeader(q ReportQuery) string {
 	var b []byte

@@ -102,21 +102,7 @@ func reportFlags(a *apiCommand) func() (client.ReportOptions, error) {
 
 // reportColumns are the columns of a report's table and CSV.
 func reportColumns(level, granularity string) ([]string, func(client.ReportRow) []string) {
-	var header []string
-	switch granularity {
-	case "day":
-		header = append(header, "date")
-	case "hour":
-		header = append(header, "date", "hour")
-	}
-	header = append(header, "campaign_id", "campaign_name")
-	if level == "ad_group" || level == "keyword" {
-		header = append(header, "ad_group_id", "ad_group_name")
-	}
-	if level == "keyword" {
-		header = append(header, "keyword_id", "keyword_text", "match_type")
-	}
-	header = append(header, "status", "impressions", "clicks", "cost", "orders", "sales", "ctr", "cpc", "conversion_rate", "acos", "roas")
+	header := reportcsv.Columns(level, granularity)
 	opt := func(s *string) string {
 		if s == nil {
 			return ""
@@ -138,7 +124,7 @@ func reportColumns(level, granularity string) ([]string, func(client.ReportRow) 
 		if level == "keyword" {
 			out = append(out, r.KeywordID, r.KeywordText, r.MatchType)
 		}
-		return append(out, r.Status, strconv.FormatInt(r.Impressions, 10), strconv.FormatInt(r.Clicks, 10), r.Cost.String(),
+		return append(out, r.Status, strconv.FormatBool(r.Deleted), strconv.FormatInt(r.Impressions, 10), strconv.FormatInt(r.Clicks, 10), r.Cost.String(),
 			strconv.FormatInt(r.Orders, 10), r.Sales.String(), opt(r.CTR), opt(r.CPC), opt(r.ConversionRate), opt(r.ACOS), opt(r.ROAS))
 	}
 }
