@@ -539,9 +539,6 @@ func negativeValues(n *adcamp.NegativeKeyword) []*string {
 // recordNegative records a negative keyword's change.
 func recordNegative(h *history, op adcamp.Operation, before, after *adcamp.NegativeKeyword) {
 	n := cmpOrPtr(after, before)
-	if n.ListID != "" {
-		h.lists = append(h.lists, listRef{account: n.AccountID, env: n.Environment, id: n.ListID})
-	}
 	h.add(n.AccountID, n.Environment, adcamp.EntityNegativeKeyword, n.ID, n.CampaignID, n.AdGroupID, op,
 		diff(op, negativeFields, negativeValues(before), negativeValues(after)))
 }
