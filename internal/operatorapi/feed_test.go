@@ -100,66 +100,83 @@ func recordID(m json.RawMessage, id string) string {
 	return s
 }
 
+// feedChange is one change of an answer, of any kind.
+type feedChange struct {
+	Op              string          `json:"op"`
+	Keyword         json.RawMessage `json:"keyword"`
+	KeywordID       string          `json:"keyword_id"`
+	Negative        json.RawMessage `json:"negative"`
+	NegativeID      string          `json:"negative_id"`
+	CampaignLists   json.RawMessage `json:"campaign_lists"`
+	CampaignListsOf string          `json:"campaign_lists_of"`
+}
+
+// answer asks once for the changes after pos: it returns them, the
+// answer's position and its size in bytes. With a limit, it checks that
+// the answer holds no more changes.
+func (f *feedClient) answer(pos string) ([]feedChange, string, int) {
+	f.e.t.Helper()
+	q := "/operator/v1/serving/changes?environment=" + string(f.environment) + "&after=" + pos
+	if f.limit > 0 {
+		q += "&limit=" + strconv.Itoa(f.limit)
+	}
+	status, body := f.get(q)
+	if status != http.StatusOK {
+		f.e.t.Fatalf("changes after %s = %d %s", pos, status, body)
+	}
+	var a struct {
+		Data struct {
+			Changes  []feedChange `json:"changes"`
+			Position string       `json:"position"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &a); err != nil {
+		f.e.t.Fatal(err)
+	}
+	if f.limit > 0 && len(a.Data.Changes) > f.limit {
+		f.e.t.Fatalf("changes with limit=%d answered %d", f.limit, len(a.Data.Changes))
+	}
+	return a.Data.Changes, a.Data.Position, len(body)
+}
+
+// apply applies one change to a state, keyed by kind and id.
+func (f *feedClient) apply(state map[string]json.RawMessage, c feedChange) {
+	f.e.t.Helper()
+	switch {
+	case c.Op == "upsert" && c.Keyword != nil:
+		state["kw:"+recordID(c.Keyword, "keyword_id")] = compact(c.Keyword)
+		f.upserts++
+	case c.Op == "upsert" && c.Negative != nil:
+		state["neg:"+recordID(c.Negative, "negative_id")] = compact(c.Negative)
+		f.negatives++
+	case c.Op == "upsert" && c.CampaignLists != nil:
+		state["lists:"+recordID(c.CampaignLists, "campaign_id")] = compact(c.CampaignLists)
+		f.negatives++
+	case c.Op == "remove" && c.KeywordID != "":
+		delete(state, "kw:"+c.KeywordID)
+		f.removes++
+	case c.Op == "remove" && c.NegativeID != "":
+		delete(state, "neg:"+c.NegativeID)
+		f.negatives++
+	case c.Op == "remove" && c.CampaignListsOf != "":
+		delete(state, "lists:"+c.CampaignListsOf)
+		f.negatives++
+	default:
+		f.e.t.Fatalf("change of no known kind: %+v", c)
+	}
+}
+
 // follow applies the changes after pos to state until there are none, and
-// returns the position reached. With a limit, it asks for answers of at
-// most that many changes, and checks that they hold no more.
+// returns the position reached.
 func (f *feedClient) follow(state map[string]json.RawMessage, pos string) string {
 	f.e.t.Helper()
 	for range 1000 {
-		q := "/operator/v1/serving/changes?environment=" + string(f.environment) + "&after=" + pos
-		if f.limit > 0 {
-			q += "&limit=" + strconv.Itoa(f.limit)
+		changes, next, _ := f.answer(pos)
+		for _, c := range changes {
+			f.apply(state, c)
 		}
-		status, body := f.get(q)
-		if status != http.StatusOK {
-			f.e.t.Fatalf("changes after %s = %d %s", pos, status, body)
-		}
-		var a struct {
-			Data struct {
-				Changes []struct {
-					Op              string          `json:"op"`
-					Keyword         json.RawMessage `json:"keyword"`
-					KeywordID       string          `json:"keyword_id"`
-					Negative        json.RawMessage `json:"negative"`
-					NegativeID      string          `json:"negative_id"`
-					CampaignLists   json.RawMessage `json:"campaign_lists"`
-					CampaignListsOf string          `json:"campaign_lists_of"`
-				} `json:"changes"`
-				Position string `json:"position"`
-			} `json:"data"`
-		}
-		if err := json.Unmarshal(body, &a); err != nil {
-			f.e.t.Fatal(err)
-		}
-		if f.limit > 0 && len(a.Data.Changes) > f.limit {
-			f.e.t.Fatalf("changes with limit=%d answered %d", f.limit, len(a.Data.Changes))
-		}
-		for _, c := range a.Data.Changes {
-			switch {
-			case c.Op == "upsert" && c.Keyword != nil:
-				state["kw:"+recordID(c.Keyword, "keyword_id")] = compact(c.Keyword)
-				f.upserts++
-			case c.Op == "upsert" && c.Negative != nil:
-				state["neg:"+recordID(c.Negative, "negative_id")] = compact(c.Negative)
-				f.negatives++
-			case c.Op == "upsert" && c.CampaignLists != nil:
-				state["lists:"+recordID(c.CampaignLists, "campaign_id")] = compact(c.CampaignLists)
-				f.negatives++
-			case c.Op == "remove" && c.KeywordID != "":
-				delete(state, "kw:"+c.KeywordID)
-				f.removes++
-			case c.Op == "remove" && c.NegativeID != "":
-				delete(state, "neg:"+c.NegativeID)
-				f.negatives++
-			case c.Op == "remove" && c.CampaignListsOf != "":
-				delete(state, "lists:"+c.CampaignListsOf)
-				f.negatives++
-			default:
-				f.e.t.Fatalf("change of no known kind: %+v", c)
-			}
-		}
-		pos = a.Data.Position
-		if len(a.Data.Changes) == 0 {
+		pos = next
+		if len(changes) == 0 {
 			return pos
 		}
 	}
