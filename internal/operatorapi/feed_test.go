@@ -14,11 +14,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/client/signing"
+	"github.com/adcamp/adcamp/internal/openapischema"
 	"github.com/adcamp/adcamp/internal/postgres"
 	"github.com/adcamp/adcamp/internal/postgres/pgtest"
 	"github.com/adcamp/adcamp/internal/service"
@@ -92,6 +94,17 @@ func (f *feedClient) snapshot() (map[string]json.RawMessage, string) {
 	return out, pos
 }
 
+// operatorDocument is openapi-operator.yaml's validator, made once.
+var operatorDocument = sync.OnceValue(func() func(testing.TB) *openapischema.Validator {
+	v, err := openapischema.New(adcamp.OpenAPIOperator)
+	return func(t testing.TB) *openapischema.Validator {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+})()
+
 // recordID returns a record's field named id.
 func recordID(m json.RawMessage, id string) string {
 	var fields map[string]any
@@ -132,6 +145,9 @@ func (f *feedClient) answer(pos string) ([]feedChange, string, int) {
 	}
 	if err := json.Unmarshal(body, &a); err != nil {
 		f.e.t.Fatal(err)
+	}
+	if err := operatorDocument(f.e.t).Response("GET", "/serving/changes", status, nil, body); err != nil {
+		f.e.t.Errorf("the answer of changes does not match openapi-operator.yaml: %v\n%s", err, body)
 	}
 	if f.limit > 0 && len(a.Data.Changes) > f.limit {
 		f.e.t.Fatalf("changes with limit=%d answered %d", f.limit, len(a.Data.Changes))
