@@ -252,20 +252,32 @@ type blockIndex struct {
 func newBlockIndex(ns []*adcamp.NegativeKeyword) *blockIndex {
 	b := &blockIndex{exact: map[string]string{}, phrase: map[string]string{}}
 	for _, n := range ns {
-		if n.Status != adcamp.StatusActive {
-			continue
-		}
-		key := n.TextKey()
-		m := b.exact
-		if n.MatchType == adcamp.MatchPhrase {
-			m = b.phrase
-			b.maxWords = max(b.maxWords, strings.Count(key, " ")+1)
-		}
-		if _, ok := m[key]; !ok {
-			m[key] = n.ID
+		if n.Status == adcamp.StatusActive {
+			b.add(n.ID, n.TextKey(), n.MatchType)
 		}
 	}
 	return b
+}
+
+// newKeyIndex is newBlockIndex of active negatives read with their keys.
+func newKeyIndex(ns []store.NegativeKey) *blockIndex {
+	b := &blockIndex{exact: make(map[string]string, len(ns)), phrase: make(map[string]string, len(ns))}
+	for _, n := range ns {
+		b.add(n.ID, n.TextKey, n.MatchType)
+	}
+	return b
+}
+
+// add indexes a negative by its folded text (the first of a text stays).
+func (b *blockIndex) add(id, key string, matchType adcamp.MatchType) {
+	m := b.exact
+	if matchType == adcamp.MatchPhrase {
+		m = b.phrase
+		b.maxWords = max(b.maxWords, strings.Count(key, " ")+1)
+	}
+	if _, ok := m[key]; !ok {
+		m[key] = id
+	}
 }
 
 func (b *blockIndex) empty() bool { return len(b.exact) == 0 && len(b.phrase) == 0 }
@@ -295,7 +307,11 @@ func (b *blockIndex) blocking(key string) string {
 func (b *blockIndex) blocked(kws []store.KeywordText, limit int) []adcamp.Blocked {
 	var out []adcamp.Blocked
 	for _, k := range kws {
-		if id := b.blocking(adcamp.KeywordKey(k.Text)); id != "" {
+		key := k.TextKey
+		if key == "" {
+			key = adcamp.KeywordKey(k.Text)
+		}
+		if id := b.blocking(key); id != "" {
 			out = append(out, adcamp.Blocked{KeywordID: k.ID, Text: k.Text, NegativeID: id})
 			if len(out) == limit {
 				break

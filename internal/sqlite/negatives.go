@@ -134,12 +134,30 @@ func collectNegatives(rows *sql.Rows, err error) ([]*adcamp.NegativeKeyword, err
 	return out, rows.Err()
 }
 
+func (t *tx) ActiveNegativeKeys(ctx context.Context, tn adcamp.Tenant, parentID string) ([]store.NegativeKey, error) {
+	rows, err := t.query(ctx, `SELECT id, text_key, match_type FROM negative_keywords
+		WHERE parent_id = $1 AND account_id = $2 AND environment = $3 AND status = 'active'`, parentID, tn.AccountID, tn.Environment)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.NegativeKey
+	for rows.Next() {
+		var n store.NegativeKey
+		if err := rows.Scan(&n.ID, &n.TextKey, &n.MatchType); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
 func (t *tx) KeywordTexts(ctx context.Context, tn adcamp.Tenant, campaignIDs []string, adGroupID string, activeOnly bool) ([]store.KeywordText, error) {
-	q := `SELECT k.id, k.ad_group_id, k.text, k.status FROM keywords k
+	q := `SELECT k.id, k.ad_group_id, k.text, k.text_key, k.status FROM keywords k
 		WHERE k.ad_group_id = $1 AND k.account_id = $2 AND k.environment = $3 AND ($4 = 0 OR k.status = 'active') ORDER BY k.id`
 	args := []any{adGroupID, tn.AccountID, tn.Environment, activeOnly}
 	if adGroupID == "" {
-		q = `SELECT k.id, k.ad_group_id, k.text, k.status FROM ad_groups g JOIN keywords k ON k.ad_group_id = g.id
+		q = `SELECT k.id, k.ad_group_id, k.text, k.text_key, k.status FROM ad_groups g JOIN keywords k ON k.ad_group_id = g.id
 			WHERE g.campaign_id IN (SELECT value FROM json_each($1)) AND g.account_id = $2 AND g.environment = $3
 			AND ($4 = 0 OR k.status = 'active') ORDER BY k.id`
 		args[0] = jsonList(campaignIDs)
@@ -152,7 +170,7 @@ func (t *tx) KeywordTexts(ctx context.Context, tn adcamp.Tenant, campaignIDs []s
 	var out []store.KeywordText
 	for rows.Next() {
 		var k store.KeywordText
-		if err := rows.Scan(&k.ID, &k.AdGroupID, &k.Text, &k.Status); err != nil {
+		if err := rows.Scan(&k.ID, &k.AdGroupID, &k.Text, &k.TextKey, &k.Status); err != nil {
 			return nil, err
 		}
 		out = append(out, k)
