@@ -78,12 +78,12 @@ func main() {
 
 // server holds what is servable and what was served.
 type server struct {
-	mu       sync.Mutex
-	feed     *feed
-	ids      []string // of keywords, for random picks (rebuilt when stale)
-	stale    bool
-	served   map[hourKey]*DeliveryRow
-	cents    map[hourKey]int64
+	mu     sync.Mutex
+	feed   *feed
+	ids    []string // of keywords, for random picks (rebuilt when stale)
+	stale  bool
+	served map[hourKey]*DeliveryRow
+	cents  map[hourKey]int64
 }
 
 type hourKey struct {
