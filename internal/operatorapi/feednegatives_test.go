@@ -204,7 +204,7 @@ func TestFeedChangesPaged(t *testing.T) {
 			t.Errorf("following holds %d keywords, want 30", n)
 		}
 		// A position within a stretch that is no position answers 400.
-		for _, bad := range []string{"1-", "1-2-", "x-2-3kw_a", "1-x-3kw_a"} {
+		for _, bad := range []string{"1-", "1-2-", "x-2-3kw_a", "1-x-3kw_a", "5-3-3kw_a", "4-4-3kw_a"} {
 			if status, body := fc.get("/operator/v1/serving/changes?environment=production&after=" + bad); status != 400 {
 				t.Errorf("after=%s: %d %s", bad, status, body)
 			}

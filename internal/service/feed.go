@@ -304,10 +304,13 @@ const (
 )
 
 // feedPosition is where a reader of the feed stands: after the journal's
-// position after; or, within the stretch of the journal (after, until],
-// past the records whose keys are at most key (an answer cut at its
-// limit). The journal's stretch is read again as a whole for each page,
-// and its records answered in their state at that read, in key order.
+// position after; or, within the stretch of the journal from after to
+// until (what ReadFeed returned for after), past the records whose keys
+// are at most key (an answer cut at its limit). The journal's stretch is
+// read again as a whole for each page, and its records answered in their
+// state at that read, in key order: a record changed after the first
+// read is in a later stretch too, so it is answered again after its
+// change.
 type feedPosition struct {
 	after, until int64
 	key          string
@@ -328,7 +331,7 @@ func parseFeedPosition(s string) (feedPosition, bool) {
 	}
 	u, key, ok := strings.Cut(rest, "-")
 	until, ok2 := ParsePosition(u)
-	if !ok || !ok2 || key == "" {
+	if !ok || !ok2 || key == "" || until <= after {
 		return feedPosition{}, false
 	}
 	return feedPosition{after: after, until: until, key: key}, true
