@@ -78,12 +78,12 @@ func main() {
 
 // server holds what is servable and what was served.
 type server struct {
-	mu       sync.Mutex
-	keywords map[string]Keyword
-	ids      []string // of keywords, for random picks (rebuilt when stale)
-	stale    bool
-	served   map[hourKey]*DeliveryRow
-	cents    map[hourKey]int64
+	mu     sync.Mutex
+	feed   *feed
+	ids    []string // of keywords, for random picks (rebuilt when stale)
+	stale  bool
+	served map[hourKey]*DeliveryRow
+	cents  map[hourKey]int64
 }
 
 type hourKey struct {
@@ -92,16 +92,16 @@ type hourKey struct {
 }
 
 func newServer() *server {
-	return &server{keywords: map[string]Keyword{}, served: map[hourKey]*DeliveryRow{}, cents: map[hourKey]int64{}}
+	return &server{feed: newFeed(), served: map[hourKey]*DeliveryRow{}, cents: map[hourKey]int64{}}
 }
 
 func (s *server) run(ctx context.Context, c *operatorClient, rate float64, report time.Duration, status func(context.Context)) error {
-	pos, err := c.Snapshot(ctx, func(k Keyword) { s.keywords[k.KeywordID] = k })
+	pos, err := c.Snapshot(ctx, s.feed.apply)
 	if err != nil {
 		return err
 	}
 	s.stale = true
-	log.Printf("snapshot: %d servable keywords at position %s", len(s.keywords), pos)
+	log.Printf("snapshot: %d servable keywords, %d negatives at position %s", len(s.feed.keywords), len(s.feed.negatives), pos)
 	go s.follow(ctx, c, pos)
 	go s.serve(ctx, rate)
 	t := time.NewTicker(report)
@@ -118,7 +118,7 @@ func (s *server) run(ctx context.Context, c *operatorClient, rate float64, repor
 			continue
 		}
 		s.mu.Lock()
-		n := len(s.keywords)
+		n := len(s.feed.keywords)
 		s.mu.Unlock()
 		log.Printf("posted %d delivery rows; %d keywords servable", len(rows), n)
 		if status != nil {
@@ -138,15 +138,11 @@ func (s *server) follow(ctx context.Context, c *operatorClient, pos string) {
 		}
 		s.mu.Lock()
 		for _, ch := range changes {
-			if ch.Op == "upsert" {
-				s.keywords[ch.Keyword.KeywordID] = *ch.Keyword
-			} else {
-				delete(s.keywords, ch.KeywordID)
-			}
+			s.feed.apply(ch)
 		}
 		if len(changes) > 0 {
 			s.stale = true
-			log.Printf("changes: %d applied; %d keywords servable", len(changes), len(s.keywords))
+			log.Printf("changes: %d applied; %d keywords servable", len(changes), len(s.feed.keywords))
 		}
 		s.mu.Unlock()
 		pos = next
@@ -170,14 +166,14 @@ func (s *server) serve(ctx context.Context, rate float64) {
 		s.mu.Lock()
 		if s.stale {
 			s.ids = s.ids[:0]
-			for id := range s.keywords {
+			for id := range s.feed.keywords {
 				s.ids = append(s.ids, id)
 			}
 			s.stale = false
 		}
 		if len(s.ids) > 0 {
-			k := s.keywords[s.ids[rand.IntN(len(s.ids))]]
-			if !shows(k, search(k.Text)) {
+			k, ok := s.feed.keywords[s.ids[rand.IntN(len(s.ids))]]
+			if !ok || !shows(k, s.feed.negativesOf(k), search(k.Text)) {
 				s.mu.Unlock()
 				continue
 			}
@@ -251,10 +247,10 @@ func normalise(text string) []string {
 
 // shows reports whether a search shows keyword k: its match type matches
 // (exact: the whole search; phrase: its words in order, together; broad:
-// each of its words somewhere) and no negative matches (exact: the whole
-// search equals the negative's text; phrase: the negative's words appear
-// in the search in order, together).
-func shows(k Keyword, q string) bool {
+// each of its words somewhere) and none of negs, the negatives that apply
+// to it, matches (exact: the whole search equals the negative's text;
+// phrase: the negative's words appear in the search in order, together).
+func shows(k Keyword, negs []Negative, q string) bool {
 	words := normalise(q)
 	kw := normalise(k.Text)
 	switch k.MatchType {
@@ -273,7 +269,7 @@ func shows(k Keyword, q string) bool {
 			}
 		}
 	}
-	for _, n := range k.Negatives {
+	for _, n := range negs {
 		nw := normalise(n.Text)
 		if (n.MatchType == "exact" && slices.Equal(words, nw)) || (n.MatchType == "phrase" && containsRun(words, nw)) {
 			return false

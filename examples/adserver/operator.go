@@ -34,23 +34,37 @@ type Keyword struct {
 	AccountID   string      `json:"account_id"`
 	Marketplace string      `json:"marketplace"`
 	BudgetDaily json.Number `json:"budget_daily"`
-	// Negatives are the negative keywords that apply to the keyword: a
-	// search they match must not show it.
-	Negatives []Negative `json:"negatives"`
 }
 
-// Negative is a negative keyword: exact (the whole search is its text)
-// or phrase (its words appear in the search, in order, together).
+// Negative is an active negative keyword: exact (the whole search is its
+// text) or phrase (its words appear in the search, in order, together).
+// It applies to the keywords of its scope: an ad group's (scope_id the ad
+// group), a campaign's, or a shared list's (the keywords of the campaigns
+// the list is attached to: CampaignLists).
 type Negative struct {
-	Text      string `json:"text"`
-	MatchType string `json:"match_type"`
+	NegativeID string `json:"negative_id"`
+	Scope      string `json:"scope"` // ad_group, campaign or list
+	ScopeID    string `json:"scope_id"`
+	Text       string `json:"text"`
+	MatchType  string `json:"match_type"`
 }
 
-// Change is one change of the feed.
+// CampaignLists is the shared lists attached to a campaign.
+type CampaignLists struct {
+	CampaignID string   `json:"campaign_id"`
+	ListIDs    []string `json:"list_ids"`
+}
+
+// Change is one change of the feed: an upsert of a keyword, a negative
+// or a campaign's lists, or the removal of one (by its id).
 type Change struct {
-	Op        string   `json:"op"`
-	Keyword   *Keyword `json:"keyword"`
-	KeywordID string   `json:"keyword_id"`
+	Op              string         `json:"op"`
+	Keyword         *Keyword       `json:"keyword"`
+	KeywordID       string         `json:"keyword_id"`
+	Negative        *Negative      `json:"negative"`
+	NegativeID      string         `json:"negative_id"`
+	CampaignLists   *CampaignLists `json:"campaign_lists"`
+	CampaignListsOf string         `json:"campaign_lists_of"`
 }
 
 // DeliveryRow is what was served of one keyword in one hour (running
@@ -86,8 +100,9 @@ func (c *operatorClient) do(ctx context.Context, method, path string, body []byt
 	return resp, nil
 }
 
-// Snapshot reads every servable keyword and the position it reflects.
-func (c *operatorClient) Snapshot(ctx context.Context, fn func(Keyword)) (string, error) {
+// Snapshot reads every record of the feed (servable keywords, negatives,
+// campaigns' lists), each as an upsert, and the position it reflects.
+func (c *operatorClient) Snapshot(ctx context.Context, fn func(Change)) (string, error) {
 	resp, err := c.do(ctx, "GET", "/operator/v1/serving/snapshot?environment="+c.env, nil)
 	if err != nil {
 		return "", err
@@ -98,15 +113,23 @@ func (c *operatorClient) Snapshot(ctx context.Context, fn func(Keyword)) (string
 	for sc.Scan() {
 		var line struct {
 			Keyword
-			Position string `json:"position"`
+			Negative      *Negative      `json:"negative"`
+			CampaignLists *CampaignLists `json:"campaign_lists"`
+			Position      string         `json:"position"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			return "", err
 		}
-		if line.Position != "" {
+		switch {
+		case line.Position != "":
 			return line.Position, nil
+		case line.Negative != nil:
+			fn(Change{Op: "upsert", Negative: line.Negative})
+		case line.CampaignLists != nil:
+			fn(Change{Op: "upsert", CampaignLists: line.CampaignLists})
+		default:
+			fn(Change{Op: "upsert", Keyword: &line.Keyword})
 		}
-		fn(line.Keyword)
 	}
 	if err := sc.Err(); err != nil {
 		return "", err
@@ -114,7 +137,8 @@ func (c *operatorClient) Snapshot(ctx context.Context, fn func(Keyword)) (string
 	return "", fmt.Errorf("the snapshot was cut short (no position line): take another")
 }
 
-// Changes long-polls the changes after position.
+// Changes long-polls the changes after position (an answer holds at most
+// 1,000 of them: the server's default limit; ask again from its position).
 func (c *operatorClient) Changes(ctx context.Context, after string, wait time.Duration) ([]Change, string, error) {
 	q := url.Values{"environment": {c.env}, "after": {after}, "wait": {wait.String()}}
 	resp, err := c.do(ctx, "GET", "/operator/v1/serving/changes?"+q.Encode(), nil)

@@ -53,9 +53,16 @@ func keywordInput(o *object) (in adcamp.KeywordInput) {
 }
 
 // keywordItems reads the body of a keyword create: one keyword object, or
-// {"items": [...]}. In a batch, an item's wrong types are that item's
-// problems, so that partial_failure can store the others.
-func keywordItems(r *http.Request, body []byte) (items []adcamp.KeywordInput, batch bool, err error) {
+// {"items": [...]}.
+func keywordItems(r *http.Request, body []byte) ([]adcamp.KeywordInput, bool, error) {
+	return batchItems(r, body, adcamp.MaxKeywordBatch, keywordInput, func(in *adcamp.KeywordInput) *adcamp.Issues { return &in.Invalid })
+}
+
+// batchItems reads the body of a create of one object or of a batch,
+// {"items": [...]} of up to max: read turns an object into its input, and
+// invalid returns the input's problems. In a batch, an item's wrong types
+// are that item's problems, so that partial_failure can store the others.
+func batchItems[T any](r *http.Request, body []byte, max int, read func(*object) T, invalid func(*T) *adcamp.Issues) (items []T, batch bool, err error) {
 	obj, err := decodeBody(r, body)
 	if err != nil {
 		return nil, false, err
@@ -67,8 +74,7 @@ func keywordItems(r *http.Request, body []byte) (items []adcamp.KeywordInput, ba
 		}
 	}
 	if list == nil {
-		in := keywordInput(obj)
-		return []adcamp.KeywordInput{in}, false, obj.err()
+		return []T{read(obj)}, false, obj.err()
 	}
 	for _, m := range obj.members {
 		if m.name != "items" {
@@ -78,22 +84,22 @@ func keywordItems(r *http.Request, body []byte) (items []adcamp.KeywordInput, ba
 	if err := obj.fields.Err(); err != nil {
 		return nil, true, err
 	}
-	values, err := arrayElements(list.value, adcamp.MaxKeywordBatch)
+	values, err := arrayElements(list.value, max)
 	if err != nil {
 		return nil, true, err
 	}
-	items = make([]adcamp.KeywordInput, len(values))
+	items = make([]T, len(values))
 	for i, v := range values {
 		if v.Kind() != '{' {
-			items[i].Invalid.Add("item", "must be a JSON object")
+			invalid(&items[i]).Add("item", "must be a JSON object")
 			continue
 		}
 		o, err := parseObject(v)
 		if err != nil {
 			return nil, true, err
 		}
-		items[i] = keywordInput(o)
-		items[i].Invalid = append(items[i].Invalid, o.types...)
+		items[i] = read(o)
+		*invalid(&items[i]) = append(*invalid(&items[i]), o.types...)
 	}
 	return items, true, nil
 }

@@ -110,48 +110,9 @@ func negativeInput(o *object) (in adcamp.NegativeInput) {
 }
 
 // negativeItems reads the body of a negatives create: one object, or
-// {"items": [...]}, as keywordItems does.
-func negativeItems(r *http.Request, body []byte) (items []adcamp.NegativeInput, batch bool, err error) {
-	obj, err := decodeBody(r, body)
-	if err != nil {
-		return nil, false, err
-	}
-	var list *member
-	for i := range obj.members {
-		if obj.members[i].name == "items" {
-			list = &obj.members[i]
-		}
-	}
-	if list == nil {
-		in := negativeInput(obj)
-		return []adcamp.NegativeInput{in}, false, obj.err()
-	}
-	for _, m := range obj.members {
-		if m.name != "items" {
-			obj.fields.Add(m.name, "is not allowed beside items")
-		}
-	}
-	if err := obj.fields.Err(); err != nil {
-		return nil, true, err
-	}
-	values, err := arrayElements(list.value, adcamp.MaxNegativeBatch)
-	if err != nil {
-		return nil, true, err
-	}
-	items = make([]adcamp.NegativeInput, len(values))
-	for i, v := range values {
-		if v.Kind() != '{' {
-			items[i].Invalid.Add("item", "must be a JSON object")
-			continue
-		}
-		o, err := parseObject(v)
-		if err != nil {
-			return nil, true, err
-		}
-		items[i] = negativeInput(o)
-		items[i].Invalid = append(items[i].Invalid, o.types...)
-	}
-	return items, true, nil
+// {"items": [...]}.
+func negativeItems(r *http.Request, body []byte) ([]adcamp.NegativeInput, bool, error) {
+	return batchItems(r, body, adcamp.MaxNegativeBatch, negativeInput, func(in *adcamp.NegativeInput) *adcamp.Issues { return &in.Invalid })
 }
 
 // negativeResultJSON is one item's outcome in a 207 answer.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/adcamp/adcamp"
@@ -31,13 +32,22 @@ type keywordJSON struct {
 	BudgetDaily      adcamp.Money     `json:"budget_daily"`
 	StartDate        *string          `json:"start_date"`
 	EndDate          *string          `json:"end_date"`
-	Negatives        []negativeJSON   `json:"negatives"`
 }
 
-// negativeJSON is a negative keyword that applies to a keyword.
+// negativeJSON is an active negative keyword: it applies to the keywords
+// of its scope.
 type negativeJSON struct {
-	Text      string           `json:"text"`
-	MatchType adcamp.MatchType `json:"match_type"`
+	NegativeID string               `json:"negative_id"`
+	Scope      adcamp.NegativeLevel `json:"scope"`
+	ScopeID    string               `json:"scope_id"`
+	Text       string               `json:"text"`
+	MatchType  adcamp.MatchType     `json:"match_type"`
+}
+
+// listsJSON is the shared lists attached to a campaign.
+type listsJSON struct {
+	CampaignID string   `json:"campaign_id"`
+	ListIDs    []string `json:"list_ids"`
 }
 
 func dateOrNull(d adcamp.Date) *string {
@@ -51,17 +61,50 @@ func dateOrNull(d adcamp.Date) *string {
 func toKeywordJSON(k *service.FeedKeyword) keywordJSON {
 	return keywordJSON{KeywordID: k.ID, Text: k.Text, MatchType: k.MatchType, Bid: k.Bid, AdGroupID: k.AdGroupID,
 		CampaignID: k.CampaignID, AccountID: k.AccountID, Marketplace: k.Marketplace, ChannelAccountID: k.ChannelAccountID,
-		BudgetDaily: k.BudgetDaily, StartDate: dateOrNull(k.StartDate), EndDate: dateOrNull(k.EndDate),
-		Negatives: negativesJSON(k.Negatives)}
+		BudgetDaily: k.BudgetDaily, StartDate: dateOrNull(k.StartDate), EndDate: dateOrNull(k.EndDate)}
 }
 
-// negativesJSON converts a keyword's negatives ([] for none).
-func negativesJSON(ns []service.FeedNegative) []negativeJSON {
-	out := make([]negativeJSON, len(ns))
-	for i, n := range ns {
-		out[i] = negativeJSON{Text: n.Text, MatchType: n.MatchType}
+// changeJSON is one change: an upsert of a keyword, a negative keyword or
+// a campaign's lists, or the removal of one.
+type changeJSON struct {
+	Op              string        `json:"op"`
+	Keyword         *keywordJSON  `json:"keyword,omitempty"`
+	KeywordID       string        `json:"keyword_id,omitempty"`
+	Negative        *negativeJSON `json:"negative,omitempty"`
+	NegativeID      string        `json:"negative_id,omitempty"`
+	CampaignLists   *listsJSON    `json:"campaign_lists,omitempty"`
+	CampaignListsOf string        `json:"campaign_lists_of,omitempty"`
+}
+
+func toChangeJSON(ch service.FeedChange) changeJSON {
+	switch {
+	case ch.Keyword != nil:
+		k := toKeywordJSON(ch.Keyword)
+		return changeJSON{Op: "upsert", Keyword: &k}
+	case ch.Negative != nil:
+		n := ch.Negative
+		return changeJSON{Op: "upsert", Negative: &negativeJSON{NegativeID: n.ID, Scope: n.Scope, ScopeID: n.ScopeID, Text: n.Text, MatchType: n.MatchType}}
+	case ch.Lists != nil:
+		return changeJSON{Op: "upsert", CampaignLists: &listsJSON{CampaignID: ch.Lists.CampaignID, ListIDs: ch.Lists.ListIDs}}
+	case ch.NegativeID != "":
+		return changeJSON{Op: "remove", NegativeID: ch.NegativeID}
+	case ch.ListsOf != "":
+		return changeJSON{Op: "remove", CampaignListsOf: ch.ListsOf}
 	}
-	return out
+	return changeJSON{Op: "remove", KeywordID: ch.KeywordID}
+}
+
+// snapshotLine is a line of the snapshot: a keyword (as the upsert of
+// changes carries it), or an object naming its record.
+func snapshotLine(ch service.FeedChange) any {
+	if ch.Keyword != nil {
+		return toKeywordJSON(ch.Keyword)
+	}
+	c := toChangeJSON(ch)
+	return struct {
+		Negative      *negativeJSON `json:"negative,omitempty"`
+		CampaignLists *listsJSON    `json:"campaign_lists,omitempty"`
+	}{c.Negative, c.CampaignLists}
 }
 
 // snapshot streams every servable keyword as JSON Lines, then the line
@@ -77,13 +120,13 @@ func (s *Server) snapshot(w http.ResponseWriter, r *http.Request, c *call) error
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := json.NewEncoder(bw)
 	started := false
-	pos, err := s.svc.Snapshot(r.Context(), env, func(k *service.FeedKeyword) error {
+	pos, err := s.svc.Snapshot(r.Context(), env, func(ch service.FeedChange) error {
 		if !started {
 			w.Header().Set("Content-Type", "application/jsonl")
 			w.WriteHeader(http.StatusOK)
 			started = true
 		}
-		return enc.Encode(toKeywordJSON(k))
+		return enc.Encode(snapshotLine(ch))
 	})
 	if err != nil {
 		if !started {
@@ -101,17 +144,10 @@ func (s *Server) snapshot(w http.ResponseWriter, r *http.Request, c *call) error
 	return bw.Flush()
 }
 
-// changeJSON is one change: an upsert with the keyword, or a removal.
-type changeJSON struct {
-	Op        string       `json:"op"`
-	Keyword   *keywordJSON `json:"keyword,omitempty"`
-	KeywordID string       `json:"keyword_id,omitempty"`
-}
-
 // changes answers the changes after a position, waiting for some up to
 // wait.
 func (s *Server) changes(w http.ResponseWriter, r *http.Request, c *call) error {
-	if err := checkQuery(r, "environment", "after", "wait"); err != nil {
+	if err := checkQuery(r, "environment", "after", "wait", "limit"); err != nil {
 		return err
 	}
 	env, err := environment(r, "")
@@ -132,17 +168,20 @@ func (s *Server) changes(w http.ResponseWriter, r *http.Request, c *call) error 
 		}
 		wait = d
 	}
+	limit := service.DefaultFeedLimit
+	if v := q["limit"]; len(v) > 0 {
+		n, err := strconv.Atoi(v[0])
+		if err != nil || len(v) > 1 || n < 1 || n > service.MaxFeedLimit {
+			issues.Add("limit", "must be an integer from 1 to %d", service.MaxFeedLimit)
+		}
+		limit = n
+	}
 	if err := issues.Err(); err != nil {
 		return err
 	}
 	out := []changeJSON{}
-	pos, err := s.svc.WaitChanges(r.Context(), env, after, wait, func(ch service.FeedChange) error {
-		if ch.Keyword != nil {
-			k := toKeywordJSON(ch.Keyword)
-			out = append(out, changeJSON{Op: "upsert", Keyword: &k})
-		} else {
-			out = append(out, changeJSON{Op: "remove", KeywordID: ch.KeywordID})
-		}
+	pos, err := s.svc.WaitChanges(r.Context(), env, after, limit, wait, func(ch service.FeedChange) error {
+		out = append(out, toChangeJSON(ch))
 		return nil
 	})
 	if errors.Is(err, service.ErrPositionExpired) {

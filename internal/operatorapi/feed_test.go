@@ -10,12 +10,17 @@ import (
 	"net/http"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/client/signing"
+	"github.com/adcamp/adcamp/internal/openapischema"
 	"github.com/adcamp/adcamp/internal/postgres"
 	"github.com/adcamp/adcamp/internal/postgres/pgtest"
 	"github.com/adcamp/adcamp/internal/service"
@@ -26,6 +31,8 @@ import (
 // feedClient follows the feed as an ad server would.
 type feedClient struct {
 	upserts, removes int
+	negatives        int // records of negatives and lists applied
+	limit            int // of an answer of changes (0: the server's default)
 	e                *env
 	id, secret       string
 	environment      adcamp.Environment
@@ -57,8 +64,10 @@ func (f *feedClient) snapshot() (map[string]json.RawMessage, string) {
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var line struct {
-			KeywordID string `json:"keyword_id"`
-			Position  string `json:"position"`
+			KeywordID     string          `json:"keyword_id"`
+			Negative      json.RawMessage `json:"negative"`
+			CampaignLists json.RawMessage `json:"campaign_lists"`
+			Position      string          `json:"position"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			f.e.t.Fatalf("snapshot line %q: %v", sc.Text(), err)
@@ -66,11 +75,18 @@ func (f *feedClient) snapshot() (map[string]json.RawMessage, string) {
 		if pos != "" {
 			f.e.t.Fatalf("snapshot has a line after its position: %s", sc.Text())
 		}
-		if line.Position != "" {
+		switch {
+		case line.Position != "":
 			pos = line.Position
-			continue
+		case line.KeywordID != "":
+			out["kw:"+line.KeywordID] = compact(sc.Bytes())
+		case line.Negative != nil:
+			out["neg:"+recordID(line.Negative, "negative_id")] = compact(line.Negative)
+		case line.CampaignLists != nil:
+			out["lists:"+recordID(line.CampaignLists, "campaign_id")] = compact(line.CampaignLists)
+		default:
+			f.e.t.Fatalf("snapshot line of no known kind: %s", sc.Text())
 		}
-		out[line.KeywordID] = compact(sc.Bytes())
 	}
 	if pos == "" {
 		f.e.t.Fatalf("snapshot without a position line:\n%s", body)
@@ -78,46 +94,105 @@ func (f *feedClient) snapshot() (map[string]json.RawMessage, string) {
 	return out, pos
 }
 
+// operatorDocument is openapi-operator.yaml's validator, made once.
+var operatorDocument = sync.OnceValue(func() func(testing.TB) *openapischema.Validator {
+	v, err := openapischema.New(adcamp.OpenAPIOperator)
+	return func(t testing.TB) *openapischema.Validator {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+})()
+
+// recordID returns a record's field named id.
+func recordID(m json.RawMessage, id string) string {
+	var fields map[string]any
+	json.Unmarshal(m, &fields)
+	s, _ := fields[id].(string)
+	return s
+}
+
+// feedChange is one change of an answer, of any kind.
+type feedChange struct {
+	Op              string          `json:"op"`
+	Keyword         json.RawMessage `json:"keyword"`
+	KeywordID       string          `json:"keyword_id"`
+	Negative        json.RawMessage `json:"negative"`
+	NegativeID      string          `json:"negative_id"`
+	CampaignLists   json.RawMessage `json:"campaign_lists"`
+	CampaignListsOf string          `json:"campaign_lists_of"`
+}
+
+// answer asks once for the changes after pos: it returns them, the
+// answer's position and its size in bytes. With a limit, it checks that
+// the answer holds no more changes.
+func (f *feedClient) answer(pos string) ([]feedChange, string, int) {
+	f.e.t.Helper()
+	q := "/operator/v1/serving/changes?environment=" + string(f.environment) + "&after=" + pos
+	if f.limit > 0 {
+		q += "&limit=" + strconv.Itoa(f.limit)
+	}
+	status, body := f.get(q)
+	if status != http.StatusOK {
+		f.e.t.Fatalf("changes after %s = %d %s", pos, status, body)
+	}
+	var a struct {
+		Data struct {
+			Changes  []feedChange `json:"changes"`
+			Position string       `json:"position"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &a); err != nil {
+		f.e.t.Fatal(err)
+	}
+	if err := operatorDocument(f.e.t).Response("GET", "/serving/changes", status, nil, body); err != nil {
+		f.e.t.Errorf("the answer of changes does not match openapi-operator.yaml: %v\n%s", err, body)
+	}
+	if f.limit > 0 && len(a.Data.Changes) > f.limit {
+		f.e.t.Fatalf("changes with limit=%d answered %d", f.limit, len(a.Data.Changes))
+	}
+	return a.Data.Changes, a.Data.Position, len(body)
+}
+
+// apply applies one change to a state, keyed by kind and id.
+func (f *feedClient) apply(state map[string]json.RawMessage, c feedChange) {
+	f.e.t.Helper()
+	switch {
+	case c.Op == "upsert" && c.Keyword != nil:
+		state["kw:"+recordID(c.Keyword, "keyword_id")] = compact(c.Keyword)
+		f.upserts++
+	case c.Op == "upsert" && c.Negative != nil:
+		state["neg:"+recordID(c.Negative, "negative_id")] = compact(c.Negative)
+		f.negatives++
+	case c.Op == "upsert" && c.CampaignLists != nil:
+		state["lists:"+recordID(c.CampaignLists, "campaign_id")] = compact(c.CampaignLists)
+		f.negatives++
+	case c.Op == "remove" && c.KeywordID != "":
+		delete(state, "kw:"+c.KeywordID)
+		f.removes++
+	case c.Op == "remove" && c.NegativeID != "":
+		delete(state, "neg:"+c.NegativeID)
+		f.negatives++
+	case c.Op == "remove" && c.CampaignListsOf != "":
+		delete(state, "lists:"+c.CampaignListsOf)
+		f.negatives++
+	default:
+		f.e.t.Fatalf("change of no known kind: %+v", c)
+	}
+}
+
 // follow applies the changes after pos to state until there are none, and
 // returns the position reached.
 func (f *feedClient) follow(state map[string]json.RawMessage, pos string) string {
 	f.e.t.Helper()
-	for range 100 {
-		status, body := f.get("/operator/v1/serving/changes?environment=" + string(f.environment) + "&after=" + pos)
-		if status != http.StatusOK {
-			f.e.t.Fatalf("changes after %s = %d %s", pos, status, body)
+	for range 1000 {
+		changes, next, _ := f.answer(pos)
+		for _, c := range changes {
+			f.apply(state, c)
 		}
-		var a struct {
-			Data struct {
-				Changes []struct {
-					Op        string          `json:"op"`
-					Keyword   json.RawMessage `json:"keyword"`
-					KeywordID string          `json:"keyword_id"`
-				} `json:"changes"`
-				Position string `json:"position"`
-			} `json:"data"`
-		}
-		if err := json.Unmarshal(body, &a); err != nil {
-			f.e.t.Fatal(err)
-		}
-		for _, c := range a.Data.Changes {
-			switch c.Op {
-			case "upsert":
-				var k struct {
-					KeywordID string `json:"keyword_id"`
-				}
-				json.Unmarshal(c.Keyword, &k)
-				state[k.KeywordID] = compact(c.Keyword)
-				f.upserts++
-			case "remove":
-				delete(state, c.KeywordID)
-				f.removes++
-			default:
-				f.e.t.Fatalf("change op %q", c.Op)
-			}
-		}
-		pos = a.Data.Position
-		if len(a.Data.Changes) == 0 {
+		pos = next
+		if len(changes) == 0 {
 			return pos
 		}
 	}
@@ -504,11 +579,14 @@ func feedExact(t *testing.T, db1, db2 store.Store) {
 			t.Fatalf("step %d: %v", step, err)
 		}
 		if step%3 == 2 {
+			// Answers of every size: one change, a few, the default.
+			fc.limit = []int{0, 1, 3, 7}[step%4]
 			pos = fc.settle(state, pos, fmt.Sprintf("after step %d", step))
 			if t.Failed() {
 				return
 			}
 			withNegatives = max(withNegatives, carryNegatives(state))
+			checkEffective(t, e, adcamp.Production, state, fmt.Sprintf("after step %d", step))
 			spos = sb.settle(sstate, spos, fmt.Sprintf("sandbox after step %d", step))
 		}
 	}
@@ -531,15 +609,89 @@ func feedExact(t *testing.T, db1, db2 store.Store) {
 	_ = sbt
 }
 
-// carryNegatives counts the keywords of a state that carry negatives.
+// effectiveNegatives computes, as an ad server does (docs/operator.md),
+// the negatives that apply to each keyword of a state: the ids of the
+// negative records whose scope is its ad group, its campaign, or one of
+// the lists its campaign's record names, sorted.
+func effectiveNegatives(state map[string]json.RawMessage) map[string][]string {
+	byScope := map[string][]string{}
+	lists := map[string][]string{}
+	for key, v := range state {
+		switch {
+		case strings.HasPrefix(key, "neg:"):
+			var n struct {
+				NegativeID string `json:"negative_id"`
+				Scope      string `json:"scope"`
+				ScopeID    string `json:"scope_id"`
+			}
+			json.Unmarshal(v, &n)
+			byScope[n.Scope+":"+n.ScopeID] = append(byScope[n.Scope+":"+n.ScopeID], n.NegativeID)
+		case strings.HasPrefix(key, "lists:"):
+			var l struct {
+				CampaignID string   `json:"campaign_id"`
+				ListIDs    []string `json:"list_ids"`
+			}
+			json.Unmarshal(v, &l)
+			lists[l.CampaignID] = l.ListIDs
+		}
+	}
+	out := map[string][]string{}
+	for key, v := range state {
+		if !strings.HasPrefix(key, "kw:") {
+			continue
+		}
+		var k struct {
+			KeywordID  string `json:"keyword_id"`
+			AdGroupID  string `json:"ad_group_id"`
+			CampaignID string `json:"campaign_id"`
+		}
+		json.Unmarshal(v, &k)
+		ids := append(slices.Clone(byScope["ad_group:"+k.AdGroupID]), byScope["campaign:"+k.CampaignID]...)
+		for _, l := range lists[k.CampaignID] {
+			ids = append(ids, byScope["list:"+l]...)
+		}
+		sort.Strings(ids)
+		out[k.KeywordID] = ids
+	}
+	return out
+}
+
+// checkEffective compares the negatives that apply to each keyword of a
+// state, computed from the feed's records, with those the Open API says
+// apply (service.EffectiveNegatives).
+func checkEffective(t *testing.T, e *env, v adcamp.Environment, state map[string]json.RawMessage, when string) {
+	t.Helper()
+	got := effectiveNegatives(state)
+	byAccount := map[string][]string{}
+	for key, raw := range state {
+		if strings.HasPrefix(key, "kw:") {
+			a := recordID(raw, "account_id")
+			byAccount[a] = append(byAccount[a], strings.TrimPrefix(key, "kw:"))
+		}
+	}
+	for a, ids := range byAccount {
+		want, err := e.svc.EffectiveNegatives(ctx, adcamp.Tenant{AccountID: a, Environment: v}, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			var w []string
+			for _, n := range want[id] {
+				w = append(w, n.ID)
+			}
+			sort.Strings(w)
+			if !slices.Equal(got[id], w) {
+				t.Errorf("%s: keyword %s: the feed's records apply negatives %v, the API says %v", when, id, got[id], w)
+			}
+		}
+	}
+}
+
+// carryNegatives counts the keywords of a state that negatives apply to.
 func carryNegatives(state map[string]json.RawMessage) int {
 	n := 0
-	for _, k := range state {
-		var line struct {
-			Negatives []json.RawMessage `json:"negatives"`
-		}
-		json.Unmarshal(k, &line)
-		if len(line.Negatives) > 0 {
+	for _, ids := range effectiveNegatives(state) {
+		if len(ids) > 0 {
 			n++
 		}
 	}

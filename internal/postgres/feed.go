@@ -6,7 +6,6 @@ import (
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/store"
-	"github.com/jackc/pgx/v5"
 )
 
 // The serving feed's journal (store.FeedTx). Sequence values commit out
@@ -38,10 +37,13 @@ func (t *tx) FeedHead(ctx context.Context) (int64, error) {
 	return h, err
 }
 
-func (t *tx) ReadFeed(ctx context.Context, env adcamp.Environment, after int64) ([]store.FeedRow, int64, error) {
-	next, err := t.FeedHead(ctx)
-	if err != nil {
-		return nil, 0, err
+func (t *tx) ReadFeed(ctx context.Context, env adcamp.Environment, after, until int64) ([]store.FeedRow, int64, error) {
+	next := until
+	if until == 0 {
+		var err error
+		if next, err = t.FeedHead(ctx); err != nil {
+			return nil, 0, err
+		}
 	}
 	if next < after {
 		next = after
@@ -174,40 +176,59 @@ func (t *tx) AccountZones(ctx context.Context) (map[string]string, error) {
 	return out, rows.Err()
 }
 
-func (t *tx) ServingNegatives(ctx context.Context, env adcamp.Environment, campaignIDs []string, all bool) ([]store.ServingNegative, []store.ListAttachment, error) {
+func (t *tx) ScanServingNegatives(ctx context.Context, env adcamp.Environment, ids []string, all bool, fn func(*store.ServingNegative) error) error {
+	if !all && len(ids) == 0 {
+		return nil
+	}
+	q := `SELECT id, coalesce(campaign_id, ''), coalesce(ad_group_id, ''), coalesce(list_id, ''), text, match_type
+		FROM negative_keywords WHERE status = 'active' AND environment = $1`
+	args := []any{string(env)}
+	if !all {
+		q += ` AND id = ANY ($2::text[])`
+		args = append(args, ids)
+	}
+	rows, err := t.tx.Query(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var n store.ServingNegative
+	for rows.Next() {
+		if err := rows.Scan(&n.ID, &n.CampaignID, &n.AdGroupID, &n.ListID, &n.Text, &n.MatchType); err != nil {
+			return err
+		}
+		if err := fn(&n); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func (t *tx) ScanListAttachments(ctx context.Context, env adcamp.Environment, campaignIDs []string, all bool, fn func(store.ListAttachment) error) error {
 	if !all && len(campaignIDs) == 0 {
-		return nil, nil, nil
+		return nil
 	}
-	const cols = `SELECT id, coalesce(campaign_id, ''), coalesce(ad_group_id, ''), coalesce(list_id, ''), text, match_type FROM negative_keywords `
-	negQ := cols + `WHERE campaign_id = ANY ($2::text[]) AND status = 'active' AND environment = $1
-		UNION ALL ` + cols + `WHERE list_id IN (SELECT list_id FROM campaign_negative_lists WHERE campaign_id = ANY ($2::text[]))
-		AND status = 'active' AND environment = $1`
-	attQ := `SELECT campaign_id, list_id FROM campaign_negative_lists WHERE campaign_id = ANY ($2::text[]) AND $1 <> ''`
-	args := []any{string(env), campaignIDs}
-	if all {
-		negQ = cols + `WHERE status = 'active' AND environment = $1 AND (list_id IS NULL OR list_id IN (SELECT list_id FROM campaign_negative_lists))`
-		attQ = `SELECT a.campaign_id, a.list_id FROM campaign_negative_lists a JOIN negative_keyword_lists l ON l.id = a.list_id WHERE l.environment = $1`
-		args = args[:1]
+	q := `SELECT a.campaign_id, a.list_id FROM campaign_negative_lists a JOIN negative_keyword_lists l ON l.id = a.list_id
+		WHERE l.environment = $1 ORDER BY a.campaign_id, a.list_id`
+	args := []any{string(env)}
+	if !all {
+		q = `SELECT campaign_id, list_id FROM campaign_negative_lists WHERE campaign_id = ANY ($2::text[]) AND $1 <> ''
+			ORDER BY campaign_id, list_id`
+		args = append(args, campaignIDs)
 	}
-	rows, err := t.tx.Query(ctx, negQ, args...)
+	rows, err := t.tx.Query(ctx, q, args...)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	negs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.ServingNegative, error) {
-		var n store.ServingNegative
-		err := r.Scan(&n.ID, &n.CampaignID, &n.AdGroupID, &n.ListID, &n.Text, &n.MatchType)
-		return n, err
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	if rows, err = t.tx.Query(ctx, attQ, args...); err != nil {
-		return nil, nil, err
-	}
-	atts, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.ListAttachment, error) {
+	defer rows.Close()
+	for rows.Next() {
 		var a store.ListAttachment
-		err := r.Scan(&a.CampaignID, &a.ListID)
-		return a, err
-	})
-	return negs, atts, err
+		if err := rows.Scan(&a.CampaignID, &a.ListID); err != nil {
+			return err
+		}
+		if err := fn(a); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }

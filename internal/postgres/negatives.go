@@ -182,12 +182,27 @@ func (t *tx) ApplicableNegatives(ctx context.Context, tn adcamp.Tenant, campaign
 		ORDER BY id`, campaignID, adGroupID, tn.AccountID, string(tn.Environment))
 }
 
+func (t *tx) ActiveNegativeKeys(ctx context.Context, tn adcamp.Tenant, parentID string) ([]store.NegativeKey, error) {
+	rows, err := t.tx.Query(ctx, `SELECT id, text_key, match_type FROM negative_keywords
+		WHERE parent_id = $1 AND account_id = $2 AND environment = $3 AND status = 'active'`, parentID, tn.AccountID, string(tn.Environment))
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.NegativeKey, error) {
+		var n store.NegativeKey
+		var mt string
+		err := r.Scan(&n.ID, &n.TextKey, &mt)
+		n.MatchType = adcamp.MatchType(mt)
+		return n, err
+	})
+}
+
 func (t *tx) KeywordTexts(ctx context.Context, tn adcamp.Tenant, campaignIDs []string, adGroupID string, activeOnly bool) ([]store.KeywordText, error) {
-	q := `SELECT k.id, k.ad_group_id, k.text, k.status FROM keywords k
+	q := `SELECT k.id, k.ad_group_id, k.text, k.text_key, k.status FROM keywords k
 		WHERE k.ad_group_id = $1 AND k.account_id = $2 AND k.environment = $3 AND (NOT $4 OR k.status = 'active') ORDER BY k.id`
 	args := []any{adGroupID, tn.AccountID, string(tn.Environment), activeOnly}
 	if adGroupID == "" {
-		q = `SELECT k.id, k.ad_group_id, k.text, k.status FROM ad_groups g JOIN keywords k ON k.ad_group_id = g.id
+		q = `SELECT k.id, k.ad_group_id, k.text, k.text_key, k.status FROM ad_groups g JOIN keywords k ON k.ad_group_id = g.id
 			WHERE g.campaign_id = ANY ($1::text[]) AND g.account_id = $2 AND g.environment = $3
 			AND (NOT $4 OR k.status = 'active') ORDER BY k.id`
 		args[0] = campaignIDs
@@ -199,7 +214,7 @@ func (t *tx) KeywordTexts(ctx context.Context, tn adcamp.Tenant, campaignIDs []s
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.KeywordText, error) {
 		var k store.KeywordText
 		var status string
-		err := r.Scan(&k.ID, &k.AdGroupID, &k.Text, &status)
+		err := r.Scan(&k.ID, &k.AdGroupID, &k.Text, &k.TextKey, &status)
 		k.Status = adcamp.Status(status)
 		return k, err
 	})

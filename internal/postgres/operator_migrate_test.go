@@ -2,6 +2,8 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
+	"strconv"
 	"testing"
 )
 
@@ -29,5 +31,45 @@ func TestMigration21Operator(t *testing.T) {
 	}
 	if _, err := db.ExecContext(ctx, `SELECT time_zone FROM accounts`); err == nil {
 		t.Errorf("time_zone is still there after 00021's down step")
+	}
+}
+
+// TestMigration37ExpiresFeedPositions: where the serving feed was used,
+// 00037 marks every position given before it as purged (they answer 410);
+// a new database gets no mark, so that its first snapshot's position is
+// never held back by another transaction of the server.
+func TestMigration37ExpiresFeedPositions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, used := range []bool{true, false} {
+		db, p := migrator(t, new([]string))
+		if _, err := p.UpTo(ctx, 34); err != nil {
+			t.Fatalf("migrate up to 34: %v", err)
+		}
+		var before int64
+		if used {
+			if _, err := db.ExecContext(ctx, `INSERT INTO serving_feed (environment, kind, entity_id, created_at) VALUES ('production', 'campaign', 'cmp_1', 1)`); err != nil {
+				t.Fatal(err)
+			}
+			// The horizon a reader would have been given now.
+			if err := db.QueryRowContext(ctx, `SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint`).Scan(&before); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := p.UpTo(ctx, 37); err != nil {
+			t.Fatalf("migrate up to 37: %v", err)
+		}
+		var purged []byte
+		err := db.QueryRowContext(ctx, `SELECT value FROM instance_settings WHERE name = 'serving_feed.purged'`).Scan(&purged)
+		if !used {
+			if err != sql.ErrNoRows {
+				t.Errorf("a new database: serving_feed.purged = %s, %v; want none", purged, err)
+			}
+			continue
+		}
+		through, perr := strconv.ParseInt(string(purged), 10, 64)
+		if err != nil || perr != nil || through <= before {
+			t.Errorf("serving_feed.purged = %s, %v; want above the position %d given before", purged, err, before)
+		}
 	}
 }

@@ -177,7 +177,6 @@ type history struct {
 	txn    string
 	now    time.Time
 	list   []*adcamp.Change
-	lists  []listRef // whose entries changed, for the serving feed
 }
 
 // newHistory starts the records of a call made with ctx, at now.
@@ -219,7 +218,7 @@ func (h *history) write(ctx context.Context, tx store.Tx) error {
 			}
 		}
 	}
-	return appendFeedOf(ctx, tx, h.list, h.lists, h.now)
+	return appendFeedOf(ctx, tx, h.list, h.now)
 }
 
 // Field values as the API writes them on the entity, as text (nil for

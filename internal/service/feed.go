@@ -77,73 +77,44 @@ func feedWoken() <-chan struct{} {
 	return feedWake.ch
 }
 
-// appendFeedOf appends the feed rows of a transaction's change records.
-// A negative keyword touches the keywords of its ad group or campaign; a
-// list's entry those of the campaigns the list is attached to (lists
-// names the lists whose entries changed: a record of an entry's change
-// does not always name its list), read after locking the list so that an
-// attach committing meanwhile is seen; attaching or detaching a list
-// touches the campaign's keywords.
-func appendFeedOf(ctx context.Context, tx store.Tx, changes []*adcamp.Change, lists []listRef, now time.Time) error {
+// appendFeedOf appends the feed rows of a transaction's change records:
+// one row per keyword, ad group, campaign or account changed, and per
+// negative keyword changed; attaching or detaching a list, or deleting a
+// campaign (its attachments go with it), names the campaign's lists. A
+// change of negatives never names keywords: the feed carries negatives
+// and attachments as records of their own, so what it costs here, and
+// in the answers, does not grow with the keywords they apply to.
+func appendFeedOf(ctx context.Context, tx store.Tx, changes []*adcamp.Change, now time.Time) error {
 	var rows []store.FeedRow
 	seen := map[store.FeedRow]bool{}
-	add := func(r store.FeedRow) {
+	add := func(env adcamp.Environment, kind, id string) {
+		r := store.FeedRow{Environment: env, Kind: kind, EntityID: id}
 		if !seen[r] {
 			seen[r] = true
 			rows = append(rows, r)
 		}
 	}
 	for _, c := range changes {
-		kind, id := "", c.EntityID
 		switch c.EntityType {
 		case adcamp.EntityKeyword:
-			kind = store.FeedKeyword
+			add(c.Environment, store.FeedKeyword, c.EntityID)
 		case adcamp.EntityAdGroup:
-			kind = store.FeedAdGroup
+			add(c.Environment, store.FeedAdGroup, c.EntityID)
 		case adcamp.EntityCampaign:
-			kind = store.FeedCampaign
+			add(c.Environment, store.FeedCampaign, c.EntityID)
+			if c.Operation == adcamp.OpDelete {
+				add(c.Environment, store.FeedLists, c.EntityID)
+			}
 		case adcamp.EntityNegativeKeyword:
-			switch {
-			case c.AdGroupID != "":
-				kind, id = store.FeedAdGroup, c.AdGroupID
-			case c.CampaignID != "":
-				kind, id = store.FeedCampaign, c.CampaignID
-			default:
-				continue // a list's: see lists
-			}
+			add(c.Environment, store.FeedNegative, c.EntityID)
 		case adcamp.EntityNegativeList:
-			if c.CampaignID == "" {
-				continue // a list's own fields, or its entries (see lists)
+			if c.CampaignID != "" { // attached or detached (a list's own fields serve nothing)
+				add(c.Environment, store.FeedLists, c.CampaignID)
 			}
-			kind, id = store.FeedCampaign, c.CampaignID // attached or detached
 		case adcamp.EntityAccount:
 			for _, env := range []adcamp.Environment{adcamp.Production, adcamp.Sandbox} {
-				add(store.FeedRow{Environment: env, Kind: store.FeedAccount, EntityID: c.EntityID})
+				add(env, store.FeedAccount, c.EntityID)
 			}
-			continue
-		default:
-			continue
-		}
-		add(store.FeedRow{Environment: c.Environment, Kind: kind, EntityID: id})
-	}
-	done := map[string]bool{}
-	for _, l := range lists {
-		if done[l.id] {
-			continue
-		}
-		done[l.id] = true
-		if _, err := tx.GetNegativeList(ctx, adcamp.Tenant{AccountID: l.account, Environment: l.env}, l.id); err != nil {
-			if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
-				continue // deleted: its detaches were recorded
-			}
-			return err
-		}
-		campaigns, err := tx.CampaignsOfList(ctx, l.id)
-		if err != nil {
-			return err
-		}
-		for _, c := range campaigns {
-			add(store.FeedRow{Environment: l.env, Kind: store.FeedCampaign, EntityID: c})
 		}
 	}
 	if len(rows) == 0 {
@@ -151,13 +122,6 @@ func appendFeedOf(ctx context.Context, tx store.Tx, changes []*adcamp.Change, li
 	}
 	defer wakeFeed()
 	return tx.AppendFeed(ctx, rows, now)
-}
-
-// listRef names a list whose entries a transaction changed.
-type listRef struct {
-	account string
-	env     adcamp.Environment
-	id      string
 }
 
 // FeedKeyword is a servable keyword as the feed shows it.
@@ -174,78 +138,45 @@ type FeedKeyword struct {
 	BudgetDaily      adcamp.Money
 	StartDate        adcamp.Date
 	EndDate          adcamp.Date
-	// Negatives are the active negative keywords that apply: its ad
-	// group's, its campaign's and those of the lists attached to its
-	// campaign, in id order, one per match type and folded text. Shared
-	// by the keywords of an ad group: do not change.
-	Negatives []FeedNegative
 }
 
-// FeedNegative is a negative keyword as the feed shows it.
+// FeedNegative is an active negative keyword as the feed shows it. It
+// applies to the keywords of its scope: an ad group's, a campaign's, or
+// those of the campaigns a list is attached to (FeedLists).
 type FeedNegative struct {
+	ID        string
+	Scope     adcamp.NegativeLevel
+	ScopeID   string
 	Text      string
 	MatchType adcamp.MatchType
 }
 
-// feedNegatives holds the negatives of one read of the feed, and merges
-// them per ad group as keywords ask for them.
-type feedNegatives struct {
-	byGroup, byCampaign, byList map[string][]store.ServingNegative
-	lists                       map[string][]string // campaign → attached lists
-	merged                      map[string][]FeedNegative
+func feedNegative(n *store.ServingNegative) *FeedNegative {
+	f := &FeedNegative{ID: n.ID, Scope: adcamp.LevelCampaign, ScopeID: n.CampaignID, Text: n.Text, MatchType: n.MatchType}
+	switch {
+	case n.ListID != "":
+		f.Scope, f.ScopeID = adcamp.LevelList, n.ListID
+	case n.AdGroupID != "":
+		f.Scope, f.ScopeID = adcamp.LevelAdGroup, n.AdGroupID
+	}
+	return f
 }
 
-func loadFeedNegatives(ctx context.Context, tx store.Tx, env adcamp.Environment, campaignIDs []string, all bool) (*feedNegatives, error) {
-	negs, atts, err := tx.ServingNegatives(ctx, env, campaignIDs, all)
-	if err != nil {
-		return nil, err
-	}
-	f := &feedNegatives{byGroup: map[string][]store.ServingNegative{}, byCampaign: map[string][]store.ServingNegative{},
-		byList: map[string][]store.ServingNegative{}, lists: map[string][]string{}, merged: map[string][]FeedNegative{}}
-	for _, n := range negs {
-		switch {
-		case n.ListID != "":
-			f.byList[n.ListID] = append(f.byList[n.ListID], n)
-		case n.AdGroupID != "":
-			f.byGroup[n.AdGroupID] = append(f.byGroup[n.AdGroupID], n)
-		default:
-			f.byCampaign[n.CampaignID] = append(f.byCampaign[n.CampaignID], n)
-		}
-	}
-	for _, a := range atts {
-		f.lists[a.CampaignID] = append(f.lists[a.CampaignID], a.ListID)
-	}
-	return f, nil
+// FeedLists is the shared lists attached to a campaign (at least one).
+type FeedLists struct {
+	CampaignID string
+	ListIDs    []string
 }
 
-// of returns the negatives that apply to the keywords of an ad group.
-func (f *feedNegatives) of(campaignID, adGroupID string) []FeedNegative {
-	if m, ok := f.merged[adGroupID]; ok {
-		return m
-	}
-	all := slices.Clone(f.byGroup[adGroupID])
-	all = append(all, f.byCampaign[campaignID]...)
-	for _, l := range f.lists[campaignID] {
-		all = append(all, f.byList[l]...)
-	}
-	slices.SortFunc(all, func(a, b store.ServingNegative) int { return strings.Compare(a.ID, b.ID) })
-	out := make([]FeedNegative, 0, len(all))
-	seen := make(map[store.KeywordKey]bool, len(all))
-	for _, n := range all {
-		key := store.KeywordKey{MatchType: n.MatchType, TextKey: adcamp.KeywordKey(n.Text)}
-		if !seen[key] {
-			seen[key] = true
-			out = append(out, FeedNegative{Text: n.Text, MatchType: n.MatchType})
-		}
-	}
-	f.merged[adGroupID] = out
-	return out
-}
-
-// FeedChange is an upsert (Keyword set) or a removal (KeywordID only).
+// FeedChange is one record of the feed: an upsert (Keyword, Negative or
+// Lists set) or a removal (KeywordID, NegativeID or ListsOf set).
 type FeedChange struct {
-	Keyword   *FeedKeyword
-	KeywordID string
+	Keyword    *FeedKeyword
+	KeywordID  string
+	Negative   *FeedNegative
+	NegativeID string
+	Lists      *FeedLists
+	ListsOf    string // a campaign that has no list attached any more
 }
 
 // FormatPosition and ParsePosition write and read a feed position.
@@ -308,10 +239,11 @@ func feedKeyword(k *store.ServingKeyword) *FeedKeyword {
 		BudgetDaily: c.BudgetDaily, StartDate: c.StartDate, EndDate: c.EndDate}
 }
 
-// Snapshot calls fn with every servable keyword of env, from one
-// consistent view, and returns the position it reflects. fn's keyword is
-// reused after it returns.
-func (s *Service) Snapshot(ctx context.Context, env adcamp.Environment, fn func(*FeedKeyword) error) (string, error) {
+// Snapshot calls fn with every record of env's feed, from one
+// consistent view: the active negative keywords, the campaigns' attached
+// lists and the servable keywords, as upserts. It returns the position
+// they reflect. fn's change may not be kept after it returns.
+func (s *Service) Snapshot(ctx context.Context, env adcamp.Environment, fn func(FeedChange) error) (string, error) {
 	var pos int64
 	err := s.store.Read(ctx, func(tx store.Tx) error {
 		var err error
@@ -322,136 +254,257 @@ func (s *Service) Snapshot(ctx context.Context, env adcamp.Environment, fn func(
 		if err != nil {
 			return err
 		}
-		negs, err := loadFeedNegatives(ctx, tx, env, nil, true)
+		err = tx.ScanServingNegatives(ctx, env, nil, true, func(n *store.ServingNegative) error {
+			return fn(FeedChange{Negative: feedNegative(n)})
+		})
 		if err != nil {
+			return err
+		}
+		if err := scanLists(ctx, tx, env, nil, true, fn); err != nil {
 			return err
 		}
 		return tx.ScanServing(ctx, env, store.FeedScope{All: true}, func(k *store.ServingKeyword) error {
 			if !v.servable(k) {
 				return nil
 			}
-			fk := feedKeyword(k)
-			fk.Negatives = negs.of(k.Campaign.ID, k.AdGroupID)
-			return fn(fk)
+			return fn(FeedChange{Keyword: feedKeyword(k)})
 		})
 	})
 	return FormatPosition(pos), err
 }
 
-// Changes calls fn with the changes of env after position after, from one
-// consistent view: each keyword touched since, in its current state. It
-// returns the position they bring the reader to, and whether there were
-// any. A position older than the retention is ErrPositionExpired.
-func (s *Service) Changes(ctx context.Context, env adcamp.Environment, after string, fn func(FeedChange) error) (string, bool, error) {
-	p, ok := ParsePosition(after)
+// scanLists calls fn with the attached lists of each campaign that has
+// some (of campaignIDs, unless all), one campaign at a time.
+func scanLists(ctx context.Context, tx store.Tx, env adcamp.Environment, campaignIDs []string, all bool, fn func(FeedChange) error) error {
+	var cur *FeedLists
+	err := tx.ScanListAttachments(ctx, env, campaignIDs, all, func(a store.ListAttachment) error {
+		if cur != nil && cur.CampaignID != a.CampaignID {
+			if err := fn(FeedChange{Lists: cur}); err != nil {
+				return err
+			}
+			cur = nil
+		}
+		if cur == nil {
+			cur = &FeedLists{CampaignID: a.CampaignID}
+		}
+		cur.ListIDs = append(cur.ListIDs, a.ListID)
+		return nil
+	})
+	if err != nil || cur == nil {
+		return err
+	}
+	return fn(FeedChange{Lists: cur})
+}
+
+// DefaultFeedLimit and MaxFeedLimit bound the records of one answer of
+// changes.
+const (
+	DefaultFeedLimit = 1000
+	MaxFeedLimit     = 10000
+)
+
+// feedPosition is where a reader of the feed stands: after the journal's
+// position after; or, within the stretch of the journal from after to
+// until (what ReadFeed returned for after), past the records whose keys
+// are at most key (an answer cut at its limit). The journal's stretch is
+// read again as a whole for each page, and its records answered in their
+// state at that read, in key order: a record changed after the first
+// read is in a later stretch too, so it is answered again after its
+// change.
+type feedPosition struct {
+	after, until int64
+	key          string
+}
+
+func (p feedPosition) String() string {
+	if p.key == "" {
+		return FormatPosition(p.after)
+	}
+	return FormatPosition(p.after) + "-" + FormatPosition(p.until) + "-" + p.key
+}
+
+func parseFeedPosition(s string) (feedPosition, bool) {
+	a, rest, paged := strings.Cut(s, "-")
+	after, ok := ParsePosition(a)
+	if !ok || !paged {
+		return feedPosition{after: after}, ok
+	}
+	u, key, ok := strings.Cut(rest, "-")
+	until, ok2 := ParsePosition(u)
+	if !ok || !ok2 || key == "" || until <= after {
+		return feedPosition{}, false
+	}
+	return feedPosition{after: after, until: until, key: key}, true
+}
+
+// The keys of the records of one answer: negatives, then lists, then
+// keywords, each in id order.
+const (
+	keyNegative = "1"
+	keyLists    = "2"
+	keyKeyword  = "3"
+)
+
+type keyedChange struct {
+	key string
+	FeedChange
+}
+
+// Changes calls fn with the changes of env after position after, from
+// one consistent view, at most limit of them (0: DefaultFeedLimit): each
+// record touched since, in its current state. It returns the position
+// they bring the reader to (within a stretch of the journal when the
+// limit cut it), and whether there were any. A position older than the
+// retention is ErrPositionExpired.
+func (s *Service) Changes(ctx context.Context, env adcamp.Environment, after string, limit int, fn func(FeedChange) error) (string, bool, error) {
+	p, ok := parseFeedPosition(after)
 	if !ok {
 		var issues adcamp.Issues
 		issues.Add("after", "must be a position from a snapshot or an earlier answer of changes")
 		return "", false, issues.Err()
 	}
-	var next int64
+	if limit <= 0 {
+		limit = DefaultFeedLimit
+	}
+	var next feedPosition
 	any := false
 	err := s.store.Read(ctx, func(tx store.Tx) error {
 		any = false
 		if purged, err := tx.GetSetting(ctx, settingFeedPurged); err == nil {
-			if through, _ := strconv.ParseInt(string(purged), 10, 64); p < through {
+			if through, _ := strconv.ParseInt(string(purged), 10, 64); p.after < through {
 				return ErrPositionExpired
 			}
 		} else if adcamp.ErrorCode(err) != adcamp.CodeNotFound {
 			return err
 		}
-		rows, n, err := tx.ReadFeed(ctx, env, p)
+		rows, n, err := tx.ReadFeed(ctx, env, p.after, p.until)
 		if err != nil {
 			return err
 		}
-		next = n
+		next = feedPosition{after: n}
 		if len(rows) == 0 {
 			return nil
 		}
-		any = true
-		var scope store.FeedScope
-		touched := map[string]bool{} // keywords named, which are removed unless found servable
-		seen := map[string]bool{}
-		for _, r := range rows {
-			if seen[r.Kind+r.EntityID] {
-				continue
-			}
-			seen[r.Kind+r.EntityID] = true
-			switch r.Kind {
-			case store.FeedKeyword:
-				scope.KeywordIDs = append(scope.KeywordIDs, r.EntityID)
-				touched[r.EntityID] = true
-			case store.FeedAdGroup:
-				scope.AdGroupIDs = append(scope.AdGroupIDs, r.EntityID)
-			case store.FeedCampaign:
-				scope.CampaignIDs = append(scope.CampaignIDs, r.EntityID)
-			case store.FeedAccount:
-				scope.AccountIDs = append(scope.AccountIDs, r.EntityID)
-			}
-		}
-		v, err := s.newServability(ctx, tx, env)
+		changes, err := s.expandFeed(ctx, tx, env, rows)
 		if err != nil {
 			return err
 		}
-		// The scan's changes are kept until it ends, to read the negatives
-		// of their campaigns (a store reads nothing else while it scans).
-		answered := map[string]bool{}
-		var changes []FeedChange
-		var campaigns []string
-		seenCampaign := map[string]bool{}
-		err = tx.ScanServing(ctx, env, scope, func(k *store.ServingKeyword) error {
-			if answered[k.ID] {
-				return nil
-			}
-			answered[k.ID] = true
-			if v.servable(k) {
-				if !seenCampaign[k.Campaign.ID] {
-					seenCampaign[k.Campaign.ID] = true
-					campaigns = append(campaigns, k.Campaign.ID)
-				}
-				changes = append(changes, FeedChange{Keyword: feedKeyword(k)})
-				return nil
-			}
-			changes = append(changes, FeedChange{KeywordID: k.ID})
-			return nil
-		})
-		if err != nil {
-			return err
+		i, _ := slices.BinarySearchFunc(changes, p.key, func(c keyedChange, k string) int { return strings.Compare(c.key, k) })
+		if i < len(changes) && changes[i].key == p.key {
+			i++
 		}
-		negs, err := loadFeedNegatives(ctx, tx, env, campaigns, false)
-		if err != nil {
-			return err
+		changes = changes[i:]
+		if len(changes) > limit {
+			next = feedPosition{after: p.after, until: n, key: changes[limit-1].key}
+			changes = changes[:limit]
 		}
 		for _, c := range changes {
-			if c.Keyword != nil {
-				c.Keyword.Negatives = negs.of(c.Keyword.CampaignID, c.Keyword.AdGroupID)
-			}
-			if err := fn(c); err != nil {
+			any = true
+			if err := fn(c.FeedChange); err != nil {
 				return err
-			}
-		}
-		for _, id := range scope.KeywordIDs {
-			if !answered[id] {
-				if err := fn(FeedChange{KeywordID: id}); err != nil {
-					return err
-				}
 			}
 		}
 		return nil
 	})
-	return FormatPosition(next), any, err
+	return next.String(), any, err
+}
+
+// expandFeed returns the records that rows touched, each in its current
+// state, in key order.
+func (s *Service) expandFeed(ctx context.Context, tx store.Tx, env adcamp.Environment, rows []store.FeedRow) ([]keyedChange, error) {
+	var scope store.FeedScope
+	var negatives, campaigns []string
+	seen := map[store.FeedRow]bool{}
+	for _, r := range rows {
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		switch r.Kind {
+		case store.FeedKeyword:
+			scope.KeywordIDs = append(scope.KeywordIDs, r.EntityID)
+		case store.FeedAdGroup:
+			scope.AdGroupIDs = append(scope.AdGroupIDs, r.EntityID)
+		case store.FeedCampaign:
+			scope.CampaignIDs = append(scope.CampaignIDs, r.EntityID)
+		case store.FeedAccount:
+			scope.AccountIDs = append(scope.AccountIDs, r.EntityID)
+		case store.FeedNegative:
+			negatives = append(negatives, r.EntityID)
+		case store.FeedLists:
+			campaigns = append(campaigns, r.EntityID)
+		}
+	}
+	var out []keyedChange
+	// Negatives and lists named are removed unless found.
+	found := map[string]bool{}
+	err := tx.ScanServingNegatives(ctx, env, negatives, false, func(n *store.ServingNegative) error {
+		found[n.ID] = true
+		out = append(out, keyedChange{keyNegative + n.ID, FeedChange{Negative: feedNegative(n)}})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range negatives {
+		if !found[id] {
+			out = append(out, keyedChange{keyNegative + id, FeedChange{NegativeID: id}})
+		}
+	}
+	err = scanLists(ctx, tx, env, campaigns, false, func(c FeedChange) error {
+		found[c.Lists.CampaignID] = true
+		out = append(out, keyedChange{keyLists + c.Lists.CampaignID, c})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range campaigns {
+		if !found[id] {
+			out = append(out, keyedChange{keyLists + id, FeedChange{ListsOf: id}})
+		}
+	}
+	// Keywords named are removed unless found servable.
+	v, err := s.newServability(ctx, tx, env)
+	if err != nil {
+		return nil, err
+	}
+	answered := map[string]bool{}
+	err = tx.ScanServing(ctx, env, scope, func(k *store.ServingKeyword) error {
+		if answered[k.ID] {
+			return nil
+		}
+		answered[k.ID] = true
+		c := FeedChange{KeywordID: k.ID}
+		if v.servable(k) {
+			c = FeedChange{Keyword: feedKeyword(k)}
+		}
+		out = append(out, keyedChange{keyKeyword + k.ID, c})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range scope.KeywordIDs {
+		if !answered[id] {
+			answered[id] = true
+			out = append(out, keyedChange{keyKeyword + id, FeedChange{KeywordID: id}})
+		}
+	}
+	slices.SortFunc(out, func(a, b keyedChange) int { return strings.Compare(a.key, b.key) })
+	return out, nil
 }
 
 // WaitChanges is Changes that, while there are none, waits up to wait
 // for some: woken by this process's changes, and polling for those of
 // others every pollEvery.
-func (s *Service) WaitChanges(ctx context.Context, env adcamp.Environment, after string, wait time.Duration, fn func(FeedChange) error) (string, error) {
+func (s *Service) WaitChanges(ctx context.Context, env adcamp.Environment, after string, limit int, wait time.Duration, fn func(FeedChange) error) (string, error) {
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	var fastUntil time.Time
 	for {
 		woken := feedWoken()
-		pos, any, err := s.Changes(ctx, env, after, fn)
+		pos, any, err := s.Changes(ctx, env, after, limit, fn)
 		if err != nil || any || wait <= 0 {
 			return pos, err
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -63,19 +62,12 @@ const maxItemIssues = 10
 // (DUPLICATE_KEYWORD). With it, the valid items are stored and each item's
 // outcome is returned in request order.
 func (s *Service) CreateKeywords(ctx context.Context, t adcamp.Tenant, adGroupID string, items []adcamp.KeywordInput, opts BatchOptions) ([]adcamp.BatchResult, error) {
-	if len(items) == 0 || len(items) > adcamp.MaxKeywordBatch {
-		var issues adcamp.Issues
-		kind := adcamp.IssueTooMany
-		if len(items) == 0 {
-			kind = adcamp.IssueRequired
-		}
-		issues.AddKind("items", kind, strconv.Itoa(adcamp.MaxKeywordBatch), "must hold 1 to %d keywords (got %d)", adcamp.MaxKeywordBatch, len(items))
-		return nil, issues.Err()
+	if err := checkBatchSize(len(items), adcamp.MaxKeywordBatch, "keywords"); err != nil {
+		return nil, err
 	}
 	now := s.Now()
 	var results []adcamp.BatchResult
 	err := s.transact(ctx, opts.DryRun, func(tx store.Tx) error {
-		results = make([]adcamp.BatchResult, len(items)) // afresh if the store retries fn
 		if err := s.mayChangeAds(ctx, tx, t, "ad group", adGroupID); err != nil {
 			return err
 		}
@@ -83,46 +75,46 @@ func (s *Service) CreateKeywords(ctx context.Context, t adcamp.Tenant, adGroupID
 		if err != nil {
 			return err
 		}
-		var all adcamp.Issues // every item's problems, prefixed
-		keys := make([]store.KeywordKey, 0, len(items))
 		ids := idsInOrder(adcamp.PrefixKeyword, now, len(items))
-		for i, in := range items {
-			k := &adcamp.Keyword{
-				ID: ids[i], AdGroupID: adGroupID, AccountID: t.AccountID,
-				Environment: t.Environment, Status: adcamp.StatusActive, Version: 1, CreatedAt: now, UpdatedAt: now,
-			}
-			issues := append(adcamp.Issues{}, in.Invalid...)
-			if !slices.ContainsFunc(issues, func(is adcamp.FieldIssue) bool { return is.Field == "item" }) {
-				checkKeyword(&issues, k, in, true)
-			}
-			if err := issues.ErrUpTo(maxItemIssues); err != nil {
-				results[i].Err = err
-				all = append(all, prefixIssues(err.(*adcamp.Error).Details.([]adcamp.FieldIssue), opts.Batch, i)...)
-				continue
-			}
-			results[i].Keyword = k
-			keys = append(keys, store.KeywordKey{MatchType: k.MatchType, TextKey: k.TextKey()})
-		}
+		ks, errs, all := checkItems(items, opts, func(in adcamp.KeywordInput) adcamp.Issues { return in.Invalid },
+			func(i int) *adcamp.Keyword {
+				return &adcamp.Keyword{ID: ids[i], AdGroupID: adGroupID, AccountID: t.AccountID,
+					Environment: t.Environment, Status: adcamp.StatusActive, Version: 1, CreatedAt: now, UpdatedAt: now}
+			},
+			func(issues *adcamp.Issues, k *adcamp.Keyword, in adcamp.KeywordInput) {
+				checkKeyword(issues, k, in, true)
+			})
 		if len(all) > 0 && !opts.Partial {
 			return all.Err()
 		}
-		taken, err := tx.TakenKeywordKeys(ctx, adGroupID, "", keys)
+		texts := make([]*batchText, len(ks))
+		for i, k := range ks {
+			if k != nil {
+				texts[i] = newBatchText(k.Text, k.MatchType)
+			}
+		}
+		taken, err := tx.TakenKeywordKeys(ctx, adGroupID, "", batchKeys(texts))
 		if err != nil {
 			return err
 		}
-		if err := markDuplicates(results, taken, opts); err != nil {
-			return err
-		}
-		if opts.DryRun {
-			return nil
-		}
+		dups, dupErr := markDuplicates(texts, taken, opts, "keyword", "ad group")
+		results = make([]adcamp.BatchResult, len(items)) // afresh if the store retries fn
 		var create []*adcamp.Keyword
-		for _, r := range results {
-			if r.Keyword != nil {
-				create = append(create, r.Keyword)
+		for i, k := range ks {
+			switch {
+			case errs[i] != nil:
+				results[i].Err = errs[i]
+			case dups[i] != nil:
+				results[i].Err = dups[i]
+			default:
+				results[i].Keyword = k
+				create = append(create, k)
 			}
 		}
-		if len(create) == 0 {
+		if dupErr != nil {
+			return dupErr
+		}
+		if opts.DryRun || len(create) == 0 {
 			return nil
 		}
 		if err := tx.CreateKeywords(ctx, create); err != nil {
@@ -138,47 +130,6 @@ func (s *Service) CreateKeywords(ctx context.Context, t adcamp.Tenant, adGroupID
 		return nil, err
 	}
 	return results, nil
-}
-
-// markDuplicates fails each item whose text is taken in the ad group or by
-// an earlier item of the batch. Without opts.Partial, any duplicate fails
-// the whole request.
-func markDuplicates(results []adcamp.BatchResult, taken map[store.KeywordKey]bool, opts BatchOptions) error {
-	first := make(map[store.KeywordKey]int, len(results))
-	var dups adcamp.Issues
-	for i := range results {
-		k := results[i].Keyword
-		if k == nil {
-			continue
-		}
-		key := store.KeywordKey{MatchType: k.MatchType, TextKey: k.TextKey()}
-		field := prefixField("text", opts.Batch, i)
-		var issue, param string
-		kind := adcamp.IssueDuplicate
-		if taken[key] {
-			issue = fmt.Sprintf("%q (%s) already exists in this ad group", k.Text, k.MatchType)
-		} else if j, seen := first[key]; seen {
-			issue = fmt.Sprintf("%q (%s) repeats %s", k.Text, k.MatchType, prefixField("text", true, j))
-			kind, param = adcamp.IssueRepeats, strconv.Itoa(j)
-		} else {
-			first[key] = i
-			continue
-		}
-		dups = append(dups, adcamp.FieldIssue{Field: field, Issue: issue, Kind: kind, Param: param})
-		results[i] = adcamp.BatchResult{Err: &adcamp.Error{Code: adcamp.CodeDuplicateKeyword, Message: "keyword " + issue,
-			Details: []adcamp.FieldIssue{{Field: "text", Issue: issue, Kind: kind, Param: param}}}}
-	}
-	if len(dups) == 0 || opts.Partial {
-		return nil
-	}
-	details, total := adcamp.Capped(dups, adcamp.MaxIssues)
-	msg := "keyword " + dups[0].Issue
-	if total > len(details) {
-		msg = fmt.Sprintf("%d keywords are duplicates: %s %s (details list the first %d)", total, dups[0].Field, dups[0].Issue, len(details))
-	} else if total > 1 {
-		msg = fmt.Sprintf("%d keywords are duplicates: %s %s (see details for the rest)", total, dups[0].Field, dups[0].Issue)
-	}
-	return &adcamp.Error{Code: adcamp.CodeDuplicateKeyword, Message: msg, Details: details}
 }
 
 func prefixField(field string, batch bool, i int) string {

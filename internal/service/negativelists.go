@@ -254,7 +254,7 @@ func (s *Service) AttachNegativeList(ctx context.Context, t adcamp.Tenant, campa
 }
 
 func (s *Service) attachWarnings(ctx context.Context, tx store.Tx, t adcamp.Tenant, a *Attachment) error {
-	entries, _, err := tx.ListNegatives(ctx, t, a.ListID, store.ListQuery{Status: adcamp.StatusActive, Limit: adcamp.MaxNegativeListEntries + 1})
+	entries, err := tx.ActiveNegativeKeys(ctx, t, a.ListID)
 	if err != nil || len(entries) == 0 {
 		return err
 	}
@@ -262,7 +262,7 @@ func (s *Service) attachWarnings(ctx context.Context, tx store.Tx, t adcamp.Tena
 	if err != nil {
 		return err
 	}
-	a.Warnings = newBlockIndex(entries).blocked(kws, MaxWarnings)
+	a.Warnings = newKeyIndex(entries).blocked(kws, MaxWarnings)
 	return nil
 }
 

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -127,14 +126,8 @@ func lookupList(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*
 // (see adcamp.NegativeKeyword.Blocks): of the ad group, of every ad group
 // of the campaign, or of every campaign the list is attached to.
 func (s *Service) CreateNegatives(ctx context.Context, t adcamp.Tenant, p NegativeParent, items []adcamp.NegativeInput, opts BatchOptions) (*NegativeBatch, error) {
-	if len(items) == 0 || len(items) > adcamp.MaxNegativeBatch {
-		var issues adcamp.Issues
-		kind := adcamp.IssueTooMany
-		if len(items) == 0 {
-			kind = adcamp.IssueRequired
-		}
-		issues.AddKind("items", kind, strconv.Itoa(adcamp.MaxNegativeBatch), "must hold 1 to %d negative keywords (got %d)", adcamp.MaxNegativeBatch, len(items))
-		return nil, issues.Err()
+	if err := checkBatchSize(len(items), adcamp.MaxNegativeBatch, "negative keywords"); err != nil {
+		return nil, err
 	}
 	now := s.Now()
 	var out *NegativeBatch
@@ -148,27 +141,42 @@ func (s *Service) CreateNegatives(ctx context.Context, t adcamp.Tenant, p Negati
 		if err != nil {
 			return err
 		}
-		var all adcamp.Issues
 		ids := idsInOrder(adcamp.PrefixNegativeKeyword, now, len(items))
-		for i, in := range items {
-			n := tmpl
-			n.ID, n.Status, n.Version, n.CreatedAt, n.UpdatedAt = ids[i], adcamp.StatusActive, 1, now, now
-			issues := append(adcamp.Issues{}, in.Invalid...)
-			if !slices.ContainsFunc(issues, func(is adcamp.FieldIssue) bool { return is.Field == "item" }) {
-				checkNegative(&issues, &n, in, true)
-			}
-			if err := issues.ErrUpTo(maxItemIssues); err != nil {
-				results[i].Err = err
-				all = append(all, prefixIssues(err.(*adcamp.Error).Details.([]adcamp.FieldIssue), opts.Batch, i)...)
-				continue
-			}
-			results[i].Negative = &n
-		}
+		ns, errs, all := checkItems(items, opts, func(in adcamp.NegativeInput) adcamp.Issues { return in.Invalid },
+			func(i int) *adcamp.NegativeKeyword {
+				n := tmpl
+				n.ID, n.Status, n.Version, n.CreatedAt, n.UpdatedAt = ids[i], adcamp.StatusActive, 1, now, now
+				return &n
+			},
+			func(issues *adcamp.Issues, n *adcamp.NegativeKeyword, in adcamp.NegativeInput) {
+				checkNegative(issues, n, in, true)
+			})
 		if len(all) > 0 && !opts.Partial {
 			return all.Err()
 		}
-		if err := s.markNegativeDuplicates(ctx, tx, p, results, opts); err != nil {
+		texts := make([]*batchText, len(ns))
+		for i, n := range ns {
+			if n != nil {
+				texts[i] = newBatchText(n.Text, n.MatchType)
+			}
+		}
+		taken, err := tx.TakenNegativeKeys(ctx, p.ID, "", batchKeys(texts))
+		if err != nil {
 			return err
+		}
+		dups, dupErr := markDuplicates(texts, taken, opts, "negative keyword", p.kind())
+		for i, n := range ns {
+			switch {
+			case errs[i] != nil:
+				results[i].Err = errs[i]
+			case dups[i] != nil:
+				results[i].Err = dups[i]
+			default:
+				results[i].Negative = n
+			}
+		}
+		if dupErr != nil {
+			return dupErr
 		}
 		var create []*adcamp.NegativeKeyword
 		for _, r := range results {
@@ -204,56 +212,6 @@ func (s *Service) CreateNegatives(ctx context.Context, t adcamp.Tenant, p Negati
 		return nil, err
 	}
 	return out, nil
-}
-
-// markNegativeDuplicates fails each item whose text is taken in the
-// parent or by an earlier item, as markDuplicates does for keywords.
-func (s *Service) markNegativeDuplicates(ctx context.Context, tx store.Tx, p NegativeParent, results []adcamp.NegativeResult, opts BatchOptions) error {
-	keys := make([]store.KeywordKey, 0, len(results))
-	for _, r := range results {
-		if r.Negative != nil {
-			keys = append(keys, store.KeywordKey{MatchType: r.Negative.MatchType, TextKey: r.Negative.TextKey()})
-		}
-	}
-	if len(keys) == 0 {
-		return nil
-	}
-	taken, err := tx.TakenNegativeKeys(ctx, p.ID, "", keys)
-	if err != nil {
-		return err
-	}
-	first := make(map[store.KeywordKey]int, len(results))
-	var dups adcamp.Issues
-	for i := range results {
-		n := results[i].Negative
-		if n == nil {
-			continue
-		}
-		key := store.KeywordKey{MatchType: n.MatchType, TextKey: n.TextKey()}
-		var issue, param string
-		kind := adcamp.IssueDuplicate
-		if taken[key] {
-			issue = fmt.Sprintf("%q (%s) already exists in this %s", n.Text, n.MatchType, p.kind())
-		} else if j, seen := first[key]; seen {
-			issue = fmt.Sprintf("%q (%s) repeats %s", n.Text, n.MatchType, prefixField("text", true, j))
-			kind, param = adcamp.IssueRepeats, strconv.Itoa(j)
-		} else {
-			first[key] = i
-			continue
-		}
-		dups = append(dups, adcamp.FieldIssue{Field: prefixField("text", opts.Batch, i), Issue: issue, Kind: kind, Param: param})
-		results[i] = adcamp.NegativeResult{Err: &adcamp.Error{Code: adcamp.CodeDuplicateKeyword, Message: "negative keyword " + issue,
-			Details: []adcamp.FieldIssue{{Field: "text", Issue: issue, Kind: kind, Param: param}}}}
-	}
-	if len(dups) == 0 || opts.Partial {
-		return nil
-	}
-	details, total := adcamp.Capped(dups, adcamp.MaxIssues)
-	msg := "negative keyword " + dups[0].Issue
-	if total > 1 {
-		msg = fmt.Sprintf("%d negative keywords are duplicates: %s %s (see details)", total, dups[0].Field, dups[0].Issue)
-	}
-	return &adcamp.Error{Code: adcamp.CodeDuplicateKeyword, Message: msg, Details: details}
 }
 
 // blockedIn returns the active keywords that the active ones of ns block,
@@ -294,20 +252,32 @@ type blockIndex struct {
 func newBlockIndex(ns []*adcamp.NegativeKeyword) *blockIndex {
 	b := &blockIndex{exact: map[string]string{}, phrase: map[string]string{}}
 	for _, n := range ns {
-		if n.Status != adcamp.StatusActive {
-			continue
-		}
-		key := n.TextKey()
-		m := b.exact
-		if n.MatchType == adcamp.MatchPhrase {
-			m = b.phrase
-			b.maxWords = max(b.maxWords, strings.Count(key, " ")+1)
-		}
-		if _, ok := m[key]; !ok {
-			m[key] = n.ID
+		if n.Status == adcamp.StatusActive {
+			b.add(n.ID, n.TextKey(), n.MatchType)
 		}
 	}
 	return b
+}
+
+// newKeyIndex is newBlockIndex of active negatives read with their keys.
+func newKeyIndex(ns []store.NegativeKey) *blockIndex {
+	b := &blockIndex{exact: make(map[string]string, len(ns)), phrase: make(map[string]string, len(ns))}
+	for _, n := range ns {
+		b.add(n.ID, n.TextKey, n.MatchType)
+	}
+	return b
+}
+
+// add indexes a negative by its folded text (the first of a text stays).
+func (b *blockIndex) add(id, key string, matchType adcamp.MatchType) {
+	m := b.exact
+	if matchType == adcamp.MatchPhrase {
+		m = b.phrase
+		b.maxWords = max(b.maxWords, strings.Count(key, " ")+1)
+	}
+	if _, ok := m[key]; !ok {
+		m[key] = id
+	}
 }
 
 func (b *blockIndex) empty() bool { return len(b.exact) == 0 && len(b.phrase) == 0 }
@@ -337,7 +307,11 @@ func (b *blockIndex) blocking(key string) string {
 func (b *blockIndex) blocked(kws []store.KeywordText, limit int) []adcamp.Blocked {
 	var out []adcamp.Blocked
 	for _, k := range kws {
-		if id := b.blocking(adcamp.KeywordKey(k.Text)); id != "" {
+		key := k.TextKey
+		if key == "" {
+			key = adcamp.KeywordKey(k.Text)
+		}
+		if id := b.blocking(key); id != "" {
 			out = append(out, adcamp.Blocked{KeywordID: k.ID, Text: k.Text, NegativeID: id})
 			if len(out) == limit {
 				break
@@ -539,9 +513,6 @@ func negativeValues(n *adcamp.NegativeKeyword) []*string {
 // recordNegative records a negative keyword's change.
 func recordNegative(h *history, op adcamp.Operation, before, after *adcamp.NegativeKeyword) {
 	n := cmpOrPtr(after, before)
-	if n.ListID != "" {
-		h.lists = append(h.lists, listRef{account: n.AccountID, env: n.Environment, id: n.ListID})
-	}
 	h.add(n.AccountID, n.Environment, adcamp.EntityNegativeKeyword, n.ID, n.CampaignID, n.AdGroupID, op,
 		diff(op, negativeFields, negativeValues(before), negativeValues(after)))
 }

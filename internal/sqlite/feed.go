@@ -33,10 +33,13 @@ func (t *tx) FeedHead(ctx context.Context) (int64, error) {
 	return seq.Int64, err
 }
 
-func (t *tx) ReadFeed(ctx context.Context, env adcamp.Environment, after int64) ([]store.FeedRow, int64, error) {
-	next, err := t.FeedHead(ctx)
-	if err != nil {
-		return nil, 0, err
+func (t *tx) ReadFeed(ctx context.Context, env adcamp.Environment, after, until int64) ([]store.FeedRow, int64, error) {
+	next := until
+	if until == 0 {
+		var err error
+		if next, err = t.FeedHead(ctx); err != nil {
+			return nil, 0, err
+		}
 	}
 	if next < after {
 		next = after
@@ -175,50 +178,59 @@ func (t *tx) AccountZones(ctx context.Context) (map[string]string, error) {
 	return out, rows.Err()
 }
 
-func (t *tx) ServingNegatives(ctx context.Context, env adcamp.Environment, campaignIDs []string, all bool) ([]store.ServingNegative, []store.ListAttachment, error) {
-	if !all && len(campaignIDs) == 0 {
-		return nil, nil, nil
+func (t *tx) ScanServingNegatives(ctx context.Context, env adcamp.Environment, ids []string, all bool, fn func(*store.ServingNegative) error) error {
+	if !all && len(ids) == 0 {
+		return nil
 	}
-	const cols = `SELECT id, coalesce(campaign_id, ''), coalesce(ad_group_id, ''), coalesce(list_id, ''), text, match_type FROM negative_keywords `
-	negQ := cols + `WHERE campaign_id IN (SELECT value FROM json_each($2)) AND status = 'active' AND environment = $1
-		UNION ALL ` + cols + `WHERE list_id IN (SELECT list_id FROM campaign_negative_lists WHERE campaign_id IN (SELECT value FROM json_each($2)))
-		AND status = 'active' AND environment = $1`
-	attQ := `SELECT campaign_id, list_id FROM campaign_negative_lists WHERE campaign_id IN (SELECT value FROM json_each($2)) AND $1 <> ''`
-	args := []any{string(env), jsonList(campaignIDs)}
-	if all {
-		negQ = cols + `WHERE status = 'active' AND environment = $1 AND (list_id IS NULL OR list_id IN (SELECT list_id FROM campaign_negative_lists))`
-		attQ = `SELECT a.campaign_id, a.list_id FROM campaign_negative_lists a JOIN negative_keyword_lists l ON l.id = a.list_id WHERE l.environment = $1`
-		args = args[:1]
+	q := `SELECT id, coalesce(campaign_id, ''), coalesce(ad_group_id, ''), coalesce(list_id, ''), text, match_type
+		FROM negative_keywords WHERE status = 'active' AND environment = $1`
+	args := []any{string(env)}
+	if !all {
+		q += ` AND id IN (SELECT value FROM json_each($2))`
+		args = append(args, jsonList(ids))
 	}
-	rows, err := t.query(ctx, negQ, args...)
+	rows, err := t.query(ctx, q, args...)
 	if err != nil {
-		return nil, nil, err
-	}
-	var negs []store.ServingNegative
-	for rows.Next() {
-		var n store.ServingNegative
-		if err := rows.Scan(&n.ID, &n.CampaignID, &n.AdGroupID, &n.ListID, &n.Text, &n.MatchType); err != nil {
-			rows.Close()
-			return nil, nil, err
-		}
-		negs = append(negs, n)
-	}
-	if err := rows.Err(); err != nil {
-		rows.Close()
-		return nil, nil, err
-	}
-	rows.Close()
-	if rows, err = t.query(ctx, attQ, args...); err != nil {
-		return nil, nil, err
+		return err
 	}
 	defer rows.Close()
-	var atts []store.ListAttachment
+	var n store.ServingNegative
+	for rows.Next() {
+		if err := rows.Scan(&n.ID, &n.CampaignID, &n.AdGroupID, &n.ListID, &n.Text, &n.MatchType); err != nil {
+			return err
+		}
+		if err := fn(&n); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func (t *tx) ScanListAttachments(ctx context.Context, env adcamp.Environment, campaignIDs []string, all bool, fn func(store.ListAttachment) error) error {
+	if !all && len(campaignIDs) == 0 {
+		return nil
+	}
+	q := `SELECT a.campaign_id, a.list_id FROM campaign_negative_lists a JOIN negative_keyword_lists l ON l.id = a.list_id
+		WHERE l.environment = $1 ORDER BY a.campaign_id, a.list_id`
+	args := []any{string(env)}
+	if !all {
+		q = `SELECT campaign_id, list_id FROM campaign_negative_lists WHERE campaign_id IN (SELECT value FROM json_each($2)) AND $1 <> ''
+			ORDER BY campaign_id, list_id`
+		args = append(args, jsonList(campaignIDs))
+	}
+	rows, err := t.query(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
 	for rows.Next() {
 		var a store.ListAttachment
 		if err := rows.Scan(&a.CampaignID, &a.ListID); err != nil {
-			return nil, nil, err
+			return err
 		}
-		atts = append(atts, a)
+		if err := fn(a); err != nil {
+			return err
+		}
 	}
-	return negs, atts, rows.Err()
+	return rows.Err()
 }

@@ -11,9 +11,9 @@ import (
 
 const keywordColumns = `id, ad_group_id, account_id, environment, text, text_key, match_type, bid, status, version, created_at, updated_at`
 
-// keywordsPerInsert bounds the rows of one multi-row INSERT (12 variables
-// each, far below SQLite's limit of 32,766).
-const keywordsPerInsert = 200
+// rowsPerInsert bounds the rows of one multi-row INSERT of keywords (12
+// variables each) or negatives (14): far below SQLite's limit of 32,766.
+const rowsPerInsert = 200
 
 // keywordRow is the values of one keyword in CreateKeywords' INSERT.
 const keywordRow = `(?,?,?,?,?,?,?,?,?,?,?,?)`
@@ -48,18 +48,29 @@ func duplicateKeyword() error {
 }
 
 func (t *tx) CreateKeywords(ctx context.Context, ks []*adcamp.Keyword) error {
-	for len(ks) > 0 {
-		n := min(len(ks), keywordsPerInsert)
+	return insertBatch(ctx, t, `INSERT INTO keywords (`+keywordColumns+`) VALUES `, keywordRow, ks, func(args []any, k *adcamp.Keyword) []any {
+		return append(args, k.ID, k.AdGroupID, k.AccountID, k.Environment, k.Text, k.TextKey(), k.MatchType,
+			nullMoney(k.Bid), k.Status, k.Version, micros(k.CreatedAt), micros(k.UpdatedAt))
+	}, duplicateKeyword)
+}
+
+// insertBatch inserts rows with multi-row INSERTs of up to rowsPerInsert
+// rows (head, then row's placeholders once a row, values appending its
+// values to args),
+// answering a unique index's refusal with duplicate(). One implementation
+// for keywords and negative keywords.
+func insertBatch[T any](ctx context.Context, t *tx, head, row string, rows []T, values func(args []any, r T) []any, duplicate func() error) error {
+	for len(rows) > 0 {
+		n := min(len(rows), rowsPerInsert)
 		var b strings.Builder
-		b.WriteString(`INSERT INTO keywords (` + keywordColumns + `) VALUES `)
-		args := make([]any, 0, n*12)
-		for i, k := range ks[:n] {
+		b.WriteString(head)
+		args := make([]any, 0, n*strings.Count(row, "?"))
+		for i, r := range rows[:n] {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(keywordRow)
-			args = append(args, k.ID, k.AdGroupID, k.AccountID, k.Environment, k.Text, k.TextKey(), k.MatchType,
-				nullMoney(k.Bid), k.Status, k.Version, micros(k.CreatedAt), micros(k.UpdatedAt))
+			b.WriteString(row)
+			args = values(args, r)
 		}
 		// Not through the statement cache: the text varies with the batch.
 		// Anonymous parameters (?), numbered by position: SQLite looks each
@@ -67,24 +78,29 @@ func (t *tx) CreateKeywords(ctx context.Context, ks []*adcamp.Keyword) error {
 		// 100 keywords spend half its time in the parser.
 		if _, err := t.tx.ExecContext(t.ctx(ctx), b.String(), args...); err != nil {
 			if isUniqueViolation(err) {
-				return duplicateKeyword()
+				return duplicate()
 			}
 			return err
 		}
-		ks = ks[n:]
+		rows = rows[n:]
 	}
 	return nil
 }
 
-// TakenKeywordKeys looks the keys up through keywords_unique_text
-// (ad_group_id, match_type, text_key), by match type: by text_key alone,
-// the statement read every keyword of the ad group.
 func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, keys []store.KeywordKey) (map[store.KeywordKey]bool, error) {
+	return takenKeys(ctx, t, "keywords", "ad_group_id", adGroupID, exceptID, keys)
+}
+
+// takenKeys returns which of keys a table of keywords or negatives holds
+// under a parent (other than the row exceptID), looked up through its
+// unique index (parent, match_type, text_key) by match type: by text_key
+// alone, the statement read every row of the parent.
+func takenKeys(ctx context.Context, t *tx, table, parentColumn, parentID, exceptID string, keys []store.KeywordKey) (map[store.KeywordKey]bool, error) {
 	taken := make(map[store.KeywordKey]bool)
 	for _, g := range store.ByMatchType(keys) {
 		for textKeys := g.TextKeys; len(textKeys) > 0; {
 			n := min(len(textKeys), 500)
-			args := []any{adGroupID, g.MatchType, exceptID}
+			args := []any{parentID, g.MatchType, exceptID}
 			var in strings.Builder
 			for i, k := range textKeys[:n] {
 				if i > 0 {
@@ -94,9 +110,9 @@ func (t *tx) TakenKeywordKeys(ctx context.Context, adGroupID, exceptID string, k
 				in.WriteByte('?')
 			}
 			// Not through the statement cache, and with anonymous
-			// parameters: see CreateKeywords.
-			rows, err := t.tx.QueryContext(t.ctx(ctx), `SELECT text_key FROM keywords
-				WHERE ad_group_id = ? AND match_type = ? AND id <> ? AND text_key IN (`+in.String()+`)`, args...)
+			// parameters: see insertBatch.
+			rows, err := t.tx.QueryContext(t.ctx(ctx), `SELECT text_key FROM `+table+`
+				WHERE `+parentColumn+` = ? AND match_type = ? AND id <> ? AND text_key IN (`+in.String()+`)`, args...)
 			if err != nil {
 				return nil, err
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"strings"
 	"time"
 
 	"github.com/adcamp/adcamp"
@@ -12,10 +11,6 @@ import (
 )
 
 const negativeColumns = `id, campaign_id, ad_group_id, list_id, account_id, environment, text, match_type, status, version, created_at, updated_at`
-
-// negativesPerInsert bounds the rows of one multi-row INSERT (13
-// variables each).
-const negativesPerInsert = 200
 
 func scanNegative(row rowScanner) (*adcamp.NegativeKeyword, error) {
 	var n adcamp.NegativeKeyword
@@ -46,52 +41,15 @@ func duplicateNegative() error {
 }
 
 func (t *tx) CreateNegatives(ctx context.Context, ns []*adcamp.NegativeKeyword) error {
-	for len(ns) > 0 {
-		n := min(len(ns), negativesPerInsert)
-		var b strings.Builder
-		b.WriteString(`INSERT INTO negative_keywords (parent_id, text_key, ` + negativeColumns + `) VALUES `)
-		args := make([]any, 0, n*14)
-		for i, k := range ns[:n] {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(`(?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
-			args = append(args, k.ParentID(), k.TextKey(), k.ID, nullString(k.CampaignID), nullString(k.AdGroupID), nullString(k.ListID),
+	return insertBatch(ctx, t, `INSERT INTO negative_keywords (parent_id, text_key, `+negativeColumns+`) VALUES `,
+		`(?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, ns, func(args []any, k *adcamp.NegativeKeyword) []any {
+			return append(args, k.ParentID(), k.TextKey(), k.ID, nullString(k.CampaignID), nullString(k.AdGroupID), nullString(k.ListID),
 				k.AccountID, k.Environment, k.Text, k.MatchType, k.Status, k.Version, micros(k.CreatedAt), micros(k.UpdatedAt))
-		}
-		if _, err := t.tx.ExecContext(t.ctx(ctx), b.String(), args...); err != nil {
-			if isUniqueViolation(err) {
-				return duplicateNegative()
-			}
-			return err
-		}
-		ns = ns[n:]
-	}
-	return nil
+		}, duplicateNegative)
 }
 
 func (t *tx) TakenNegativeKeys(ctx context.Context, parentID, exceptID string, keys []store.KeywordKey) (map[store.KeywordKey]bool, error) {
-	taken := make(map[store.KeywordKey]bool)
-	for _, g := range store.ByMatchType(keys) {
-		rows, err := t.query(ctx, `SELECT text_key FROM negative_keywords
-			WHERE parent_id = $1 AND match_type = $2 AND id <> $3 AND text_key IN (SELECT value FROM json_each($4))`,
-			parentID, g.MatchType, exceptID, jsonList(g.TextKeys))
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			k := store.KeywordKey{MatchType: g.MatchType}
-			if err := rows.Scan(&k.TextKey); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			taken[k] = true
-		}
-		if err := rows.Close(); err != nil {
-			return nil, err
-		}
-	}
-	return taken, nil
+	return takenKeys(ctx, t, "negative_keywords", "parent_id", parentID, exceptID, keys)
 }
 
 func (t *tx) GetNegative(ctx context.Context, tn adcamp.Tenant, id string) (*adcamp.NegativeKeyword, error) {
@@ -176,12 +134,30 @@ func collectNegatives(rows *sql.Rows, err error) ([]*adcamp.NegativeKeyword, err
 	return out, rows.Err()
 }
 
+func (t *tx) ActiveNegativeKeys(ctx context.Context, tn adcamp.Tenant, parentID string) ([]store.NegativeKey, error) {
+	rows, err := t.query(ctx, `SELECT id, text_key, match_type FROM negative_keywords
+		WHERE parent_id = $1 AND account_id = $2 AND environment = $3 AND status = 'active'`, parentID, tn.AccountID, tn.Environment)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.NegativeKey
+	for rows.Next() {
+		var n store.NegativeKey
+		if err := rows.Scan(&n.ID, &n.TextKey, &n.MatchType); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
 func (t *tx) KeywordTexts(ctx context.Context, tn adcamp.Tenant, campaignIDs []string, adGroupID string, activeOnly bool) ([]store.KeywordText, error) {
-	q := `SELECT k.id, k.ad_group_id, k.text, k.status FROM keywords k
+	q := `SELECT k.id, k.ad_group_id, k.text, k.text_key, k.status FROM keywords k
 		WHERE k.ad_group_id = $1 AND k.account_id = $2 AND k.environment = $3 AND ($4 = 0 OR k.status = 'active') ORDER BY k.id`
 	args := []any{adGroupID, tn.AccountID, tn.Environment, activeOnly}
 	if adGroupID == "" {
-		q = `SELECT k.id, k.ad_group_id, k.text, k.status FROM ad_groups g JOIN keywords k ON k.ad_group_id = g.id
+		q = `SELECT k.id, k.ad_group_id, k.text, k.text_key, k.status FROM ad_groups g JOIN keywords k ON k.ad_group_id = g.id
 			WHERE g.campaign_id IN (SELECT value FROM json_each($1)) AND g.account_id = $2 AND g.environment = $3
 			AND ($4 = 0 OR k.status = 'active') ORDER BY k.id`
 		args[0] = jsonList(campaignIDs)
@@ -194,7 +170,7 @@ func (t *tx) KeywordTexts(ctx context.Context, tn adcamp.Tenant, campaignIDs []s
 	var out []store.KeywordText
 	for rows.Next() {
 		var k store.KeywordText
-		if err := rows.Scan(&k.ID, &k.AdGroupID, &k.Text, &k.Status); err != nil {
+		if err := rows.Scan(&k.ID, &k.AdGroupID, &k.Text, &k.TextKey, &k.Status); err != nil {
 			return nil, err
 		}
 		out = append(out, k)

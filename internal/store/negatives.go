@@ -33,6 +33,10 @@ type NegativesTx interface {
 	// own and its ad groups') or with an ad group (campaignID ""), for the
 	// history of a cascading delete.
 	NegativesUnder(ctx context.Context, t adcamp.Tenant, campaignID, adGroupID string) ([]*adcamp.NegativeKeyword, error)
+	// ActiveNegativeKeys returns the active negatives of a parent with
+	// their stored text keys: what checking keywords against them needs,
+	// without the rest of each row (a list holds up to 5,000).
+	ActiveNegativeKeys(ctx context.Context, t adcamp.Tenant, parentID string) ([]NegativeKey, error)
 	// CountNegatives counts a parent's negatives.
 	CountNegatives(ctx context.Context, t adcamp.Tenant, parentID string) (int64, error)
 	// ApplicableNegatives returns the active negatives that apply to the
@@ -74,7 +78,15 @@ type KeywordText struct {
 	ID        string
 	AdGroupID string
 	Text      string
+	TextKey   string // adcamp.KeywordKey(Text), as stored
 	Status    adcamp.Status
+}
+
+// NegativeKey is an active negative as the checks of keywords need it.
+type NegativeKey struct {
+	ID        string
+	TextKey   string // adcamp.KeywordKey of its text, as stored
+	MatchType adcamp.MatchType
 }
 
 // KeywordPlace is where a keyword sits.

@@ -82,8 +82,11 @@ type FeedTx interface {
 	// does, which the reader answers again, harmlessly).
 	FeedHead(ctx context.Context) (int64, error)
 	// ReadFeed returns the rows of env after position after, and the
-	// position they bring the reader to.
-	ReadFeed(ctx context.Context, env adcamp.Environment, after int64) ([]FeedRow, int64, error)
+	// position they bring the reader to: up to the head of the journal
+	// that this transaction sees if until is 0, else up to until (a
+	// position an earlier ReadFeed returned), so that a reader can read
+	// one stretch of the journal again, page by page.
+	ReadFeed(ctx context.Context, env adcamp.Environment, after, until int64) ([]FeedRow, int64, error)
 	// PurgeFeed deletes the rows written before cutoff and returns the
 	// position below which rows are gone (0 if none ever were).
 	PurgeFeed(ctx context.Context, cutoff time.Time) (int64, error)
@@ -97,11 +100,14 @@ type FeedTx interface {
 	RecentSpend(ctx context.Context, env adcamp.Environment, since time.Time) ([]CampaignHourCost, error)
 	// AccountZones returns every account's id and time zone.
 	AccountZones(ctx context.Context) (map[string]string, error)
-	// ServingNegatives returns the active negatives of env that apply to
-	// the keywords of campaignIDs (of every campaign of env if all): the
-	// campaigns' own, their ad groups' and those of the lists attached to
-	// them, with the campaigns' attachments of lists.
-	ServingNegatives(ctx context.Context, env adcamp.Environment, campaignIDs []string, all bool) ([]ServingNegative, []ListAttachment, error)
+	// ScanServingNegatives calls fn with each active negative keyword
+	// of env (of those of ids only, unless all), of every level. fn's
+	// negative is reused.
+	ScanServingNegatives(ctx context.Context, env adcamp.Environment, ids []string, all bool, fn func(*ServingNegative) error) error
+	// ScanListAttachments calls fn with the lists attached to env's
+	// campaigns (to campaignIDs only, unless all), in campaign then list
+	// id order.
+	ScanListAttachments(ctx context.Context, env adcamp.Environment, campaignIDs []string, all bool, fn func(ListAttachment) error) error
 }
 
 // ServingNegative is an active negative as the serving feed needs it: one
@@ -123,6 +129,11 @@ const (
 	FeedAdGroup  = "ad_group"
 	FeedCampaign = "campaign"
 	FeedAccount  = "account"
+	// FeedNegative names a negative keyword (of any level), FeedLists a
+	// campaign whose attached lists changed: the feed carries both as
+	// records of their own, which keywords do not repeat.
+	FeedNegative = "negative"
+	FeedLists    = "lists"
 )
 
 // FeedRow is one row of the serving feed's journal.

@@ -195,6 +195,21 @@ func testNegativeLists(t *testing.T, db store.Store) {
 		if len(texts) != 2 || err != nil {
 			t.Errorf("KeywordTexts of the campaign = %v, %v", texts, err)
 		}
+		for _, k := range texts {
+			if k.TextKey != adcamp.KeywordKey(k.Text) {
+				t.Errorf("KeywordTexts: %q has the key %q, want %q", k.Text, k.TextKey, adcamp.KeywordKey(k.Text))
+			}
+		}
+		keys, err := tx.ActiveNegativeKeys(ctx, tn, l1.ID)
+		if len(keys) != 2 || err != nil {
+			t.Errorf("ActiveNegativeKeys of the list = %v, %v; want its 2 entries", keys, err)
+		}
+		for _, n := range keys {
+			if i := slices.IndexFunc(entries, func(e *adcamp.NegativeKeyword) bool { return e.ID == n.ID }); i < 0 ||
+				n.TextKey != entries[i].TextKey() || n.MatchType != entries[i].MatchType {
+				t.Errorf("ActiveNegativeKeys: %+v is no entry of the list as stored", n)
+			}
+		}
 		places, err := tx.KeywordPlaces(ctx, tn, []string{kws[0].ID, "kw_missing"})
 		if err != nil {
 			t.Errorf("KeywordPlaces: %v", err)
