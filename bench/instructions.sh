@@ -10,13 +10,14 @@
 # takes). Each figure is (count at N2 - count at N1) / (N2 - N1), so that
 # the first requests' warm-up cancels out. Writes commit one at a time
 # here, where the server under load shares commits.
-#   BENCH (names, default all four), N1 (500), N2 (2500)
+#   BENCH (names, default all four), N1 (500), N2 (2500), TAGS (build tags:
+#   adcamp_nohistory counts the changes without their history records)
 # Needs valgrind (Debian package valgrind).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${WORK:-$(mktemp -d)}
 N1=${N1:-500} N2=${N2:-2500}
-(cd "$root" && go test -c -o "$work/httpapi.test" ./internal/httpapi/)
+(cd "$root" && go test -c -tags "${TAGS:-}" -o "$work/httpapi.test" ./internal/httpapi/)
 count() { # count BENCH N: instructions of the whole run
 	# asyncpreemptoff: callgrind stops on Go's preemption signals.
 	# cpu.rdtscp=off: Go reads the clock with RDTSCP, which callgrind cannot run.
