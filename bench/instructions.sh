@@ -10,8 +10,9 @@
 # takes). Each figure is (count at N2 - count at N1) / (N2 - N1), so that
 # the first requests' warm-up cancels out. Writes commit one at a time
 # here, where the server under load shares commits.
-#   BENCH (names, default all four), N1 (500), N2 (2500), TAGS (build
-#   tags, e.g. adcamp_noevents: the same without the webhook outbox's writes)
+#   BENCH (names, default all four), N1 (500), N2 (2500), TAGS (build tags:
+#   adcamp_nohistory counts the changes without their history records,
+#   adcamp_noevents without their webhook events and outbox rows)
 # Needs valgrind (Debian package valgrind).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -25,8 +25,10 @@ import (
 )
 
 // benchEnv is the production handler wired as `adcamp serve` wires it
-// (JSON access log at info level, metrics, replay protection), except for
-// the rate limit, which is off, over SQLite in a temporary directory; and
+// (JSON access log at info level, metrics, replay protection; the master
+// key's check and the settings it reads at start, so that, as on a new
+// data directory, no request is looked up under the names earlier
+// versions gave replay records), except for the rate limit, which is off, over SQLite in a temporary directory; and
 // a production key to sign requests with. Its clock stands still, so every
 // timestamp is valid; mutating requests differ by their bodies.
 type benchEnv struct {
@@ -47,9 +49,15 @@ func newBenchEnv(b *testing.B) *benchEnv {
 	if err != nil {
 		b.Fatal(err)
 	}
+	if err := service.CheckSecrets(ctx, db, box); err != nil {
+		b.Fatal(err)
+	}
 	log := slog.New(jsonlog.New(io.Discard, nil))
 	clk := &clock{now: time.Now().UTC().Truncate(time.Second)}
 	svc := service.New(service.Config{Store: db, Box: box, Now: clk.Now, Logger: log})
+	if err := svc.LoadSettings(ctx); err != nil {
+		b.Fatal(err)
+	}
 	env := adcamp.Production
 	h, err := httpapi.New(svc, env, log.With("env", string(env)), httpapi.WithMetrics(metrics.New(nil)), httpapi.WithRateLimit(0))
 	if err != nil {

@@ -208,8 +208,10 @@ func (h *history) write(ctx context.Context, tx store.Tx) error {
 	if len(h.list) == 0 {
 		return nil
 	}
-	if err := tx.AddChanges(ctx, h.list); err != nil {
-		return err
+	if historyWrites {
+		if err := tx.AddChanges(ctx, h.list); err != nil {
+			return err
+		}
 	}
 	if !eventsOff {
 		if evs := eventsOf(h.list); len(evs) > 0 {

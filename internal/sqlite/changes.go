@@ -59,38 +59,64 @@ func (t *tx) AddChanges(ctx context.Context, cs []*adcamp.Change) error {
 	return nil
 }
 
-// changeIndex names the index a history query reads: that of its most
-// selective filter, whose entries are in id order. Without statistics
-// SQLite would rather take changes_tenant, which gives the order too, and
-// read the tenant's every record to find one entity's.
-func changeIndex(q store.ChangeQuery) string {
-	switch {
-	case q.EntityID != "":
-		return "changes_entity"
-	case q.AdGroupID != "":
-		return "changes_ad_group"
-	case q.CampaignID != "":
-		return "changes_campaign"
-	case q.ActorID != "":
-		return "changes_actor"
-	case q.ActorType != "":
-		return "changes_actor_type"
-	case q.EntityType != "":
-		return "changes_type"
-	}
-	return "changes_tenant"
+// changeBranch is one range scan of a history query: the index it reads
+// and what it adds to the query's conditions to keep to that index's
+// entries.
+type changeBranch struct {
+	index string
+	cond  string // "" for none
+	arg   any    // of cond, if it takes one
 }
 
-// changeWhere is the WHERE of a history query for one environment, with
-// its arguments appended to args.
-func changeWhere(q store.ChangeQuery, env adcamp.Environment, args []any) (string, []any) {
+// changeBranches are the range scans of a history query, each in id order
+// on the index of its most selective filter (migration 00035): one
+// usually; a campaign's own records and those under it (and an ad
+// group's); one per actor type for a filter by entity type alone, one per
+// entity type for a filter by actor type alone. Without statistics SQLite
+// would rather take changes_tenant, which gives the order too, and read
+// the tenant's every record to find one entity's: hence INDEXED BY.
+func changeBranches(q store.ChangeQuery) []changeBranch {
+	switch {
+	case q.EntityID != "":
+		return []changeBranch{{index: "changes_entity"}}
+	case q.AdGroupID != "":
+		return []changeBranch{{index: "changes_entity", cond: `entity_id = ?`, arg: q.AdGroupID},
+			{index: "changes_ad_group", cond: `ad_group_id <> entity_id`}}
+	case q.CampaignID != "":
+		return []changeBranch{{index: "changes_entity", cond: `entity_id = ?`, arg: q.CampaignID},
+			{index: "changes_campaign", cond: `campaign_id <> entity_id`}}
+	case q.ActorID != "":
+		return []changeBranch{{index: "changes_actor"}}
+	case q.ActorType != "" && q.EntityType != "":
+		return []changeBranch{{index: "changes_kind"}}
+	case q.ActorType != "":
+		bs := make([]changeBranch, len(adcamp.EntityTypes))
+		for i, typ := range adcamp.EntityTypes {
+			bs[i] = changeBranch{index: "changes_kind", cond: `entity_type = ?`, arg: string(typ)}
+		}
+		return bs
+	case q.EntityType != "":
+		bs := make([]changeBranch, len(adcamp.ActorTypes))
+		for i, typ := range adcamp.ActorTypes {
+			bs[i] = changeBranch{index: "changes_kind", cond: `actor_type = ?`, arg: string(typ)}
+		}
+		return bs
+	}
+	return []changeBranch{{index: "changes_tenant"}}
+}
+
+// changeWhere is the WHERE of a history query's branch for one
+// environment, with its arguments appended to args.
+func changeWhere(q store.ChangeQuery, env adcamp.Environment, b changeBranch, args []any) (string, []any) {
 	var w strings.Builder
 	cond := func(c string, v any) {
 		if w.Len() > 0 {
 			w.WriteString(` AND `)
 		}
 		w.WriteString(c)
-		args = append(args, v)
+		if v != nil {
+			args = append(args, v)
+		}
 	}
 	cond(`account_id = ?`, q.AccountID)
 	cond(`environment = ?`, string(env))
@@ -102,6 +128,9 @@ func changeWhere(q store.ChangeQuery, env adcamp.Environment, args []any) (strin
 			cond(f.column+` = ?`, f.value)
 		}
 	}
+	if b.cond != "" {
+		cond(b.cond, b.arg)
+	}
 	if q.From != "" {
 		cond(`id >= ?`, q.From)
 	}
@@ -112,29 +141,24 @@ func changeWhere(q store.ChangeQuery, env adcamp.Environment, args []any) (strin
 }
 
 // changeListSQL is the statement of ListChanges: one ordered, limited
-// range scan per environment, merged when there are two.
+// range scan per environment and branch, merged when there are more.
 func changeListSQL(q store.ChangeQuery) (string, []any) {
-	var query string
+	var parts []string
 	var args []any
-	for i, env := range q.Environments {
-		var where string
-		where, args = changeWhere(q, env, args)
-		args = append(args, q.Limit)
-		sub := `SELECT ` + changeColumns + ` FROM changes INDEXED BY ` + changeIndex(q) + ` WHERE ` + where +
-			` ORDER BY id DESC LIMIT ?`
-		if len(q.Environments) == 1 {
-			return sub, args
+	branches := changeBranches(q)
+	for _, env := range q.Environments {
+		for _, b := range branches {
+			var where string
+			where, args = changeWhere(q, env, b, args)
+			parts = append(parts, `SELECT `+changeColumns+` FROM changes INDEXED BY `+b.index+` WHERE `+where)
 		}
-		if i > 0 {
-			query += ` UNION ALL `
-		}
-		query += `SELECT * FROM (` + sub + `)`
 	}
-	if query != "" {
-		query += ` ORDER BY id DESC LIMIT ?`
-		args = append(args, q.Limit)
+	if len(parts) == 0 {
+		return "", nil
 	}
-	return query, args
+	// A compound SELECT's ORDER BY is each part's too: SQLite merges the
+	// parts' ranges as it reads them, and stops at the limit.
+	return strings.Join(parts, ` UNION ALL `) + ` ORDER BY id DESC LIMIT ?`, append(args, q.Limit)
 }
 
 func (t *tx) ListChanges(ctx context.Context, q store.ChangeQuery) ([]*adcamp.Change, error) {

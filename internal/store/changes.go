@@ -55,30 +55,33 @@ type ChangeQuery struct {
 }
 
 // EncodeFieldChanges writes the fields of a change as the JSON object the
-// stores keep and the API shows: {"field": {"old": ..., "new": ...}, ...},
-// in the order given. A nil value is written null.
+// stores keep: {"field": {"old": ..., "new": ...}, ...}, in the order
+// given, each value as text. A nil value is left out (a create's old
+// values, a delete's new ones, a cleared field's): "old" and "new" read
+// as null when absent, here and in every earlier version's
+// DecodeFieldChanges, and the record is smaller (a campaign's create is a
+// third shorter, which fills the history's pages more slowly).
 func EncodeFieldChanges(fs []adcamp.FieldChange) []byte {
-	b := make([]byte, 0, 32+48*len(fs))
+	b := make([]byte, 0, 32+40*len(fs))
 	b = append(b, '{')
 	for i, f := range fs {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendString(b, f.Field)
-		b = append(b, `:{"old":`...)
-		b = appendValue(b, f.Old)
-		b = append(b, `,"new":`...)
-		b = appendValue(b, f.New)
+		b = append(b, ':', '{')
+		if f.Old != nil {
+			b = appendString(append(b, `"old":`...), *f.Old)
+		}
+		if f.New != nil {
+			if f.Old != nil {
+				b = append(b, ',')
+			}
+			b = appendString(append(b, `"new":`...), *f.New)
+		}
 		b = append(b, '}')
 	}
 	return append(b, '}')
-}
-
-func appendValue(b []byte, v *string) []byte {
-	if v == nil {
-		return append(b, "null"...)
-	}
-	return appendString(b, *v)
 }
 
 func appendString(b []byte, s string) []byte {
@@ -86,7 +89,7 @@ func appendString(b []byte, s string) []byte {
 }
 
 // DecodeFieldChanges reads what EncodeFieldChanges wrote, keeping the
-// fields' order.
+// fields' order; a value absent or null is nil.
 func DecodeFieldChanges(b []byte) ([]adcamp.FieldChange, error) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	if t, err := d.Token(); err != nil || t != json.Delim('{') {
