@@ -51,7 +51,7 @@ func newBenchEnv(b *testing.B) *benchEnv {
 	clk := &clock{now: time.Now().UTC().Truncate(time.Second)}
 	svc := service.New(service.Config{Store: db, Box: box, Now: clk.Now, Logger: log})
 	env := adcamp.Production
-	h, err := httpapi.New(svc, env, log.With("env", string(env)), httpapi.WithMetrics(metrics.New(nil)), httpapi.WithRateLimit(0))
+	h, err := httpapi.New(svc.Ads, svc.Keys, env, log.With("env", string(env)), httpapi.WithMetrics(metrics.New(nil)), httpapi.WithRateLimit(0))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -49,7 +49,7 @@ type feedState struct {
 // default).
 func (s *Service) SetFeedRetention(d time.Duration) { s.feed.retention = d }
 
-func (s *Service) feedRetention() time.Duration {
+func (s *core) feedRetention() time.Duration {
 	if s.feed.retention > 0 {
 		return s.feed.retention
 	}
@@ -264,7 +264,7 @@ type servability struct {
 	spend map[string]adcamp.Money             // today's, by campaign, once computed
 }
 
-func (s *Service) newServability(ctx context.Context, tx store.Tx, env adcamp.Environment) (*servability, error) {
+func (s *core) newServability(ctx context.Context, tx store.Tx, env adcamp.Environment) (*servability, error) {
 	now := s.Now()
 	// A day is at most 26 hours long, and starts at most 26 hours ago.
 	costs, err := tx.RecentSpend(ctx, env, now.Add(-27*time.Hour))
@@ -311,7 +311,7 @@ func feedKeyword(k *store.ServingKeyword) *FeedKeyword {
 // Snapshot calls fn with every servable keyword of env, from one
 // consistent view, and returns the position it reflects. fn's keyword is
 // reused after it returns.
-func (s *Service) Snapshot(ctx context.Context, env adcamp.Environment, fn func(*FeedKeyword) error) (string, error) {
+func (s *Operator) Snapshot(ctx context.Context, env adcamp.Environment, fn func(*FeedKeyword) error) (string, error) {
 	var pos int64
 	err := s.store.Read(ctx, func(tx store.Tx) error {
 		var err error
@@ -342,7 +342,7 @@ func (s *Service) Snapshot(ctx context.Context, env adcamp.Environment, fn func(
 // consistent view: each keyword touched since, in its current state. It
 // returns the position they bring the reader to, and whether there were
 // any. A position older than the retention is ErrPositionExpired.
-func (s *Service) Changes(ctx context.Context, env adcamp.Environment, after string, fn func(FeedChange) error) (string, bool, error) {
+func (s *Operator) Changes(ctx context.Context, env adcamp.Environment, after string, fn func(FeedChange) error) (string, bool, error) {
 	p, ok := ParsePosition(after)
 	if !ok {
 		var issues adcamp.Issues
@@ -445,7 +445,7 @@ func (s *Service) Changes(ctx context.Context, env adcamp.Environment, after str
 // WaitChanges is Changes that, while there are none, waits up to wait
 // for some: woken by this process's changes, and polling for those of
 // others every pollEvery.
-func (s *Service) WaitChanges(ctx context.Context, env adcamp.Environment, after string, wait time.Duration, fn func(FeedChange) error) (string, error) {
+func (s *Operator) WaitChanges(ctx context.Context, env adcamp.Environment, after string, wait time.Duration, fn func(FeedChange) error) (string, error) {
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	var fastUntil time.Time
