@@ -26,7 +26,7 @@ const defaultConsoleURL = "http://127.0.0.1:8082"
 // listenConsole binds the console's listener (over TLS when configured).
 func (a *app) listenConsole(cfg *serveConfig, tlsConfig *tls.Config) (listener, error) {
 	h, err := console.New(console.Config{
-		Service: a.svc, Logger: a.log.With("listener", "console"),
+		Ads: a.svc.Ads, Access: a.svc.Access, Keys: a.svc.Keys, Logger: a.log.With("listener", "console"),
 		Secure:  tlsConfig != nil || strings.HasPrefix(cfg.consoleURL, "https://"),
 		BaseURL: cfg.consoleURL, TrustedOrigins: trustedOrigins(cfg.consoleURL),
 	})

@@ -28,7 +28,7 @@ func init() {
 
 // listenOperator binds the operator listener (over TLS when configured).
 func (a *app) listenOperator(cfg *serveConfig, tlsConfig *tls.Config) (listener, error) {
-	h, err := operatorapi.New(operatorapi.Config{Service: a.svc, Logger: a.log.With("listener", "operator")})
+	h, err := operatorapi.New(operatorapi.Config{Operator: a.svc.Operator, Logger: a.log.With("listener", "operator")})
 	if err != nil {
 		return listener{}, err
 	}

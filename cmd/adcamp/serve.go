@@ -315,7 +315,7 @@ func (a *app) listen(cfg *serveConfig) (listeners, error) {
 		if e.addr == "" {
 			continue
 		}
-		h, err := httpapi.New(a.svc, e.env, a.log.With("env", string(e.env)), httpapi.WithMetrics(a.metrics),
+		h, err := httpapi.New(a.svc.Ads, a.svc.Keys, e.env, a.log.With("env", string(e.env)), httpapi.WithMetrics(a.metrics),
 			httpapi.WithRateLimit(cfg.rateLimit), httpapi.WithAuthFailureLimit(cfg.authFailures),
 			httpapi.WithTrustedProxies(cfg.trusted))
 		if err != nil {

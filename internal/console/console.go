@@ -37,8 +37,12 @@ var files embed.FS
 
 // Config configures a Server.
 type Config struct {
-	Service *service.Service
-	Logger  *slog.Logger // discarded if nil
+	// The parts of the service the console uses: campaigns and all that
+	// hangs from them, people and their sign-in, API keys.
+	Ads    *service.Ads
+	Access *service.Access
+	Keys   *service.Keys
+	Logger *slog.Logger // discarded if nil
 	// Secure says the console is reached over HTTPS (its own TLS, or a
 	// proxy's): cookies are then Secure and named with the __Host- prefix.
 	Secure bool
@@ -54,7 +58,7 @@ type Config struct {
 
 // Server is the console's HTTP handler.
 type Server struct {
-	svc     *service.Service
+	svc     doors
 	log     *slog.Logger
 	secure  bool
 	base    string
@@ -62,9 +66,21 @@ type Server struct {
 	handler http.Handler
 }
 
+// doors are the parts of the service the console uses.
+type doors struct {
+	*service.Ads
+	*service.Access
+	*service.Keys
+}
+
+// What the parts share, asked of one of them.
+func (d doors) Now() time.Time         { return d.Ads.Now() }
+func (d doors) Marketplaces() []string { return d.Ads.Marketplaces() }
+func (d doors) SimulatorEnabled() bool { return d.Ads.SimulatorEnabled() }
+
 // New returns the console's handler for cfg.
 func New(cfg Config) (*Server, error) {
-	s := &Server{svc: cfg.Service, log: cfg.Logger, secure: cfg.Secure, base: strings.TrimSuffix(cfg.BaseURL, "/")}
+	s := &Server{svc: doors{cfg.Ads, cfg.Access, cfg.Keys}, log: cfg.Logger, secure: cfg.Secure, base: strings.TrimSuffix(cfg.BaseURL, "/")}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

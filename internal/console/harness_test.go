@@ -98,7 +98,7 @@ func newEnv(t *testing.T, opts ...envOption) *testEnv {
 	clk := &clock{}
 	log := slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	svc := service.New(service.Config{Store: openStore(t), Box: box, Now: clk.Now, Logger: log})
-	cfg := console.Config{Service: svc, Logger: log}
+	cfg := console.Config{Ads: svc.Ads, Access: svc.Access, Keys: svc.Keys, Logger: log}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -109,7 +109,7 @@ func newEnv(t *testing.T, opts ...envOption) *testEnv {
 	e := &testEnv{t: t, svc: svc, clock: clk, console: httptest.NewServer(h), api: map[adcamp.Environment]*httptest.Server{}}
 	t.Cleanup(e.console.Close)
 	for _, env := range []adcamp.Environment{adcamp.Production, adcamp.Sandbox} {
-		h, err := httpapi.New(svc, env, log)
+		h, err := httpapi.New(svc.Ads, svc.Keys, env, log)
 		if err != nil {
 			t.Fatal(err)
 		}

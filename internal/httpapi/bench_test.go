@@ -59,7 +59,7 @@ func newBenchEnv(b *testing.B) *benchEnv {
 		b.Fatal(err)
 	}
 	env := adcamp.Production
-	h, err := httpapi.New(svc, env, log.With("env", string(env)), httpapi.WithMetrics(metrics.New(nil)), httpapi.WithRateLimit(0))
+	h, err := httpapi.New(svc.Ads, svc.Keys, env, log.With("env", string(env)), httpapi.WithMetrics(metrics.New(nil)), httpapi.WithRateLimit(0))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func wantEnvelope(t *testing.T, what string, resp *http.Response, raw []byte, st
 func TestEveryAnswerAnEnvelope(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	h, err := httpapi.New(e.svc, adcamp.Production, testLogger(t))
+	h, err := httpapi.New(e.svc.Ads, e.svc.Keys, adcamp.Production, testLogger(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func (e *testEnv) serveWith(c *apiClient, log *slog.Logger, opts ...httpapi.Opti
 	if log == nil {
 		log = testLogger(e.t)
 	}
-	h, err := httpapi.New(e.svc, c.envOf(), log, opts...)
+	h, err := httpapi.New(e.svc.Ads, e.svc.Keys, c.envOf(), log, opts...)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func newEnv(t *testing.T, opts ...envOption) *testEnv {
 	}
 	e := &testEnv{t: t, svc: service.New(cfg), db: db, box: box, clock: clk, servers: map[adcamp.Environment]*httptest.Server{}}
 	for _, env := range []adcamp.Environment{adcamp.Production, adcamp.Sandbox} {
-		h, err := httpapi.New(e.svc, env, testLogger(t))
+		h, err := httpapi.New(e.svc.Ads, e.svc.Keys, env, testLogger(t))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -110,7 +110,7 @@ func (s *Server) simulate(w http.ResponseWriter, r *http.Request) error {
 		h.Set("Retry-After", "1")
 		return adcamp.Errorf(adcamp.CodeUnavailable, "simulated (X-Sandbox-Simulate: unavailable): nothing was done; retry after 1 s")
 	case v == "timestamp_expired":
-		now := s.svc.Now()
+		now := s.svc.Ads.Now()
 		return &adcamp.Error{Code: adcamp.CodeTimestampExpired,
 			Message: "simulated (X-Sandbox-Simulate: timestamp_expired): X-Timestamp is out of the window; server time is " + strconv.FormatInt(now.Unix(), 10),
 			Details: map[string]any{"server_time": now.Unix(), "server_time_iso": now.Format(time.RFC3339)}}

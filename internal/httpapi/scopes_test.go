@@ -210,7 +210,7 @@ func TestAllowedIPs(t *testing.T) {
 
 	// Over IPv6 loopback, where the machine has it.
 	if ln, err := net.Listen("tcp", "[::1]:0"); err == nil {
-		h, err := httpapi.New(e.svc, adcamp.Production, testLogger(t))
+		h, err := httpapi.New(e.svc.Ads, e.svc.Keys, adcamp.Production, testLogger(t))
 		if err != nil {
 			t.Fatal(err)
 		}

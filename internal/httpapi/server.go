@@ -23,7 +23,7 @@ import (
 
 // Server answers the API of one environment.
 type Server struct {
-	svc     *service.Service
+	svc     doors
 	env     adcamp.Environment
 	log     *slog.Logger
 	mux     *http.ServeMux // every route, and a catch-all that answers 404 or 405
@@ -75,13 +75,20 @@ func WithAuthFailureLimit(perSecond int) Option {
 // waiting. Request latencies are still measured on the wall clock.
 func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = now } }
 
+// doors are the parts of the service the API uses: campaigns and all that
+// hangs from them, and the keys that sign its requests.
+type doors struct {
+	*service.Ads
+	*service.Keys
+}
+
 // New returns the HTTP handler of environment env.
-func New(svc *service.Service, env adcamp.Environment, log *slog.Logger, opts ...Option) (*Server, error) {
+func New(ads *service.Ads, keys *service.Keys, env adcamp.Environment, log *slog.Logger, opts ...Option) (*Server, error) {
 	spec, err := yaml.YAMLToJSON(adcamp.OpenAPI)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{svc: svc, env: env, log: log, mux: http.NewServeMux(), known: http.NewServeMux(), openapi: spec,
+	s := &Server{svc: doors{ads, keys}, env: env, log: log, mux: http.NewServeMux(), known: http.NewServeMux(), openapi: spec,
 		limiter: newLimiter(0), now: time.Now}
 	for _, o := range opts {
 		o(s)
@@ -343,7 +350,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
-	if err := s.svc.Ping(r.Context()); err != nil {
+	if err := s.svc.Ads.Ping(r.Context()); err != nil {
 		s.log.Error("readiness check failed", "err", err)
 		s.writeError(w, r, errorf(adcamp.CodeUnavailable, "the database is not reachable"))
 		return
@@ -352,7 +359,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) time(w http.ResponseWriter, r *http.Request) {
-	now := s.svc.Now()
+	now := s.svc.Ads.Now()
 	writeData(w, http.StatusOK, map[string]any{"unix": now.Unix(), "iso": timeJSON(now)})
 }
 

@@ -16,7 +16,7 @@ import (
 // in the envelope, and the server goes on serving.
 func TestPanicBecomes500(t *testing.T) {
 	t.Parallel()
-	s, err := New(nil, adcamp.Production, slog.New(slog.DiscardHandler))
+	s, err := New(nil, nil, adcamp.Production, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

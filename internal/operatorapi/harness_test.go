@@ -104,14 +104,14 @@ func newEnvWith(t testing.TB, db store.Store, clk *clock) *env {
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelError}))
 	e := &env{t: t, db: db, clock: clk, accounts: map[adcamp.Environment]*httptest.Server{}}
 	e.svc = service.New(service.Config{Store: db, Box: box, Now: clk.Now, Logger: log})
-	h, err := operatorapi.New(operatorapi.Config{Service: e.svc, Logger: log})
+	h, err := operatorapi.New(operatorapi.Config{Operator: e.svc.Operator, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.operator = httptest.NewServer(h)
 	t.Cleanup(e.operator.Close)
 	for _, v := range []adcamp.Environment{adcamp.Production, adcamp.Sandbox} {
-		h, err := httpapi.New(e.svc, v, log)
+		h, err := httpapi.New(e.svc.Ads, e.svc.Keys, v, log)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -29,7 +29,7 @@ const maxBody = 8 << 20
 
 // Server answers the operator listener.
 type Server struct {
-	svc     *service.Service
+	svc     *service.Operator
 	log     *slog.Logger
 	mux     *http.ServeMux
 	known   *http.ServeMux
@@ -39,8 +39,8 @@ type Server struct {
 
 // Config configures a Server.
 type Config struct {
-	Service *service.Service
-	Logger  *slog.Logger
+	Operator *service.Operator // the part of the service of the marketplace's side
+	Logger   *slog.Logger
 }
 
 // New returns the operator listener's handler.
@@ -49,7 +49,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{svc: cfg.Service, log: cfg.Logger, mux: http.NewServeMux(), known: http.NewServeMux(), openapi: spec}
+	s := &Server{svc: cfg.Operator, log: cfg.Logger, mux: http.NewServeMux(), known: http.NewServeMux(), openapi: spec}
 	s.routes()
 	return s, nil
 }

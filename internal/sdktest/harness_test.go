@@ -47,7 +47,7 @@ func newSandbox(t *testing.T, serverNow func() time.Time) *sandbox {
 		t.Fatal(err)
 	}
 	s := &sandbox{t: t, svc: service.New(service.Config{Store: db, Box: box, Now: serverNow, Logger: testLogger(t, slog.LevelWarn)})}
-	h, err := httpapi.New(s.svc, adcamp.Sandbox, testLogger(t, slog.LevelWarn))
+	h, err := httpapi.New(s.svc.Ads, s.svc.Keys, adcamp.Sandbox, testLogger(t, slog.LevelWarn))
 	if err != nil {
 		t.Fatal(err)
 	}

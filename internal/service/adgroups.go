@@ -12,7 +12,7 @@ import (
 // openCampaign returns the tenant's campaign if things may still be
 // created or changed under it: NOT_FOUND if it is missing, and
 // INVALID_STATE_TRANSITION if it has ended.
-func (s *Service) openCampaign(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*adcamp.Campaign, error) {
+func (s *core) openCampaign(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*adcamp.Campaign, error) {
 	c, err := tx.GetCampaign(ctx, t, id)
 	if err != nil {
 		return nil, err
@@ -25,7 +25,7 @@ func (s *Service) openCampaign(ctx context.Context, tx store.Tx, t adcamp.Tenant
 }
 
 // openAdGroup returns the tenant's ad group if its campaign is open.
-func (s *Service) openAdGroup(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
+func (s *core) openAdGroup(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
 	g, err := s.lookupAdGroup(ctx, tx, t, id)
 	if err != nil {
 		return nil, err
@@ -49,7 +49,7 @@ func checkChildStatus(issues *adcamp.Issues, field string, o adcamp.Optional[adc
 }
 
 // CreateAdGroup validates in and stores a new ad group under a campaign.
-func (s *Service) CreateAdGroup(ctx context.Context, t adcamp.Tenant, campaignID string, in adcamp.AdGroupInput, dryRun bool) (*adcamp.AdGroup, error) {
+func (s *Ads) CreateAdGroup(ctx context.Context, t adcamp.Tenant, campaignID string, in adcamp.AdGroupInput, dryRun bool) (*adcamp.AdGroup, error) {
 	if !adcamp.ValidID(adcamp.PrefixCampaign, campaignID) {
 		return nil, adcamp.NotFound("campaign", campaignID)
 	}
@@ -96,7 +96,7 @@ func (s *Service) CreateAdGroup(ctx context.Context, t adcamp.Tenant, campaignID
 }
 
 // GetAdGroup returns one of the tenant's ad groups.
-func (s *Service) GetAdGroup(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
+func (s *Ads) GetAdGroup(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
 	var g *adcamp.AdGroup
 	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error
@@ -107,7 +107,7 @@ func (s *Service) GetAdGroup(ctx context.Context, t adcamp.Tenant, id string) (*
 }
 
 // ListAdGroups returns one page of a campaign's ad groups, newest first.
-func (s *Service) ListAdGroups(ctx context.Context, t adcamp.Tenant, campaignID string, f adcamp.AdGroupFilter) (*adcamp.Page[*adcamp.AdGroup], error) {
+func (s *Ads) ListAdGroups(ctx context.Context, t adcamp.Tenant, campaignID string, f adcamp.AdGroupFilter) (*adcamp.Page[*adcamp.AdGroup], error) {
 	var issues adcamp.Issues
 	checkPaging(&issues, f.Page, f.PageSize)
 	checkFilter(&issues, "status", f.Status, adcamp.ChildStatuses)
@@ -130,7 +130,7 @@ func (s *Service) ListAdGroups(ctx context.Context, t adcamp.Tenant, campaignID 
 }
 
 // UpdateAdGroup merges in into an ad group, as UpdateCampaign does.
-func (s *Service) UpdateAdGroup(ctx context.Context, t adcamp.Tenant, id string, in adcamp.AdGroupInput, ifMatch IfMatch, dryRun bool) (*adcamp.AdGroup, error) {
+func (s *Ads) UpdateAdGroup(ctx context.Context, t adcamp.Tenant, id string, in adcamp.AdGroupInput, ifMatch IfMatch, dryRun bool) (*adcamp.AdGroup, error) {
 	var g *adcamp.AdGroup
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
 		if err := s.mayChangeAds(ctx, tx, t, "ad group", id); err != nil {
@@ -184,7 +184,7 @@ func (s *Service) UpdateAdGroup(ctx context.Context, t adcamp.Tenant, id string,
 
 // lookupAdGroup finds the tenant's ad group; a malformed id is simply
 // not found, without a query.
-func (s *Service) lookupAdGroup(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
+func (s *core) lookupAdGroup(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*adcamp.AdGroup, error) {
 	if !adcamp.ValidID(adcamp.PrefixAdGroup, id) {
 		return nil, adcamp.NotFound("ad group", id)
 	}
@@ -198,7 +198,7 @@ type Deleted struct {
 }
 
 // DeleteAdGroup removes an ad group and its keywords.
-func (s *Service) DeleteAdGroup(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) (*Deleted, error) {
+func (s *Ads) DeleteAdGroup(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) (*Deleted, error) {
 	var d Deleted
 	err := s.writeAds(ctx, func(tx store.Tx) error {
 		if err := s.mayChangeAds(ctx, tx, t, "ad group", id); err != nil {

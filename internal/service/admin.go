@@ -23,7 +23,7 @@ type NewCredential struct {
 }
 
 // CreateAccount creates an account holder.
-func (s *Service) CreateAccount(ctx context.Context, name, email string) (*adcamp.Account, error) {
+func (s *core) CreateAccount(ctx context.Context, name, email string) (*adcamp.Account, error) {
 	var issues adcamp.Issues
 	name = strings.TrimSpace(name)
 	checkText(&issues, "name", name, 200)
@@ -40,7 +40,7 @@ func (s *Service) CreateAccount(ctx context.Context, name, email string) (*adcam
 }
 
 // CreateChannelAccount records a seller account of accountID on a marketplace.
-func (s *Service) CreateChannelAccount(ctx context.Context, accountID, marketplace, name string) (*adcamp.ChannelAccount, error) {
+func (s *core) CreateChannelAccount(ctx context.Context, accountID, marketplace, name string) (*adcamp.ChannelAccount, error) {
 	var issues adcamp.Issues
 	name = strings.TrimSpace(name)
 	checkText(&issues, "name", name, 200)
@@ -60,12 +60,12 @@ func (s *Service) CreateChannelAccount(ctx context.Context, accountID, marketpla
 
 // CreateKey issues a credential for an account in one environment (see
 // CreateKeyWith).
-func (s *Service) CreateKey(ctx context.Context, accountID string, env adcamp.Environment) (*NewCredential, error) {
+func (s *Keys) CreateKey(ctx context.Context, accountID string, env adcamp.Environment) (*NewCredential, error) {
 	return s.CreateKeyWith(ctx, KeyRequest{AccountID: accountID, Environment: env})
 }
 
 // ListKeys returns an account's credentials, oldest first, without secrets.
-func (s *Service) ListKeys(ctx context.Context, accountID string) ([]adcamp.APIKey, error) {
+func (s *Keys) ListKeys(ctx context.Context, accountID string) ([]adcamp.APIKey, error) {
 	var out []adcamp.APIKey
 	err := s.read(ctx, func(tx store.Tx) error {
 		if _, err := s.authorize(ctx, tx, accountID, actRead, adcamp.NotFound("account", accountID)); err != nil {
@@ -84,7 +84,7 @@ func (s *Service) ListKeys(ctx context.Context, accountID string) ([]adcamp.APIK
 }
 
 // SetKeyDisabled disables or re-enables a credential.
-func (s *Service) SetKeyDisabled(ctx context.Context, id string, disabled bool) (*adcamp.APIKey, error) {
+func (s *Keys) SetKeyDisabled(ctx context.Context, id string, disabled bool) (*adcamp.APIKey, error) {
 	var out adcamp.APIKey
 	err := s.write(ctx, func(tx store.Tx) error {
 		k, err := tx.GetCredential(ctx, id)
@@ -109,7 +109,7 @@ func (s *Service) SetKeyDisabled(ctx context.Context, id string, disabled bool) 
 }
 
 // DeleteKey removes a credential for good.
-func (s *Service) DeleteKey(ctx context.Context, id string) error {
+func (s *Keys) DeleteKey(ctx context.Context, id string) error {
 	defer s.keys.forget(id)
 	return s.write(ctx, func(tx store.Tx) error {
 		k, err := tx.GetCredential(ctx, id)
@@ -140,7 +140,7 @@ const (
 // RollKey issues a new secret for an existing credential. The old secret
 // keeps verifying for grace, then stops; a grace of 0 revokes it at once
 // (a leaked secret). A negative grace, or one over MaxRollGrace, is refused.
-func (s *Service) RollKey(ctx context.Context, id string, grace time.Duration) (*NewCredential, error) {
+func (s *Keys) RollKey(ctx context.Context, id string, grace time.Duration) (*NewCredential, error) {
 	if grace < 0 || grace > MaxRollGrace {
 		var issues adcamp.Issues
 		issues.Add("grace", "must be from 0 (the old secret stops at once) to %s, got %s", fmtDays(MaxRollGrace), grace)
@@ -188,7 +188,7 @@ func fmtDays(d time.Duration) string {
 
 // publicKey is the record shown to operators: a previous-secret expiry
 // that has passed is no longer worth showing.
-func (s *Service) publicKey(k *store.Credential) adcamp.APIKey {
+func (s *core) publicKey(k *store.Credential) adcamp.APIKey {
 	pub := k.APIKey
 	if pub.PreviousExpiresAt != nil && !pub.PreviousExpiresAt.After(s.Now()) {
 		pub.PreviousExpiresAt = nil

@@ -44,7 +44,7 @@ const maxEchoBody = 4096
 // Authenticate checks a signed request in the order of CONTRACT §2 and
 // returns the credential it was signed with. The body is read (ReadBody)
 // between the key's check and the signature's.
-func (s *Service) Authenticate(ctx context.Context, r AuthRequest) (*adcamp.APIKey, error) {
+func (s *Keys) Authenticate(ctx context.Context, r AuthRequest) (*adcamp.APIKey, error) {
 	now := s.Now()
 	for _, h := range [...]struct{ name, value string }{
 		{signing.HeaderAPIKey, r.APIKey}, {signing.HeaderTimestamp, r.Timestamp}, {signing.HeaderSignature, r.Signature},
@@ -148,7 +148,7 @@ func SignatureVerified(err error) bool {
 	return false
 }
 
-func (s *Service) checkTimestamp(text string, now time.Time) error {
+func (s *core) checkTimestamp(text string, now time.Time) error {
 	if len(text) > 19 || strings.TrimLeft(text, "0123456789") != "" {
 		return authError(adcamp.CodeTimestampExpired, now, nil,
 			"X-Timestamp must be Unix time in whole seconds, as a decimal integer; server time is %d", now.Unix())
@@ -177,7 +177,7 @@ type candidate struct {
 }
 
 // candidates lists the strings to sign that the deployment accepts for r.
-func (s *Service) candidates(r AuthRequest) []candidate {
+func (s *core) candidates(r AuthRequest) []candidate {
 	var out []candidate
 	if s.signing != SigningB {
 		out = append(out, candidate{signing.SchemeA, signing.StringToSign(signing.SchemeA, r.Timestamp, r.Method, r.Path, r.Body)})
@@ -195,7 +195,7 @@ func (s *Service) candidates(r AuthRequest) []candidate {
 // under one of the credential's live secrets, or "" if none does. The
 // strings are tried in the order of candidates, each only if the ones
 // before it did not match.
-func (s *Service) verify(c *liveKey, r AuthRequest, now time.Time) signing.Scheme {
+func (s *core) verify(c *liveKey, r AuthRequest, now time.Time) signing.Scheme {
 	sig, ok := signing.DecodeSignature(r.Signature)
 	if !ok || len(c.secrets) == 0 {
 		return ""

@@ -38,7 +38,7 @@ func settingThresholds(campaignID string) string { return "webhook.spend_thresho
 
 // budgetEvents writes the events of a campaign going from before to
 // after (the same campaign: its fields, its day or its spend changed).
-func (s *Service) budgetEvents(ctx context.Context, tx store.Tx, before, after budgetView, now time.Time) error {
+func (s *core) budgetEvents(ctx context.Context, tx store.Tx, before, after budgetView, now time.Time) error {
 	c := after.c
 	var evs []*adcamp.Event
 	st0, st1 := adcamp.ServingOf(before.c, before.day, before.spend), adcamp.ServingOf(c, after.day, after.spend)
@@ -101,7 +101,7 @@ type budgetData struct {
 	PreviousServingStatus adcamp.ServingStatus `json:"previous_serving_status,omitempty"`
 }
 
-func (s *Service) budgetEvent(c *adcamp.Campaign, typ string, now time.Time, data budgetData) *adcamp.Event {
+func (s *core) budgetEvent(c *adcamp.Campaign, typ string, now time.Time, data budgetData) *adcamp.Event {
 	cid, at := s.changeIDs.New(now) // monotonic, as the history's: events sort in the order made
 	e := &adcamp.Event{ID: eventID(cid), AccountID: c.AccountID, Environment: c.Environment, Type: typ,
 		OccurredAt: at, CampaignID: c.ID}
@@ -111,7 +111,7 @@ func (s *Service) budgetEvent(c *adcamp.Campaign, typ string, now time.Time, dat
 
 // campaignBudgetView reads a campaign's day and spend now, for
 // budgetEvents.
-func (s *Service) campaignBudgetView(ctx context.Context, tx store.Tx, c *adcamp.Campaign, now time.Time) (budgetView, error) {
+func (s *core) campaignBudgetView(ctx context.Context, tx store.Tx, c *adcamp.Campaign, now time.Time) (budgetView, error) {
 	a, err := tx.GetAccount(ctx, c.AccountID)
 	if err != nil {
 		return budgetView{}, err
@@ -123,7 +123,7 @@ func (s *Service) campaignBudgetView(ctx context.Context, tx store.Tx, c *adcamp
 
 // dayTurnedEvents writes the budget events of the campaigns of accounts
 // whose day turned between last and now (FeedTick).
-func (s *Service) dayTurnedEvents(ctx context.Context, tx store.Tx, accounts map[string]string, last, now time.Time) error {
+func (s *core) dayTurnedEvents(ctx context.Context, tx store.Tx, accounts map[string]string, last, now time.Time) error {
 	for id, zone := range accounts {
 		d0, from0, to0 := accountDay(zone, last)
 		d1, from1, to1 := accountDay(zone, now)

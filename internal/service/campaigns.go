@@ -14,7 +14,7 @@ const MaxPageSize = 100
 
 // view is a campaign as a client sees it: the stored record with
 // its effective status.
-func (s *Service) view(c *adcamp.Campaign) *adcamp.Campaign {
+func (s *core) view(c *adcamp.Campaign) *adcamp.Campaign {
 	c.Status = c.EffectiveStatus(s.today())
 	return c
 }
@@ -22,7 +22,7 @@ func (s *Service) view(c *adcamp.Campaign) *adcamp.Campaign {
 // CreateCampaign validates in and stores a new active campaign. With
 // dryRun it validates fully and returns the campaign it would create,
 // storing nothing.
-func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp.CampaignInput, dryRun bool) (*adcamp.Campaign, error) {
+func (s *Ads) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp.CampaignInput, dryRun bool) (*adcamp.Campaign, error) {
 	now := s.Now()
 	c := &adcamp.Campaign{
 		ID: adcamp.NewID(adcamp.PrefixCampaign, now), AccountID: t.AccountID, Environment: t.Environment,
@@ -91,7 +91,7 @@ func (s *Service) CreateCampaign(ctx context.Context, t adcamp.Tenant, in adcamp
 
 // resolveChannelAccount sets c's channel account and, from it, its
 // marketplace, which must agree with a marketplace given alongside.
-func (s *Service) resolveChannelAccount(ctx context.Context, tx store.Tx, issues *adcamp.Issues, c *adcamp.Campaign, id int64) error {
+func (s *core) resolveChannelAccount(ctx context.Context, tx store.Tx, issues *adcamp.Issues, c *adcamp.Campaign, id int64) error {
 	ca, err := tx.GetChannelAccount(ctx, c.AccountID, id)
 	if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
 		issues.AddKind("channel_account_id", adcamp.IssueNoSuchChannel, "", "no such channel account")
@@ -118,7 +118,7 @@ func checkDateOrder(issues *adcamp.Issues, c *adcamp.Campaign) {
 }
 
 // GetCampaign returns one of the tenant's campaigns.
-func (s *Service) GetCampaign(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Campaign, error) {
+func (s *Ads) GetCampaign(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Campaign, error) {
 	if !adcamp.ValidID(adcamp.PrefixCampaign, id) {
 		return nil, adcamp.NotFound("campaign", id)
 	}
@@ -135,7 +135,7 @@ func (s *Service) GetCampaign(ctx context.Context, t adcamp.Tenant, id string) (
 }
 
 // ListCampaigns returns one page of the tenant's campaigns, newest first.
-func (s *Service) ListCampaigns(ctx context.Context, t adcamp.Tenant, f adcamp.CampaignFilter) (*adcamp.Page[*adcamp.Campaign], error) {
+func (s *Ads) ListCampaigns(ctx context.Context, t adcamp.Tenant, f adcamp.CampaignFilter) (*adcamp.Page[*adcamp.Campaign], error) {
 	var issues adcamp.Issues
 	checkPaging(&issues, f.Page, f.PageSize)
 	checkFilter(&issues, "status", f.Status, adcamp.CampaignStatuses)
@@ -178,7 +178,7 @@ type IfMatch struct {
 
 // UpdateCampaign merges in into a campaign. A failed precondition (ifMatch,
 // or a version field in the body) changes nothing.
-func (s *Service) UpdateCampaign(ctx context.Context, t adcamp.Tenant, id string, in adcamp.CampaignInput, ifMatch IfMatch, dryRun bool) (*adcamp.Campaign, error) {
+func (s *Ads) UpdateCampaign(ctx context.Context, t adcamp.Tenant, id string, in adcamp.CampaignInput, ifMatch IfMatch, dryRun bool) (*adcamp.Campaign, error) {
 	if !adcamp.ValidID(adcamp.PrefixCampaign, id) {
 		return nil, adcamp.NotFound("campaign", id)
 	}
@@ -233,7 +233,7 @@ func (s *Service) UpdateCampaign(ctx context.Context, t adcamp.Tenant, id string
 }
 
 // mergeCampaign applies the fields present in in to c, after checking all.
-func (s *Service) mergeCampaign(c *adcamp.Campaign, in adcamp.CampaignInput) error {
+func (s *core) mergeCampaign(c *adcamp.Campaign, in adcamp.CampaignInput) error {
 	issues := append(adcamp.Issues{}, in.Invalid...)
 	if !(in.Name.Set || in.BudgetDaily.Set || in.StartDate.Set || in.EndDate.Set || in.Status.Set || in.Notes.Set ||
 		in.Marketplace.Set || in.ChannelAccountID.Set) {
@@ -289,7 +289,7 @@ func (s *Service) mergeCampaign(c *adcamp.Campaign, in adcamp.CampaignInput) err
 
 // DeleteCampaign removes a campaign and everything under it, in one
 // transaction, and reports how much went with it.
-func (s *Service) DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) (*Deleted, error) {
+func (s *Ads) DeleteCampaign(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) (*Deleted, error) {
 	if !adcamp.ValidID(adcamp.PrefixCampaign, id) {
 		return nil, adcamp.NotFound("campaign", id)
 	}
@@ -342,7 +342,7 @@ func checkVersion(kind, id string, current int64, ifMatch IfMatch, body adcamp.O
 
 // transact runs fn in a write transaction, or in a read transaction when
 // it is a dry run that stores nothing.
-func (s *Service) transact(ctx context.Context, dryRun bool, fn func(store.Tx) error) error {
+func (s *core) transact(ctx context.Context, dryRun bool, fn func(store.Tx) error) error {
 	if dryRun {
 		return s.read(ctx, fn)
 	}

@@ -21,7 +21,7 @@ import (
 // entity type other than member, a campaign or an ad group). A tenant
 // without an environment reads every environment's records (the
 // console's account-wide history).
-func (s *Service) ListChanges(ctx context.Context, t adcamp.Tenant, f adcamp.ChangeFilter) ([]*adcamp.Change, string, error) {
+func (s *Ads) ListChanges(ctx context.Context, t adcamp.Tenant, f adcamp.ChangeFilter) ([]*adcamp.Change, string, error) {
 	q, err := s.changeQuery(t, f)
 	if err != nil {
 		return nil, "", err
@@ -59,7 +59,7 @@ func (s *Service) ListChanges(ctx context.Context, t adcamp.Tenant, f adcamp.Cha
 // user's email (the user may have left the account, or been deleted: then
 // their id), and for other actors their id (the API key, the operator's
 // name, "adcamp"). The console shows "owner@example.com (console)".
-func (s *Service) ActorNames(ctx context.Context, records []*adcamp.Change) (map[adcamp.Actor]string, error) {
+func (s *Ads) ActorNames(ctx context.Context, records []*adcamp.Change) (map[adcamp.Actor]string, error) {
 	names := make(map[adcamp.Actor]string)
 	err := s.read(ctx, func(tx store.Tx) error {
 		for _, c := range records {
@@ -88,7 +88,7 @@ func (s *Service) ActorNames(ctx context.Context, records []*adcamp.Change) (map
 // EntityChanges is ListChanges for one entity: a keyword's records; an ad
 // group's and its keywords'; a campaign's and everything under it. The
 // entity need not exist any more; an id of the wrong kind is NOT_FOUND.
-func (s *Service) EntityChanges(ctx context.Context, t adcamp.Tenant, typ adcamp.EntityType, id string, f adcamp.ChangeFilter) ([]*adcamp.Change, string, error) {
+func (s *Ads) EntityChanges(ctx context.Context, t adcamp.Tenant, typ adcamp.EntityType, id string, f adcamp.ChangeFilter) ([]*adcamp.Change, string, error) {
 	switch {
 	case typ == adcamp.EntityCampaign && adcamp.ValidID(adcamp.PrefixCampaign, id):
 		f.CampaignID = id
@@ -104,7 +104,7 @@ func (s *Service) EntityChanges(ctx context.Context, t adcamp.Tenant, typ adcamp
 
 // changeQuery checks f and turns it into a store query (Limit one more
 // than the page, to tell whether another follows).
-func (s *Service) changeQuery(t adcamp.Tenant, f adcamp.ChangeFilter) (store.ChangeQuery, error) {
+func (s *core) changeQuery(t adcamp.Tenant, f adcamp.ChangeFilter) (store.ChangeQuery, error) {
 	var issues adcamp.Issues
 	if f.EntityType != "" && !slices.Contains(adcamp.EntityTypes, f.EntityType) {
 		issues.Add("entity_type", "must be one of campaign, ad_group, keyword, api_key, member, account, negative_keyword, negative_keyword_list, webhook_endpoint")
@@ -162,7 +162,7 @@ type txnKey struct{}
 
 // transactionID returns the id of ctx's request transaction, or a new one
 // for a service call that runs its own.
-func (s *Service) transactionID(ctx context.Context) string {
+func (s *core) transactionID(ctx context.Context) string {
 	if id, ok := ctx.Value(txnKey{}).(string); ok {
 		return id
 	}
@@ -180,7 +180,7 @@ type history struct {
 }
 
 // newHistory starts the records of a call made with ctx, at now.
-func (s *Service) newHistory(ctx context.Context, now time.Time) *history {
+func (s *core) newHistory(ctx context.Context, now time.Time) *history {
 	return &history{ids: &s.changeIDs, origin: OriginOf(ctx), txn: s.transactionID(ctx), now: now}
 }
 
@@ -305,7 +305,7 @@ func campaignValues(c *adcamp.Campaign, status adcamp.Status) []*string {
 
 // recordCampaign records a campaign's change: before is nil for a create,
 // after nil for a delete.
-func (s *Service) recordCampaign(h *history, op adcamp.Operation, before, after *adcamp.Campaign) {
+func (s *core) recordCampaign(h *history, op adcamp.Operation, before, after *adcamp.Campaign) {
 	c := cmpOrPtr(after, before)
 	var bv, av []*string
 	if before != nil {

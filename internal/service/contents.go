@@ -10,7 +10,7 @@ import (
 // CampaignContents counts what lies under one of the tenant's campaigns:
 // what DeleteCampaign would take with it, for a page that asks to confirm
 // a delete. It deletes nothing.
-func (s *Service) CampaignContents(ctx context.Context, t adcamp.Tenant, id string) (*Deleted, error) {
+func (s *Ads) CampaignContents(ctx context.Context, t adcamp.Tenant, id string) (*Deleted, error) {
 	if !adcamp.ValidID(adcamp.PrefixCampaign, id) {
 		return nil, adcamp.NotFound("campaign", id)
 	}
@@ -31,7 +31,7 @@ func (s *Service) CampaignContents(ctx context.Context, t adcamp.Tenant, id stri
 
 // AdGroupContents counts the keywords under one of the tenant's ad
 // groups, as CampaignContents does for a campaign.
-func (s *Service) AdGroupContents(ctx context.Context, t adcamp.Tenant, id string) (*Deleted, error) {
+func (s *Ads) AdGroupContents(ctx context.Context, t adcamp.Tenant, id string) (*Deleted, error) {
 	var d Deleted
 	err := s.read(ctx, func(tx store.Tx) error {
 		if _, err := s.lookupAdGroup(ctx, tx, t, id); err != nil {

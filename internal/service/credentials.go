@@ -111,7 +111,7 @@ func (c *keyCache) forget(id string) {
 // lookupKey returns the credential with id in env, or nil if there is
 // none: from the cache, or with fresh from the database. It also says
 // whether it came from the cache.
-func (s *Service) lookupKey(ctx context.Context, id string, env adcamp.Environment, now time.Time, fresh bool) (*liveKey, bool, error) {
+func (s *core) lookupKey(ctx context.Context, id string, env adcamp.Environment, now time.Time, fresh bool) (*liveKey, bool, error) {
 	if !strings.HasPrefix(id, "ak_"+env.KeyInfix()+"_") || len(id) > 64 {
 		return nil, false, nil
 	}

@@ -44,7 +44,12 @@ type DeliveryResult struct {
 // rows are stored and each row's outcome is returned. A keyword that does
 // not exist in env is a row's problem (keyword_id). A later row of the
 // same (keyword, hour) replaces an earlier one of the request.
-func (s *Service) IngestDelivery(ctx context.Context, env adcamp.Environment, items []DeliveryItem, partial bool) ([]DeliveryResult, error) {
+func (s *Operator) IngestDelivery(ctx context.Context, env adcamp.Environment, items []DeliveryItem, partial bool) ([]DeliveryResult, error) {
+	return s.ingestDelivery(ctx, env, items, partial)
+}
+
+// ingestDelivery is IngestDelivery, for the sandbox's simulator too.
+func (s *core) ingestDelivery(ctx context.Context, env adcamp.Environment, items []DeliveryItem, partial bool) ([]DeliveryResult, error) {
 	if len(items) == 0 || len(items) > MaxDeliveryBatch {
 		var issues adcamp.Issues
 		kind := adcamp.IssueTooMany
@@ -216,7 +221,7 @@ type campaignDay struct {
 }
 
 // daySpend returns the spend today of the campaigns of rows.
-func (s *Service) daySpend(ctx context.Context, tx store.Tx, rows []store.DeliveryRow) (map[string]*campaignDay, error) {
+func (s *core) daySpend(ctx context.Context, tx store.Tx, rows []store.DeliveryRow) (map[string]*campaignDay, error) {
 	out := map[string]*campaignDay{}
 	byAccount := map[string][]string{}
 	for _, r := range rows {
@@ -245,7 +250,7 @@ func (s *Service) daySpend(ctx context.Context, tx store.Tx, rows []store.Delive
 // rows exhausted (or, corrected, restored): the rows' transaction appends
 // them, so that their keywords leave (or return to) the feed with it; and
 // writes the campaigns' budget events (budget_events.go).
-func (s *Service) deliveryStored(ctx context.Context, tx store.Tx, rows []store.DeliveryRow, before map[string]*campaignDay, now time.Time) error {
+func (s *core) deliveryStored(ctx context.Context, tx store.Tx, rows []store.DeliveryRow, before map[string]*campaignDay, now time.Time) error {
 	after, err := s.daySpend(ctx, tx, rows)
 	if err != nil {
 		return err
@@ -279,7 +284,7 @@ func (s *Service) deliveryStored(ctx context.Context, tx store.Tx, rows []store.
 
 // SpendToday returns what each campaign of ids (all of accountID) has
 // spent on the account's today.
-func (s *Service) spendToday(ctx context.Context, tx store.Tx, zone string, ids []string) (map[string]adcamp.Money, adcamp.Date, error) {
+func (s *core) spendToday(ctx context.Context, tx store.Tx, zone string, ids []string) (map[string]adcamp.Money, adcamp.Date, error) {
 	day, from, to := accountDay(zone, s.Now())
 	m, err := tx.CampaignSpend(ctx, ids, from, to)
 	return m, day, err
@@ -293,7 +298,7 @@ type Serving struct {
 
 // CampaignServing returns the serving status and spend today of each of
 // cs, all of tenant t, in order.
-func (s *Service) CampaignServing(ctx context.Context, t adcamp.Tenant, cs []*adcamp.Campaign) ([]Serving, error) {
+func (s *Ads) CampaignServing(ctx context.Context, t adcamp.Tenant, cs []*adcamp.Campaign) ([]Serving, error) {
 	out := make([]Serving, len(cs))
 	if len(cs) == 0 {
 		return out, nil

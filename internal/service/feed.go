@@ -49,7 +49,7 @@ type feedState struct {
 // default).
 func (s *Service) SetFeedRetention(d time.Duration) { s.feed.retention = d }
 
-func (s *Service) feedRetention() time.Duration {
+func (s *core) feedRetention() time.Duration {
 	if s.feed.retention > 0 {
 		return s.feed.retention
 	}
@@ -195,7 +195,7 @@ type servability struct {
 	spend map[string]adcamp.Money             // today's, by campaign, once computed
 }
 
-func (s *Service) newServability(ctx context.Context, tx store.Tx, env adcamp.Environment) (*servability, error) {
+func (s *core) newServability(ctx context.Context, tx store.Tx, env adcamp.Environment) (*servability, error) {
 	now := s.Now()
 	// A day is at most 26 hours long, and starts at most 26 hours ago.
 	costs, err := tx.RecentSpend(ctx, env, now.Add(-27*time.Hour))
@@ -243,7 +243,7 @@ func feedKeyword(k *store.ServingKeyword) *FeedKeyword {
 // consistent view: the active negative keywords, the campaigns' attached
 // lists and the servable keywords, as upserts. It returns the position
 // they reflect. fn's change may not be kept after it returns.
-func (s *Service) Snapshot(ctx context.Context, env adcamp.Environment, fn func(FeedChange) error) (string, error) {
+func (s *Operator) Snapshot(ctx context.Context, env adcamp.Environment, fn func(FeedChange) error) (string, error) {
 	var pos int64
 	err := s.store.Read(ctx, func(tx store.Tx) error {
 		var err error
@@ -356,7 +356,7 @@ type keyedChange struct {
 // they bring the reader to (within a stretch of the journal when the
 // limit cut it), and whether there were any. A position older than the
 // retention is ErrPositionExpired.
-func (s *Service) Changes(ctx context.Context, env adcamp.Environment, after string, limit int, fn func(FeedChange) error) (string, bool, error) {
+func (s *Operator) Changes(ctx context.Context, env adcamp.Environment, after string, limit int, fn func(FeedChange) error) (string, bool, error) {
 	p, ok := parseFeedPosition(after)
 	if !ok {
 		var issues adcamp.Issues
@@ -411,7 +411,7 @@ func (s *Service) Changes(ctx context.Context, env adcamp.Environment, after str
 
 // expandFeed returns the records that rows touched, each in its current
 // state, in key order.
-func (s *Service) expandFeed(ctx context.Context, tx store.Tx, env adcamp.Environment, rows []store.FeedRow) ([]keyedChange, error) {
+func (s *core) expandFeed(ctx context.Context, tx store.Tx, env adcamp.Environment, rows []store.FeedRow) ([]keyedChange, error) {
 	var scope store.FeedScope
 	var negatives, campaigns []string
 	seen := map[store.FeedRow]bool{}
@@ -498,7 +498,7 @@ func (s *Service) expandFeed(ctx context.Context, tx store.Tx, env adcamp.Enviro
 // WaitChanges is Changes that, while there are none, waits up to wait
 // for some: woken by this process's changes, and polling for those of
 // others every pollEvery.
-func (s *Service) WaitChanges(ctx context.Context, env adcamp.Environment, after string, limit int, wait time.Duration, fn func(FeedChange) error) (string, error) {
+func (s *Operator) WaitChanges(ctx context.Context, env adcamp.Environment, after string, limit int, wait time.Duration, fn func(FeedChange) error) (string, error) {
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	var fastUntil time.Time

@@ -13,7 +13,7 @@ import (
 // master key opens the database's secrets. Its error is an *adcamp.Error,
 // SERVICE_UNAVAILABLE, whose message says which check failed; the cause
 // goes to the log.
-func (s *Service) Ready(ctx context.Context) error {
+func (s *core) Ready(ctx context.Context) error {
 	if err := s.store.Ping(ctx); err != nil {
 		s.log.Warn("not ready: the database does not answer", "err", err)
 		return unavailable("the database is not reachable")
@@ -37,7 +37,7 @@ func (s *Service) Ready(ctx context.Context) error {
 
 // checkMasterKey opens the canary (see CheckSecrets) without writing
 // anything: a database without one yet has nothing to check.
-func (s *Service) checkMasterKey(ctx context.Context) error {
+func (s *core) checkMasterKey(ctx context.Context) error {
 	if s.box == nil {
 		return unavailable("no master key is loaded")
 	}

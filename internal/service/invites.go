@@ -27,7 +27,7 @@ const inviteHistory = 20
 // accounts they are a member of. Only the holder of a live link learns
 // this, which the link's page shows them: the account they are invited
 // to, their role, and who invited them.
-func (s *Service) PasswordLinkInvites(ctx context.Context, token string) (*adcamp.User, []Invite, error) {
+func (s *Access) PasswordLinkInvites(ctx context.Context, token string) (*adcamp.User, []Invite, error) {
 	var u *store.User
 	var out []Invite
 	err := s.read(ctx, func(tx store.Tx) error {

@@ -56,7 +56,7 @@ func checkLimits(issues *adcamp.Issues, l adcamp.KeyLimits, now time.Time) {
 
 // UpdateKey changes a credential's scopes and limits, with the change in
 // its history. An expiry in the past is refused: disable the key instead.
-func (s *Service) UpdateKey(ctx context.Context, id string, u KeyUpdate) (*adcamp.APIKey, error) {
+func (s *Keys) UpdateKey(ctx context.Context, id string, u KeyUpdate) (*adcamp.APIKey, error) {
 	now := s.Now()
 	var out adcamp.APIKey
 	err := s.write(ctx, func(tx store.Tx) error {
@@ -111,7 +111,7 @@ func (s *Service) UpdateKey(ctx context.Context, id string, u KeyUpdate) (*adcam
 // KeyTrail returns the last uses of credential id of accountID, newest
 // first, for a member of it. Uses are written in batches with
 // last_used_at: the newest may be a few seconds late.
-func (s *Service) KeyTrail(ctx context.Context, accountID, id string) ([]store.KeyUse, error) {
+func (s *Keys) KeyTrail(ctx context.Context, accountID, id string) ([]store.KeyUse, error) {
 	var out []store.KeyUse
 	err := s.read(ctx, func(tx store.Tx) error {
 		if _, err := s.authorize(ctx, tx, accountID, actRead, adcamp.NotFound("account", accountID)); err != nil {
@@ -183,7 +183,7 @@ func ParseLifetime(text string) (time.Duration, error) {
 
 // KeyByID returns credential id, for whoever may change it (the admin
 // command line).
-func (s *Service) KeyByID(ctx context.Context, id string) (*adcamp.APIKey, error) {
+func (s *Keys) KeyByID(ctx context.Context, id string) (*adcamp.APIKey, error) {
 	var out adcamp.APIKey
 	err := s.read(ctx, func(tx store.Tx) error {
 		k, err := tx.GetCredential(ctx, id)
@@ -204,7 +204,7 @@ func (s *Service) KeyByID(ctx context.Context, id string) (*adcamp.APIKey, error
 
 // UpdateKeyWith is UpdateKey for a console user, who confirms a change of
 // a production credential with their password.
-func (s *Service) UpdateKeyWith(ctx context.Context, id string, u KeyUpdate, confirm string) (*adcamp.APIKey, error) {
+func (s *Keys) UpdateKeyWith(ctx context.Context, id string, u KeyUpdate, confirm string) (*adcamp.APIKey, error) {
 	var k *store.Credential
 	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error

@@ -45,7 +45,7 @@ type KeyRequest struct {
 // CreateKeyWith issues a credential with a name. A console user must be
 // an owner for production, an owner or developer for the sandbox, and
 // confirm a production credential with their password.
-func (s *Service) CreateKeyWith(ctx context.Context, r KeyRequest) (*NewCredential, error) {
+func (s *Keys) CreateKeyWith(ctx context.Context, r KeyRequest) (*NewCredential, error) {
 	var issues adcamp.Issues
 	name := strings.TrimSpace(r.Name)
 	if name != "" {
@@ -101,7 +101,7 @@ func (s *Service) CreateKeyWith(ctx context.Context, r KeyRequest) (*NewCredenti
 // confirmKeyChange asks a console user for their password before a
 // change of a production credential, once their role allows it (so that
 // a member who may not is told so, not asked for a password).
-func (s *Service) confirmKeyChange(ctx context.Context, accountID string, env adcamp.Environment, confirm string) error {
+func (s *core) confirmKeyChange(ctx context.Context, accountID string, env adcamp.Environment, confirm string) error {
 	userID, err := actorUser(ctx)
 	if err != nil || env != adcamp.Production {
 		return nil // not a console user, or the sandbox
@@ -122,14 +122,14 @@ func (s *Service) confirmKeyChange(ctx context.Context, accountID string, env ad
 }
 
 // mayChangeKey authorizes a change of credential k.
-func (s *Service) mayChangeKey(ctx context.Context, tx store.Tx, k *store.Credential) error {
+func (s *core) mayChangeKey(ctx context.Context, tx store.Tx, k *store.Credential) error {
 	_, err := s.authorize(ctx, tx, k.AccountID, keyAction(k.Environment), adcamp.NotFound("API key", k.ID))
 	return err
 }
 
 // RollKeyWith is RollKey for a console user, who confirms the roll of a
 // production credential with their password.
-func (s *Service) RollKeyWith(ctx context.Context, id string, grace time.Duration, confirm string) (*NewCredential, error) {
+func (s *Keys) RollKeyWith(ctx context.Context, id string, grace time.Duration, confirm string) (*NewCredential, error) {
 	var k *store.Credential
 	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error
@@ -146,7 +146,7 @@ func (s *Service) RollKeyWith(ctx context.Context, id string, grace time.Duratio
 }
 
 // Key returns a credential of accountID, for a member of it.
-func (s *Service) Key(ctx context.Context, accountID, id string) (*adcamp.APIKey, error) {
+func (s *Keys) Key(ctx context.Context, accountID, id string) (*adcamp.APIKey, error) {
 	var out adcamp.APIKey
 	err := s.read(ctx, func(tx store.Tx) error {
 		if _, err := s.authorize(ctx, tx, accountID, actRead, adcamp.NotFound("account", accountID)); err != nil {
@@ -189,7 +189,7 @@ type KeyView struct {
 // KeyViews lists the credentials of accountID, oldest first, with their
 // requests per day, for a member of it: ListKeys, and what the console
 // shows beside each key.
-func (s *Service) KeyViews(ctx context.Context, accountID string) ([]KeyView, error) {
+func (s *Keys) KeyViews(ctx context.Context, accountID string) ([]KeyView, error) {
 	keys, err := s.ListKeys(ctx, accountID)
 	if err != nil {
 		return nil, err
@@ -246,7 +246,7 @@ type revealed struct {
 // console user of ctx to see once (RevealSecret) within revealTimeout,
 // and returns the token to reveal it with. It lets the page that shows
 // the secret be a page of its own, which a reload cannot show again.
-func (s *Service) HoldSecret(ctx context.Context, k *NewCredential, rolled bool) (string, error) {
+func (s *Keys) HoldSecret(ctx context.Context, k *NewCredential, rolled bool) (string, error) {
 	userID, err := actorUser(ctx)
 	if err != nil {
 		return "", err
@@ -270,7 +270,7 @@ var errSecretGone = adcamp.Errorf(adcamp.CodeNotFound,
 
 // RevealSecret returns a secret held by HoldSecret, once, to the user who
 // made it.
-func (s *Service) RevealSecret(ctx context.Context, token string) (k *NewCredential, rolled bool, err error) {
+func (s *Keys) RevealSecret(ctx context.Context, token string) (k *NewCredential, rolled bool, err error) {
 	userID, err := actorUser(ctx)
 	if err != nil {
 		return nil, false, err
@@ -324,7 +324,7 @@ func usesByDate(uses map[keyDay]int64) map[store.CredentialDay]int64 {
 // accountID would meet for the actor of ctx: nil, or the refusal (role,
 // membership). Pages call it to explain before a form is filled in; the
 // changes check again.
-func (s *Service) MayChangeKeys(ctx context.Context, accountID string, env adcamp.Environment) error {
+func (s *Keys) MayChangeKeys(ctx context.Context, accountID string, env adcamp.Environment) error {
 	return s.read(ctx, func(tx store.Tx) error {
 		_, err := s.authorize(ctx, tx, accountID, keyAction(env), adcamp.NotFound("account", accountID))
 		return err

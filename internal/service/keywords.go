@@ -61,7 +61,7 @@ const maxItemIssues = 10
 // item is reported at once (VALIDATION_ERROR), then any duplicate
 // (DUPLICATE_KEYWORD). With it, the valid items are stored and each item's
 // outcome is returned in request order.
-func (s *Service) CreateKeywords(ctx context.Context, t adcamp.Tenant, adGroupID string, items []adcamp.KeywordInput, opts BatchOptions) ([]adcamp.BatchResult, error) {
+func (s *Ads) CreateKeywords(ctx context.Context, t adcamp.Tenant, adGroupID string, items []adcamp.KeywordInput, opts BatchOptions) ([]adcamp.BatchResult, error) {
 	if err := checkBatchSize(len(items), adcamp.MaxKeywordBatch, "keywords"); err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func prefixIssues(issues []adcamp.FieldIssue, batch bool, i int) adcamp.Issues {
 }
 
 // GetKeyword returns one of the tenant's keywords.
-func (s *Service) GetKeyword(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Keyword, error) {
+func (s *Ads) GetKeyword(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Keyword, error) {
 	if !adcamp.ValidID(adcamp.PrefixKeyword, id) {
 		return nil, adcamp.NotFound("keyword", id)
 	}
@@ -162,7 +162,7 @@ func (s *Service) GetKeyword(ctx context.Context, t adcamp.Tenant, id string) (*
 }
 
 // ListKeywords returns one page of an ad group's keywords, newest first.
-func (s *Service) ListKeywords(ctx context.Context, t adcamp.Tenant, adGroupID string, f adcamp.KeywordFilter) (*adcamp.Page[*adcamp.Keyword], error) {
+func (s *Ads) ListKeywords(ctx context.Context, t adcamp.Tenant, adGroupID string, f adcamp.KeywordFilter) (*adcamp.Page[*adcamp.Keyword], error) {
 	var issues adcamp.Issues
 	checkPaging(&issues, f.Page, f.PageSize)
 	checkFilter(&issues, "status", f.Status, adcamp.ChildStatuses)
@@ -185,7 +185,7 @@ func (s *Service) ListKeywords(ctx context.Context, t adcamp.Tenant, adGroupID s
 }
 
 // UpdateKeyword merges in into a keyword, as UpdateCampaign does.
-func (s *Service) UpdateKeyword(ctx context.Context, t adcamp.Tenant, id string, in adcamp.KeywordInput, ifMatch IfMatch, dryRun bool) (*adcamp.Keyword, error) {
+func (s *Ads) UpdateKeyword(ctx context.Context, t adcamp.Tenant, id string, in adcamp.KeywordInput, ifMatch IfMatch, dryRun bool) (*adcamp.Keyword, error) {
 	var k *adcamp.Keyword
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
 		if err := s.mayChangeAds(ctx, tx, t, "keyword", id); err != nil {
@@ -238,7 +238,7 @@ func (s *Service) UpdateKeyword(ctx context.Context, t adcamp.Tenant, id string,
 // keywordForChange loads a keyword that is about to change: it must
 // exist, meet the client's preconditions and sit under an open campaign,
 // whose id it returns too.
-func (s *Service) keywordForChange(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string, ifMatch IfMatch, version adcamp.Optional[int64]) (*adcamp.Keyword, string, error) {
+func (s *core) keywordForChange(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string, ifMatch IfMatch, version adcamp.Optional[int64]) (*adcamp.Keyword, string, error) {
 	if !adcamp.ValidID(adcamp.PrefixKeyword, id) {
 		return nil, "", adcamp.NotFound("keyword", id)
 	}
@@ -257,7 +257,7 @@ func (s *Service) keywordForChange(ctx context.Context, tx store.Tx, t adcamp.Te
 }
 
 // DeleteKeyword removes a keyword.
-func (s *Service) DeleteKeyword(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) error {
+func (s *Ads) DeleteKeyword(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) error {
 	return s.writeAds(ctx, func(tx store.Tx) error {
 		if err := s.mayChangeAds(ctx, tx, t, "keyword", id); err != nil {
 			return err
@@ -276,7 +276,7 @@ func (s *Service) DeleteKeyword(ctx context.Context, t adcamp.Tenant, id string,
 }
 
 // ListChannelAccounts returns one page of the account's channel accounts.
-func (s *Service) ListChannelAccounts(ctx context.Context, accountID string, page, size int) (*adcamp.Page[*adcamp.ChannelAccount], error) {
+func (s *Ads) ListChannelAccounts(ctx context.Context, accountID string, page, size int) (*adcamp.Page[*adcamp.ChannelAccount], error) {
 	var issues adcamp.Issues
 	checkPaging(&issues, page, size)
 	if err := issues.Err(); err != nil {

@@ -10,7 +10,7 @@ import (
 // Membership returns the membership of the console user of ctx in
 // accountID; NOT_FOUND if they are not a member (whether or not the
 // account exists).
-func (s *Service) Membership(ctx context.Context, accountID string) (*adcamp.Member, error) {
+func (s *Access) Membership(ctx context.Context, accountID string) (*adcamp.Member, error) {
 	userID, err := actorUser(ctx)
 	if err != nil {
 		return nil, err
@@ -35,7 +35,7 @@ type AccountRole struct {
 
 // Accounts lists the accounts of the console user of ctx, in the order
 // they joined them.
-func (s *Service) Accounts(ctx context.Context) ([]AccountRole, error) {
+func (s *Access) Accounts(ctx context.Context) ([]AccountRole, error) {
 	userID, err := actorUser(ctx)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func (s *Service) Accounts(ctx context.Context) ([]AccountRole, error) {
 }
 
 // Account returns an account its user's membership lets them see.
-func (s *Service) Account(ctx context.Context, accountID string) (*adcamp.Account, error) {
+func (s *Access) Account(ctx context.Context, accountID string) (*adcamp.Account, error) {
 	var a *adcamp.Account
 	err := s.read(ctx, func(tx store.Tx) error {
 		if _, err := s.authorize(ctx, tx, accountID, actRead, adcamp.NotFound("account", accountID)); err != nil {
@@ -74,7 +74,7 @@ func (s *Service) Account(ctx context.Context, accountID string) (*adcamp.Accoun
 
 // Members lists the members of accountID, in the order they were added.
 // Every member may see them.
-func (s *Service) Members(ctx context.Context, accountID string) ([]*adcamp.Member, error) {
+func (s *Access) Members(ctx context.Context, accountID string) ([]*adcamp.Member, error) {
 	var out []*adcamp.Member
 	err := s.read(ctx, func(tx store.Tx) error {
 		if _, err := s.authorize(ctx, tx, accountID, actRead, adcamp.NotFound("account", accountID)); err != nil {
@@ -91,7 +91,7 @@ func (s *Service) Members(ctx context.Context, accountID string) ([]*adcamp.Memb
 }
 
 // Member returns one member of accountID.
-func (s *Service) Member(ctx context.Context, accountID, userID string) (*adcamp.Member, error) {
+func (s *Access) Member(ctx context.Context, accountID, userID string) (*adcamp.Member, error) {
 	var out *adcamp.Member
 	err := s.read(ctx, func(tx store.Tx) error {
 		if _, err := s.authorize(ctx, tx, accountID, actRead, adcamp.NotFound("account", accountID)); err != nil {
@@ -107,7 +107,7 @@ func (s *Service) Member(ctx context.Context, accountID, userID string) (*adcamp
 // SetMemberRole changes a member's role. Only an owner may, and the last
 // owner of an account cannot step down: someone must be left to manage
 // it.
-func (s *Service) SetMemberRole(ctx context.Context, accountID, userID string, role adcamp.Role) (*adcamp.Member, error) {
+func (s *Access) SetMemberRole(ctx context.Context, accountID, userID string, role adcamp.Role) (*adcamp.Member, error) {
 	if _, ok := adcamp.ParseRole(string(role)); !ok {
 		var issues adcamp.Issues
 		issues.AddKind("role", adcamp.IssueNotOneOf, joinValues(adcamp.Roles), "must be owner, developer or viewer")
@@ -141,7 +141,7 @@ func (s *Service) SetMemberRole(ctx context.Context, accountID, userID string, r
 // not the account's last owner. Their sessions stay (they may be members
 // of other accounts), but nothing of this account is theirs to see from
 // the next request on.
-func (s *Service) RemoveMember(ctx context.Context, accountID, userID string) (*adcamp.Member, error) {
+func (s *Access) RemoveMember(ctx context.Context, accountID, userID string) (*adcamp.Member, error) {
 	var out *adcamp.Member
 	err := s.write(ctx, func(tx store.Tx) error {
 		m, err := s.changeMember(ctx, tx, accountID, userID)
@@ -167,7 +167,7 @@ func (s *Service) RemoveMember(ctx context.Context, accountID, userID string) (*
 // NewInvitation makes a new set-password link for a member who has not
 // set a password yet (the first link was lost, or expired), if the
 // caller may have one (see mayLink).
-func (s *Service) NewInvitation(ctx context.Context, accountID, userID string) (*Invitation, error) {
+func (s *Access) NewInvitation(ctx context.Context, accountID, userID string) (*Invitation, error) {
 	now := s.Now()
 	out := &Invitation{}
 	err := s.write(ctx, func(tx store.Tx) error {
@@ -198,7 +198,7 @@ func (s *Service) NewInvitation(ctx context.Context, accountID, userID string) (
 
 // changeMember authorizes a change of a member of accountID and returns
 // the member.
-func (s *Service) changeMember(ctx context.Context, tx store.Tx, accountID, userID string) (*adcamp.Member, error) {
+func (s *core) changeMember(ctx context.Context, tx store.Tx, accountID, userID string) (*adcamp.Member, error) {
 	if _, err := s.authorize(ctx, tx, accountID, actMembers, adcamp.NotFound("account", accountID)); err != nil {
 		return nil, err
 	}
@@ -224,7 +224,7 @@ func notLastOwner(ctx context.Context, tx store.Tx, m *adcamp.Member, change str
 }
 
 // MayManageMembers is MayChangeKeys for the account's members.
-func (s *Service) MayManageMembers(ctx context.Context, accountID string) error {
+func (s *Access) MayManageMembers(ctx context.Context, accountID string) error {
 	return s.read(ctx, func(tx store.Tx) error {
 		_, err := s.authorize(ctx, tx, accountID, actMembers, adcamp.NotFound("account", accountID))
 		return err

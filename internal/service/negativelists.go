@@ -22,7 +22,7 @@ func checkListName(issues *adcamp.Issues, l *adcamp.NegativeList, in adcamp.Nega
 }
 
 // CreateNegativeList stores a new, empty shared negative keyword list.
-func (s *Service) CreateNegativeList(ctx context.Context, t adcamp.Tenant, in adcamp.NegativeListInput, dryRun bool) (*adcamp.NegativeList, error) {
+func (s *Ads) CreateNegativeList(ctx context.Context, t adcamp.Tenant, in adcamp.NegativeListInput, dryRun bool) (*adcamp.NegativeList, error) {
 	now := s.Now()
 	l := &adcamp.NegativeList{ID: adcamp.NewID(adcamp.PrefixNegativeList, now), AccountID: t.AccountID, Environment: t.Environment,
 		Version: 1, CreatedAt: now, UpdatedAt: now}
@@ -52,7 +52,7 @@ func (s *Service) CreateNegativeList(ctx context.Context, t adcamp.Tenant, in ad
 }
 
 // GetNegativeList returns one of the tenant's lists, with its counts.
-func (s *Service) GetNegativeList(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.NegativeList, error) {
+func (s *Ads) GetNegativeList(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.NegativeList, error) {
 	var l *adcamp.NegativeList
 	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error
@@ -63,7 +63,7 @@ func (s *Service) GetNegativeList(ctx context.Context, t adcamp.Tenant, id strin
 }
 
 // ListNegativeLists returns one page of the tenant's lists, newest first.
-func (s *Service) ListNegativeLists(ctx context.Context, t adcamp.Tenant, page, size int) (*adcamp.Page[*adcamp.NegativeList], error) {
+func (s *Ads) ListNegativeLists(ctx context.Context, t adcamp.Tenant, page, size int) (*adcamp.Page[*adcamp.NegativeList], error) {
 	var issues adcamp.Issues
 	checkPaging(&issues, page, size)
 	if err := issues.Err(); err != nil {
@@ -79,7 +79,7 @@ func (s *Service) ListNegativeLists(ctx context.Context, t adcamp.Tenant, page, 
 }
 
 // UpdateNegativeList renames a list.
-func (s *Service) UpdateNegativeList(ctx context.Context, t adcamp.Tenant, id string, in adcamp.NegativeListInput, ifMatch IfMatch, dryRun bool) (*adcamp.NegativeList, error) {
+func (s *Ads) UpdateNegativeList(ctx context.Context, t adcamp.Tenant, id string, in adcamp.NegativeListInput, ifMatch IfMatch, dryRun bool) (*adcamp.NegativeList, error) {
 	var l *adcamp.NegativeList
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
 		if err := s.mayChangeAds(ctx, tx, t, "negative keyword list", id); err != nil {
@@ -121,7 +121,7 @@ func (s *Service) UpdateNegativeList(ctx context.Context, t adcamp.Tenant, id st
 
 // DeleteNegativeList removes a list with its entries, detaching it from
 // every campaign.
-func (s *Service) DeleteNegativeList(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) error {
+func (s *Ads) DeleteNegativeList(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) error {
 	return s.writeAds(ctx, func(tx store.Tx) error {
 		if err := s.mayChangeAds(ctx, tx, t, "negative keyword list", id); err != nil {
 			return err
@@ -157,7 +157,7 @@ func (s *Service) DeleteNegativeList(ctx context.Context, t adcamp.Tenant, id st
 // RemoveListEntries removes entries (negatives) from a list by id: up to
 // adcamp.MaxNegativeBatch, all or none (an id that is not an entry of the
 // list fails the call, naming it).
-func (s *Service) RemoveListEntries(ctx context.Context, t adcamp.Tenant, listID string, ids []string) ([]string, error) {
+func (s *Ads) RemoveListEntries(ctx context.Context, t adcamp.Tenant, listID string, ids []string) ([]string, error) {
 	var issues adcamp.Issues
 	if len(ids) == 0 || len(ids) > adcamp.MaxNegativeBatch {
 		kind := adcamp.IssueTooMany
@@ -212,7 +212,7 @@ type Attachment struct {
 // AttachNegativeList attaches a list to a campaign (again: no change), up
 // to adcamp.MaxListsPerCampaign per campaign, warning of the campaign's
 // active keywords that the list's active entries block.
-func (s *Service) AttachNegativeList(ctx context.Context, t adcamp.Tenant, campaignID, listID string) (*Attachment, error) {
+func (s *Ads) AttachNegativeList(ctx context.Context, t adcamp.Tenant, campaignID, listID string) (*Attachment, error) {
 	a := &Attachment{CampaignID: campaignID, ListID: listID}
 	err := s.writeAds(ctx, func(tx store.Tx) error {
 		a.Warnings = nil
@@ -253,7 +253,7 @@ func (s *Service) AttachNegativeList(ctx context.Context, t adcamp.Tenant, campa
 	return a, nil
 }
 
-func (s *Service) attachWarnings(ctx context.Context, tx store.Tx, t adcamp.Tenant, a *Attachment) error {
+func (s *core) attachWarnings(ctx context.Context, tx store.Tx, t adcamp.Tenant, a *Attachment) error {
 	entries, err := tx.ActiveNegativeKeys(ctx, t, a.ListID)
 	if err != nil || len(entries) == 0 {
 		return err
@@ -268,7 +268,7 @@ func (s *Service) attachWarnings(ctx context.Context, tx store.Tx, t adcamp.Tena
 
 // DetachNegativeList detaches a list from a campaign; NOT_FOUND if it was
 // not attached.
-func (s *Service) DetachNegativeList(ctx context.Context, t adcamp.Tenant, campaignID, listID string) error {
+func (s *Ads) DetachNegativeList(ctx context.Context, t adcamp.Tenant, campaignID, listID string) error {
 	return s.writeAds(ctx, func(tx store.Tx) error {
 		if err := s.mayChangeAds(ctx, tx, t, "campaign", campaignID); err != nil {
 			return err
@@ -294,7 +294,7 @@ func (s *Service) DetachNegativeList(ctx context.Context, t adcamp.Tenant, campa
 }
 
 // AttachedLists returns the lists attached to a campaign, in id order.
-func (s *Service) AttachedLists(ctx context.Context, t adcamp.Tenant, campaignID string) ([]*adcamp.NegativeList, error) {
+func (s *Ads) AttachedLists(ctx context.Context, t adcamp.Tenant, campaignID string) ([]*adcamp.NegativeList, error) {
 	var out []*adcamp.NegativeList
 	err := s.read(ctx, func(tx store.Tx) error {
 		if _, err := s.lookupCampaign(ctx, tx, t, campaignID); err != nil {

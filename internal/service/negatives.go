@@ -75,7 +75,7 @@ func checkNegative(issues *adcamp.Issues, n *adcamp.NegativeKeyword, in adcamp.N
 // in tx: an ad group or a campaign must sit under an open campaign. It
 // returns a template negative (its parent's ids set) and the list, for a
 // list.
-func (s *Service) negativeParent(ctx context.Context, tx store.Tx, t adcamp.Tenant, p NegativeParent) (adcamp.NegativeKeyword, *adcamp.NegativeList, error) {
+func (s *core) negativeParent(ctx context.Context, tx store.Tx, t adcamp.Tenant, p NegativeParent) (adcamp.NegativeKeyword, *adcamp.NegativeList, error) {
 	tmpl := adcamp.NegativeKeyword{AccountID: t.AccountID, Environment: t.Environment}
 	switch p.Level {
 	case adcamp.LevelAdGroup:
@@ -125,7 +125,7 @@ func lookupList(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*
 // The answer warns of the active keywords the new active negatives block
 // (see adcamp.NegativeKeyword.Blocks): of the ad group, of every ad group
 // of the campaign, or of every campaign the list is attached to.
-func (s *Service) CreateNegatives(ctx context.Context, t adcamp.Tenant, p NegativeParent, items []adcamp.NegativeInput, opts BatchOptions) (*NegativeBatch, error) {
+func (s *Ads) CreateNegatives(ctx context.Context, t adcamp.Tenant, p NegativeParent, items []adcamp.NegativeInput, opts BatchOptions) (*NegativeBatch, error) {
 	if err := checkBatchSize(len(items), adcamp.MaxNegativeBatch, "negative keywords"); err != nil {
 		return nil, err
 	}
@@ -216,7 +216,7 @@ func (s *Service) CreateNegatives(ctx context.Context, t adcamp.Tenant, p Negati
 
 // blockedIn returns the active keywords that the active ones of ns block,
 // where ns apply: ns share the parent of tmpl.
-func (s *Service) blockedIn(ctx context.Context, tx store.Tx, t adcamp.Tenant, tmpl adcamp.NegativeKeyword, ns []*adcamp.NegativeKeyword) ([]adcamp.Blocked, error) {
+func (s *core) blockedIn(ctx context.Context, tx store.Tx, t adcamp.Tenant, tmpl adcamp.NegativeKeyword, ns []*adcamp.NegativeKeyword) ([]adcamp.Blocked, error) {
 	idx := newBlockIndex(ns)
 	if idx.empty() {
 		return nil, nil
@@ -322,7 +322,7 @@ func (b *blockIndex) blocked(kws []store.KeywordText, limit int) []adcamp.Blocke
 }
 
 // GetNegative returns one of the tenant's negative keywords, of any level.
-func (s *Service) GetNegative(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.NegativeKeyword, error) {
+func (s *Ads) GetNegative(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.NegativeKeyword, error) {
 	if !adcamp.ValidID(adcamp.PrefixNegativeKeyword, id) {
 		return nil, adcamp.NotFound("negative keyword", id)
 	}
@@ -336,7 +336,7 @@ func (s *Service) GetNegative(ctx context.Context, t adcamp.Tenant, id string) (
 }
 
 // ListNegatives returns one page of a parent's negatives, newest first.
-func (s *Service) ListNegatives(ctx context.Context, t adcamp.Tenant, p NegativeParent, f adcamp.NegativeFilter) (*adcamp.Page[*adcamp.NegativeKeyword], error) {
+func (s *Ads) ListNegatives(ctx context.Context, t adcamp.Tenant, p NegativeParent, f adcamp.NegativeFilter) (*adcamp.Page[*adcamp.NegativeKeyword], error) {
 	var issues adcamp.Issues
 	checkPaging(&issues, f.Page, f.PageSize)
 	checkFilter(&issues, "status", f.Status, adcamp.ChildStatuses)
@@ -367,7 +367,7 @@ func (s *Service) ListNegatives(ctx context.Context, t adcamp.Tenant, p Negative
 }
 
 // lookupCampaign returns the tenant's campaign, whatever its status.
-func (s *Service) lookupCampaign(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*adcamp.Campaign, error) {
+func (s *core) lookupCampaign(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*adcamp.Campaign, error) {
 	if !adcamp.ValidID(adcamp.PrefixCampaign, id) {
 		return nil, adcamp.NotFound("campaign", id)
 	}
@@ -377,7 +377,7 @@ func (s *Service) lookupCampaign(ctx context.Context, tx store.Tx, t adcamp.Tena
 // negativeForChange loads a negative about to change: it must exist,
 // meet the client's preconditions and, unless it is a list's, sit under
 // an open campaign.
-func (s *Service) negativeForChange(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string, ifMatch IfMatch, version adcamp.Optional[int64]) (*adcamp.NegativeKeyword, error) {
+func (s *core) negativeForChange(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string, ifMatch IfMatch, version adcamp.Optional[int64]) (*adcamp.NegativeKeyword, error) {
 	if err := s.mayChangeAds(ctx, tx, t, "negative keyword", id); err != nil {
 		return nil, err
 	}
@@ -401,7 +401,7 @@ func (s *Service) negativeForChange(ctx context.Context, tx store.Tx, t adcamp.T
 
 // UpdateNegative changes a negative's status (its text and match type
 // are fixed: delete it and create another).
-func (s *Service) UpdateNegative(ctx context.Context, t adcamp.Tenant, id string, in adcamp.NegativeInput, ifMatch IfMatch, dryRun bool) (*adcamp.NegativeKeyword, error) {
+func (s *Ads) UpdateNegative(ctx context.Context, t adcamp.Tenant, id string, in adcamp.NegativeInput, ifMatch IfMatch, dryRun bool) (*adcamp.NegativeKeyword, error) {
 	var n *adcamp.NegativeKeyword
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
 		var err error
@@ -436,7 +436,7 @@ func (s *Service) UpdateNegative(ctx context.Context, t adcamp.Tenant, id string
 }
 
 // DeleteNegative removes a negative keyword of any level.
-func (s *Service) DeleteNegative(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) error {
+func (s *Ads) DeleteNegative(ctx context.Context, t adcamp.Tenant, id string, ifMatch IfMatch) error {
 	return s.writeAds(ctx, func(tx store.Tx) error {
 		n, err := s.negativeForChange(ctx, tx, t, id, ifMatch, adcamp.Optional[int64]{})
 		if err != nil {
@@ -455,7 +455,7 @@ func (s *Service) DeleteNegative(ctx context.Context, t adcamp.Tenant, id string
 // tenant's, the active negatives that apply to it: its ad group's, its
 // campaign's and those of the lists attached to its campaign, in id
 // order. Ids of no keyword of the tenant are left out.
-func (s *Service) EffectiveNegatives(ctx context.Context, t adcamp.Tenant, keywordIDs []string) (map[string][]*adcamp.NegativeKeyword, error) {
+func (s *Ads) EffectiveNegatives(ctx context.Context, t adcamp.Tenant, keywordIDs []string) (map[string][]*adcamp.NegativeKeyword, error) {
 	var out map[string][]*adcamp.NegativeKeyword
 	err := s.read(ctx, func(tx store.Tx) error {
 		var err error
@@ -468,7 +468,7 @@ func (s *Service) EffectiveNegatives(ctx context.Context, t adcamp.Tenant, keywo
 // ListBlockedKeywords is ListKeywords for the keywords of an ad group
 // that an active negative blocks: the ad group's, its campaign's or an
 // attached list's (see adcamp.NegativeKeyword.Blocks).
-func (s *Service) ListBlockedKeywords(ctx context.Context, t adcamp.Tenant, adGroupID string, f adcamp.KeywordFilter) (*adcamp.Page[*adcamp.Keyword], error) {
+func (s *Ads) ListBlockedKeywords(ctx context.Context, t adcamp.Tenant, adGroupID string, f adcamp.KeywordFilter) (*adcamp.Page[*adcamp.Keyword], error) {
 	var issues adcamp.Issues
 	checkPaging(&issues, f.Page, f.PageSize)
 	checkFilter(&issues, "status", f.Status, adcamp.ChildStatuses)

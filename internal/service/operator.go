@@ -35,7 +35,7 @@ type NewOperatorKey struct {
 func operatorAD(id string) []byte { return []byte(id + "\x00operator") }
 
 // CreateOperatorKey makes an operator credential.
-func (s *Service) CreateOperatorKey(ctx context.Context, name string) (*NewOperatorKey, error) {
+func (s *Operator) CreateOperatorKey(ctx context.Context, name string) (*NewOperatorKey, error) {
 	var issues adcamp.Issues
 	name = strings.TrimSpace(name)
 	checkText(&issues, "name", name, maxKeyName)
@@ -53,7 +53,7 @@ func (s *Service) CreateOperatorKey(ctx context.Context, name string) (*NewOpera
 }
 
 // ListOperatorKeys returns every operator key, oldest first.
-func (s *Service) ListOperatorKeys(ctx context.Context) ([]*store.OperatorKey, error) {
+func (s *Operator) ListOperatorKeys(ctx context.Context) ([]*store.OperatorKey, error) {
 	var out []*store.OperatorKey
 	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error
@@ -64,7 +64,7 @@ func (s *Service) ListOperatorKeys(ctx context.Context) ([]*store.OperatorKey, e
 }
 
 // SetOperatorKeyDisabled disables or enables an operator key.
-func (s *Service) SetOperatorKeyDisabled(ctx context.Context, id string, disabled bool) (*store.OperatorKey, error) {
+func (s *Operator) SetOperatorKeyDisabled(ctx context.Context, id string, disabled bool) (*store.OperatorKey, error) {
 	var out *store.OperatorKey
 	err := s.write(ctx, func(tx store.Tx) error {
 		if err := tx.SetOperatorKeyDisabled(ctx, id, disabled); err != nil {
@@ -78,7 +78,7 @@ func (s *Service) SetOperatorKeyDisabled(ctx context.Context, id string, disable
 }
 
 // DeleteOperatorKey removes an operator key for good.
-func (s *Service) DeleteOperatorKey(ctx context.Context, id string) error {
+func (s *Operator) DeleteOperatorKey(ctx context.Context, id string) error {
 	return s.write(ctx, func(tx store.Tx) error { return tx.DeleteOperatorKey(ctx, id) })
 }
 
@@ -86,7 +86,7 @@ func (s *Service) DeleteOperatorKey(ctx context.Context, id string) error {
 // Authenticate checks one to an account listener (the same headers,
 // schemes and order of checks), against operator keys. The environment
 // of r is ignored: an operator key serves both.
-func (s *Service) AuthenticateOperator(ctx context.Context, r AuthRequest) (*store.OperatorKey, error) {
+func (s *Operator) AuthenticateOperator(ctx context.Context, r AuthRequest) (*store.OperatorKey, error) {
 	now := s.Now()
 	for _, h := range [...]struct{ name, value string }{
 		{signing.HeaderAPIKey, r.APIKey}, {signing.HeaderTimestamp, r.Timestamp}, {signing.HeaderSignature, r.Signature},
@@ -150,7 +150,7 @@ func (s *Service) AuthenticateOperator(ctx context.Context, r AuthRequest) (*sto
 
 // SetAccountTimeZone sets the IANA time zone an account's days are
 // counted in, and records the change in the account's history.
-func (s *Service) SetAccountTimeZone(ctx context.Context, accountID, zone string) (*adcamp.Account, error) {
+func (s *Access) SetAccountTimeZone(ctx context.Context, accountID, zone string) (*adcamp.Account, error) {
 	if _, err := LoadZone(zone); err != nil {
 		var issues adcamp.Issues
 		issues.Add("time_zone", "must be an IANA time zone name such as UTC or Asia/Seoul")

@@ -19,7 +19,7 @@ type txKey struct{}
 
 // write runs fn in the request's transaction if it has one, else in a new
 // write transaction.
-func (s *Service) write(ctx context.Context, fn func(store.Tx) error) error {
+func (s *core) write(ctx context.Context, fn func(store.Tx) error) error {
 	if tx, ok := ctx.Value(txKey{}).(store.Tx); ok {
 		return fn(tx)
 	}
@@ -29,7 +29,7 @@ func (s *Service) write(ctx context.Context, fn func(store.Tx) error) error {
 // writeAds is write for a change of campaigns, ad groups or keywords,
 // whose rules rest on the rows read and changed: row locks suffice (see
 // store.WithRowLocks).
-func (s *Service) writeAds(ctx context.Context, fn func(store.Tx) error) error {
+func (s *core) writeAds(ctx context.Context, fn func(store.Tx) error) error {
 	return s.write(store.WithRowLocks(ctx), fn)
 }
 
@@ -44,7 +44,7 @@ func VersionGuarded(ctx context.Context) context.Context {
 
 // read runs fn in the request's transaction if it has one, else over a
 // read-only view.
-func (s *Service) read(ctx context.Context, fn func(store.Tx) error) error {
+func (s *core) read(ctx context.Context, fn func(store.Tx) error) error {
 	if tx, ok := ctx.Value(txKey{}).(store.Tx); ok {
 		return fn(tx)
 	}
@@ -53,7 +53,7 @@ func (s *Service) read(ctx context.Context, fn func(store.Tx) error) error {
 
 // readOne is read for an fn that makes one call on its Tx (see
 // store.Store.ReadOne): cheaper where the store can skip the transaction.
-func (s *Service) readOne(ctx context.Context, fn func(store.Tx) error) error {
+func (s *core) readOne(ctx context.Context, fn func(store.Tx) error) error {
 	if tx, ok := ctx.Value(txKey{}).(store.Tx); ok {
 		return fn(tx)
 	}
@@ -111,7 +111,7 @@ type SignedRequest struct {
 }
 
 // ReplayKeyFor names a mutating request.
-func (s *Service) ReplayKeyFor(r SignedRequest) (ReplayKey, error) {
+func (s *Keys) ReplayKeyFor(r SignedRequest) (ReplayKey, error) {
 	// method path?query, If-Match, then the body, as "%s %s?%s\nIf-Match: %s\n%s".
 	h := sha256.New()
 	head := make([]byte, 0, len(r.Method)+len(r.Path)+len(r.Query)+len(r.IfMatch)+13)
@@ -258,7 +258,7 @@ var errReplayed = errors.New("replayed")
 // The requests served this way change campaigns, ad groups and keywords,
 // whose rules rest on the rows they read and change: their transactions
 // run with row locks (store.WithRowLocks).
-func (s *Service) Once(ctx context.Context, k ReplayKey, fn func(context.Context) (*Answer, Outcome, error)) (*Answer, bool, error) {
+func (s *Keys) Once(ctx context.Context, k ReplayKey, fn func(context.Context) (*Answer, Outcome, error)) (*Answer, bool, error) {
 	ctx = store.WithRowLocks(ctx)
 	for attempt := range 3 {
 		var ans *Answer
@@ -331,7 +331,7 @@ func (k ReplayKey) legacyNames() (scope string, tokens []string) {
 }
 
 // recall returns the answer stored under one of k's names, if any.
-func (s *Service) recall(ctx context.Context, tx store.Tx, k ReplayKey) (*Answer, error) {
+func (s *core) recall(ctx context.Context, tx store.Tx, k ReplayKey) (*Answer, error) {
 	for _, n := range k.names {
 		rec, err := tx.GetRecord(ctx, n.scope, n.token, s.Now())
 		if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
@@ -358,7 +358,7 @@ func (s *Service) recall(ctx context.Context, tx store.Tx, k ReplayKey) (*Answer
 
 // save stores ans under every name of k, or returns errTaken if one of
 // them is already used.
-func (s *Service) save(ctx context.Context, tx store.Tx, k ReplayKey, ans *Answer) error {
+func (s *core) save(ctx context.Context, tx store.Tx, k ReplayKey, ans *Answer) error {
 	now := s.Now()
 	kept := s.keptAnswer(k, ans, now)
 	for _, n := range k.names {
@@ -390,7 +390,7 @@ func (n recordName) expiry(now time.Time) time.Time {
 // keptAnswer is what is kept of ans under k's names: ans itself, or its
 // placeholder if ans is over maxKeptAnswer, or over SmallAnswer and the
 // account's budget cannot hold it under every name.
-func (s *Service) keptAnswer(k ReplayKey, ans *Answer, now time.Time) *Answer {
+func (s *core) keptAnswer(k ReplayKey, ans *Answer, now time.Time) *Answer {
 	if ans.Placeholder == nil {
 		return ans
 	}

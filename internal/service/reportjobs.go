@@ -74,7 +74,7 @@ func (s *Service) SetReportJobs(c ReportJobsConfig) {
 	s.jobs.mu.Unlock()
 }
 
-func (s *Service) jobsConfig() ReportJobsConfig {
+func (s *core) jobsConfig() ReportJobsConfig {
 	s.jobs.mu.Lock()
 	defer s.jobs.mu.Unlock()
 	c := s.jobs.cfg
@@ -87,7 +87,7 @@ func (s *Service) jobsConfig() ReportJobsConfig {
 	return c
 }
 
-func (s *Service) jobsWake() chan struct{} {
+func (s *core) jobsWake() chan struct{} {
 	s.jobs.mu.Lock()
 	defer s.jobs.mu.Unlock()
 	if s.jobs.wake == nil {
@@ -129,7 +129,7 @@ func jobOf(j *store.ReportJob) (*ReportJob, error) {
 // CreateReportJob checks q as PerformanceReport would (Limit and Cursor
 // aside) and queues a job writing its rows in format. An account with
 // MaxPerAccount jobs pending or running is RATE_LIMITED.
-func (s *Service) CreateReportJob(ctx context.Context, t adcamp.Tenant, q ReportQuery, format string) (*ReportJob, error) {
+func (s *Ads) CreateReportJob(ctx context.Context, t adcamp.Tenant, q ReportQuery, format string) (*ReportJob, error) {
 	if format != FormatJSONL && format != FormatCSV {
 		var issues adcamp.Issues
 		issues.AddKind("format", adcamp.IssueNotOneOf, FormatJSONL+", "+FormatCSV, "must be one of %s, %s", FormatJSONL, FormatCSV)
@@ -179,7 +179,7 @@ func (s *Service) CreateReportJob(ctx context.Context, t adcamp.Tenant, q Report
 }
 
 // GetReportJob returns t's job id.
-func (s *Service) GetReportJob(ctx context.Context, t adcamp.Tenant, id string) (*ReportJob, error) {
+func (s *Ads) GetReportJob(ctx context.Context, t adcamp.Tenant, id string) (*ReportJob, error) {
 	if !adcamp.ValidID(adcamp.PrefixReportJob, id) {
 		return nil, adcamp.NotFound("report job", id)
 	}
@@ -203,7 +203,7 @@ const MaxListedReportJobs = 100
 
 // ReportJobs lists the tenant's jobs, newest first (the newest
 // MaxListedReportJobs; jobs are kept 7 days after they end).
-func (s *Service) ReportJobs(ctx context.Context, t adcamp.Tenant) ([]*ReportJob, error) {
+func (s *Ads) ReportJobs(ctx context.Context, t adcamp.Tenant) ([]*ReportJob, error) {
 	var list []*store.ReportJob
 	err := s.read(ctx, func(tx store.Tx) error {
 		if err := s.mayReadReports(ctx, tx, t); err != nil {
@@ -228,7 +228,7 @@ func (s *Service) ReportJobs(ctx context.Context, t adcamp.Tenant) ([]*ReportJob
 }
 
 // mayReadReports checks that a console user may read t's reports.
-func (s *Service) mayReadReports(ctx context.Context, tx store.Tx, t adcamp.Tenant) error {
+func (s *core) mayReadReports(ctx context.Context, tx store.Tx, t adcamp.Tenant) error {
 	if OriginOf(ctx).Actor.Type != adcamp.ActorUser {
 		return nil
 	}
@@ -238,7 +238,7 @@ func (s *Service) mayReadReports(ctx context.Context, tx store.Tx, t adcamp.Tena
 
 // DownloadReportJob writes the file of t's job id to w, after calling
 // start with the job (to write headers). A job not done is CONFLICT.
-func (s *Service) DownloadReportJob(ctx context.Context, t adcamp.Tenant, id string, start func(*ReportJob) error, w io.Writer) error {
+func (s *Ads) DownloadReportJob(ctx context.Context, t adcamp.Tenant, id string, start func(*ReportJob) error, w io.Writer) error {
 	if !adcamp.ValidID(adcamp.PrefixReportJob, id) {
 		return adcamp.NotFound("report job", id)
 	}
@@ -334,7 +334,7 @@ func (s *Service) RunReportJob(ctx context.Context, owner string) (bool, error) 
 var errLeaseLost = adcamp.Errorf(adcamp.CodeConflict, "the report job's lease was taken by another worker")
 
 // finishJob stores the end of j (done unless runErr), with its event.
-func (s *Service) finishJob(ctx context.Context, j *store.ReportJob, owner string, runErr error) error {
+func (s *core) finishJob(ctx context.Context, j *store.ReportJob, owner string, runErr error) error {
 	if runErr == errLeaseLost {
 		return nil
 	}

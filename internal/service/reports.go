@@ -252,7 +252,7 @@ func cmpOrStr(a, b string) string {
 
 // planReport checks q against the account (its zone, its entities) and
 // returns the store's query.
-func (s *Service) planReport(ctx context.Context, tx store.Tx, t adcamp.Tenant, q ReportQuery, paged bool) (*reportPlan, error) {
+func (s *core) planReport(ctx context.Context, tx store.Tx, t adcamp.Tenant, q ReportQuery, paged bool) (*reportPlan, error) {
 	if OriginOf(ctx).Actor.Type == adcamp.ActorUser {
 		if _, err := s.authorize(ctx, tx, t.AccountID, actRead, adcamp.NotFound("account", t.AccountID)); err != nil {
 			return nil, err
@@ -389,7 +389,7 @@ func (p *reportPlan) rowOf(r *store.ReportRow, out *ReportRow) {
 
 // PerformanceReport returns one page of a report of t, with the totals
 // of the whole range on the first page and the cursor of the next.
-func (s *Service) PerformanceReport(ctx context.Context, t adcamp.Tenant, q ReportQuery) (*ReportPage, error) {
+func (s *Ads) PerformanceReport(ctx context.Context, t adcamp.Tenant, q ReportQuery) (*ReportPage, error) {
 	var page *ReportPage
 	err := s.read(ctx, func(tx store.Tx) error {
 		p, err := s.planReport(ctx, tx, t, q, true)
@@ -431,7 +431,7 @@ func (s *Service) PerformanceReport(ctx context.Context, t adcamp.Tenant, q Repo
 // and Cursor ignored), in its order, from one read of the store: the
 // rows stream, fn's row is reused, and memory stays flat whatever the
 // range. fn must not call the service back.
-func (s *Service) EachPerformanceRow(ctx context.Context, t adcamp.Tenant, q ReportQuery, fn func(*ReportRow) error) error {
+func (s *Ads) EachPerformanceRow(ctx context.Context, t adcamp.Tenant, q ReportQuery, fn func(*ReportRow) error) error {
 	q.Limit, q.Cursor = 0, ""
 	return s.store.Read(ctx, func(tx store.Tx) error {
 		p, err := s.planReport(ctx, tx, t, q, false)
@@ -447,7 +447,7 @@ func (s *Service) EachPerformanceRow(ctx context.Context, t adcamp.Tenant, q Rep
 }
 
 // PerformanceTotals returns the sums of every row of the report of t.
-func (s *Service) PerformanceTotals(ctx context.Context, t adcamp.Tenant, q ReportQuery) (*ReportMetrics, error) {
+func (s *Ads) PerformanceTotals(ctx context.Context, t adcamp.Tenant, q ReportQuery) (*ReportMetrics, error) {
 	q.Limit, q.Cursor = 0, ""
 	var out *ReportMetrics
 	err := s.read(ctx, func(tx store.Tx) error {

@@ -85,7 +85,7 @@ func campaignAction(env adcamp.Environment) action {
 // gets NOT_FOUND for the kind and id the request named (built only then:
 // this runs on every change); a member whose role does not allow it
 // FORBIDDEN.
-func (s *Service) mayChangeAds(ctx context.Context, tx store.Tx, t adcamp.Tenant, kind, id string) error {
+func (s *core) mayChangeAds(ctx context.Context, tx store.Tx, t adcamp.Tenant, kind, id string) error {
 	if OriginOf(ctx).Actor.Type != adcamp.ActorUser {
 		return nil
 	}
@@ -95,7 +95,7 @@ func (s *Service) mayChangeAds(ctx context.Context, tx store.Tx, t adcamp.Tenant
 
 // MayChangeCampaigns is MayChangeKeys for the campaigns (and what is
 // under them) of tenant t.
-func (s *Service) MayChangeCampaigns(ctx context.Context, t adcamp.Tenant) error {
+func (s *Ads) MayChangeCampaigns(ctx context.Context, t adcamp.Tenant) error {
 	return s.read(ctx, func(tx store.Tx) error {
 		_, err := s.authorize(ctx, tx, t.AccountID, campaignAction(t.Environment), adcamp.NotFound("account", t.AccountID))
 		return err
@@ -109,7 +109,7 @@ func (s *Service) MayChangeCampaigns(ctx context.Context, t adcamp.Tenant) error
 // it FORBIDDEN. The admin command line and the service itself may do
 // everything; an API key manages nothing here. It returns the user's
 // membership (nil for other actors).
-func (s *Service) authorize(ctx context.Context, tx store.Tx, accountID string, a action, missing error) (*adcamp.Member, error) {
+func (s *core) authorize(ctx context.Context, tx store.Tx, accountID string, a action, missing error) (*adcamp.Member, error) {
 	actor := OriginOf(ctx).Actor
 	switch actor.Type {
 	case adcamp.ActorAdmin, adcamp.ActorSystem:

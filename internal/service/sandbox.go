@@ -34,7 +34,7 @@ func sandboxOnly(t adcamp.Tenant, what string) error {
 // ResetSandbox deletes every campaign of t (a sandbox tenant) with its ad
 // groups and keywords, in one transaction with a history record for each,
 // as DeleteCampaign would, and says how many it removed.
-func (s *Service) ResetSandbox(ctx context.Context, t adcamp.Tenant) (*SandboxCounts, error) {
+func (s *Ads) ResetSandbox(ctx context.Context, t adcamp.Tenant) (*SandboxCounts, error) {
 	if err := sandboxOnly(t, "reset"); err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ func sampleKeywords(g sampleGroup) []adcamp.KeywordInput {
 // would (with its history record); a campaign meant to be paused or ended
 // is then changed so. With the delivery simulator on, the account's last
 // 30 days of delivery are then simulated (SimulateSandbox).
-func (s *Service) SampleData(ctx context.Context, t adcamp.Tenant) (*SandboxCounts, error) {
+func (s *Ads) SampleData(ctx context.Context, t adcamp.Tenant) (*SandboxCounts, error) {
 	if err := sandboxOnly(t, "sample-data"); err != nil {
 		return nil, err
 	}

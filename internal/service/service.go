@@ -59,8 +59,39 @@ type Config struct {
 	HistoryRetention time.Duration
 }
 
-// Service implements the API's operations over a store.
+// Service implements adcamp's operations over a store. Each door takes the
+// part it uses: the Open API its Ads and Keys, the console its Ads, Access
+// and Keys, the operator API its Operator and Keys; the process (cmd/adcamp)
+// the whole, with its background duties (Run, RunFeed, RunWebhooks,
+// RunReportJobs, the purges) and its administration (CreateAccount...).
+// The parts share one core: one store, one clock, one change-id
+// generator, one cache of keys.
 type Service struct {
+	*core
+	*Ads      // campaigns, ad groups, keywords, negatives, reports and report jobs, the history, webhooks, the sandbox
+	*Access   // console users, sign-in and sessions, two-step, members and invitations
+	*Keys     // API keys: authentication, replay protection, the keys' own management
+	*Operator // the marketplace's side: operator keys, the serving feed, delivery
+}
+
+// Ads is the part of the service of campaigns, ad groups, keywords,
+// negative keywords, reports, the change history, webhooks and the sandbox.
+type Ads struct{ *core }
+
+// Access is the part of the service of the console's people: users,
+// sign-in, sessions, two-step sign-in, members and invitations.
+type Access struct{ *core }
+
+// Keys is the part of the service of API keys: their management,
+// authentication of signed requests and replay protection.
+type Keys struct{ *core }
+
+// Operator is the part of the service of the marketplace's side: operator
+// keys, the serving feed and delivery.
+type Operator struct{ *core }
+
+// core is what the parts share.
+type core struct {
 	changeIDs    adcamp.ChangeIDs // of this service's records and events, in the order made
 	store        store.Store
 	box          *secrets.Box
@@ -92,7 +123,7 @@ type Service struct {
 
 // New returns a Service for cfg.
 func New(cfg Config) *Service {
-	s := &Service{
+	s := &core{
 		store: cfg.Store, box: cfg.Box, log: cfg.Logger, now: cfg.Now,
 		signing: cfg.Signing, maxSkew: cfg.MaxSkew, retention: cfg.HistoryRetention,
 		usage: make(map[string]time.Time), uses: make(map[keyDay]int64), trail: make(map[string][]pendingUse),
@@ -116,7 +147,7 @@ func New(cfg Config) *Service {
 		s.marketplaces = append(s.marketplaces, strings.ToUpper(strings.TrimSpace(m)))
 	}
 	slices.Sort(s.marketplaces)
-	return s
+	return &Service{core: s, Ads: &Ads{s}, Access: &Access{s}, Keys: &Keys{s}, Operator: &Operator{s}}
 }
 
 func cmpOr[T any](a, b []T) []T {
@@ -127,13 +158,13 @@ func cmpOr[T any](a, b []T) []T {
 }
 
 // Now returns the service's current time in UTC.
-func (s *Service) Now() time.Time { return s.now().UTC() }
+func (s *core) Now() time.Time { return s.now().UTC() }
 
 // Marketplaces returns the accepted site codes, sorted.
-func (s *Service) Marketplaces() []string { return slices.Clone(s.marketplaces) }
+func (s *core) Marketplaces() []string { return slices.Clone(s.marketplaces) }
 
 // Ping checks that the database answers.
-func (s *Service) Ping(ctx context.Context) error { return s.store.Ping(ctx) }
+func (s *core) Ping(ctx context.Context) error { return s.store.Ping(ctx) }
 
 // Run performs background duties until ctx ends: it writes the last-use
 // times of credentials every interval, and once more on the way out.
@@ -261,7 +292,7 @@ type pendingUse struct {
 	route string
 }
 
-func (s *Service) recordUse(keyID string, at time.Time, addr netip.Addr, route string) {
+func (s *core) recordUse(keyID string, at time.Time, addr netip.Addr, route string) {
 	day := at.Unix() / secondsPerDay
 	use := pendingUse{at: at, addr: addr, route: route}
 	s.usageMu.Lock()

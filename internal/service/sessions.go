@@ -48,7 +48,7 @@ type console struct {
 }
 
 // slot waits for a turn to hash a password.
-func (s *Service) slot(ctx context.Context) (release func(), err error) {
+func (s *core) slot(ctx context.Context) (release func(), err error) {
 	select {
 	case s.console.hashing <- struct{}{}:
 		return func() { <-s.console.hashing }, nil
@@ -58,7 +58,7 @@ func (s *Service) slot(ctx context.Context) (release func(), err error) {
 }
 
 // checkPasswordSlot is checkPassword in a hashing slot.
-func (s *Service) checkPasswordSlot(ctx context.Context, encoded, password string) (ok, rehash bool, err error) {
+func (s *core) checkPasswordSlot(ctx context.Context, encoded, password string) (ok, rehash bool, err error) {
 	release, err := s.slot(ctx)
 	if err != nil {
 		return false, false, err
@@ -68,7 +68,7 @@ func (s *Service) checkPasswordSlot(ctx context.Context, encoded, password strin
 }
 
 // hashPasswordSlot is hashPassword in a hashing slot.
-func (s *Service) hashPasswordSlot(ctx context.Context, password string) (string, error) {
+func (s *core) hashPasswordSlot(ctx context.Context, password string) (string, error) {
 	release, err := s.slot(ctx)
 	if err != nil {
 		return "", err
@@ -130,7 +130,7 @@ var errSignIn = adcamp.Errorf(adcamp.CodeUnauthorized, "The email or the passwor
 
 // SignIn checks an email and a password. It is throttled per email and
 // per client address (see SignInWindow); failures are recorded.
-func (s *Service) SignIn(ctx context.Context, r SignInRequest) (*SignIn, error) {
+func (s *Access) SignIn(ctx context.Context, r SignInRequest) (*SignIn, error) {
 	email := normalizeEmail(r.Email)
 	keys := throttleKeys(email, r.ClientAddr)
 	if err := s.throttled(ctx, keys); err != nil {
@@ -173,7 +173,7 @@ func throttleKeys(email, addr string) []string {
 }
 
 // throttled refuses when any of keys has reached its limit of failures.
-func (s *Service) throttled(ctx context.Context, keys []string) error {
+func (s *core) throttled(ctx context.Context, keys []string) error {
 	now := s.Now()
 	for _, k := range keys {
 		limit := int64(SignInLimitPerEmail)
@@ -206,7 +206,7 @@ func (s *Service) throttled(ctx context.Context, keys []string) error {
 }
 
 // failed records a failure under keys and returns err.
-func (s *Service) failed(ctx context.Context, keys []string, err error) error {
+func (s *core) failed(ctx context.Context, keys []string, err error) error {
 	now := s.Now()
 	werr := s.write(ctx, func(tx store.Tx) error { return tx.AddSignInFailure(ctx, keys, now) })
 	if werr != nil {
@@ -217,7 +217,7 @@ func (s *Service) failed(ctx context.Context, keys []string, err error) error {
 
 // rehash stores password again under today's parameters; a failure only
 // postpones it to the next sign-in.
-func (s *Service) rehash(ctx context.Context, userID, password string) {
+func (s *core) rehash(ctx context.Context, userID, password string) {
 	h, err := s.hashPasswordSlot(ctx, password)
 	if err == nil {
 		err = s.write(ctx, func(tx store.Tx) error {
@@ -237,7 +237,7 @@ func (s *Service) rehash(ctx context.Context, userID, password string) {
 // signedIn completes a sign-in whose password was right: the email's
 // failures are forgotten (not the address's), and either a session
 // starts or, for a user with an authenticator, the second step.
-func (s *Service) signedIn(ctx context.Context, u *store.User, emailKey string) (*SignIn, error) {
+func (s *core) signedIn(ctx context.Context, u *store.User, emailKey string) (*SignIn, error) {
 	now := s.Now()
 	out := &SignIn{User: u.User}
 	err := s.write(ctx, func(tx store.Tx) error {
@@ -265,7 +265,7 @@ func startSession(ctx context.Context, tx store.Tx, userID string, now time.Time
 
 // SecondStepUser returns the user of a sign-in awaiting its second step,
 // or NOT_FOUND if the step has expired.
-func (s *Service) SecondStepUser(ctx context.Context, secondStep string) (*adcamp.User, error) {
+func (s *Access) SecondStepUser(ctx context.Context, secondStep string) (*adcamp.User, error) {
 	var u *store.User
 	err := s.read(ctx, func(tx store.Tx) error {
 		k, err := tx.GetToken(ctx, hashToken(secondStep), store.TokenSignIn, s.Now())
@@ -286,7 +286,7 @@ var errSecondStepGone = adcamp.Errorf(adcamp.CodeNotFound, "This sign-in has exp
 // SignInCode completes a sign-in with a code of the user's authenticator
 // app (each accepted once) or one of their recovery codes. It is
 // throttled like SignIn.
-func (s *Service) SignInCode(ctx context.Context, secondStep, code, clientAddr string) (*SignIn, error) {
+func (s *Access) SignInCode(ctx context.Context, secondStep, code, clientAddr string) (*SignIn, error) {
 	u, err := s.SecondStepUser(ctx, secondStep)
 	if err != nil {
 		return nil, err
@@ -327,7 +327,7 @@ var errNoSession = adcamp.Errorf(adcamp.CodeUnauthorized, "Sign in to continue."
 // Session returns the session of token, or UNAUTHORIZED if there is none
 // or it has ended (idle for SessionIdleTimeout, or older than
 // SessionLifetime). It records the session's use.
-func (s *Service) Session(ctx context.Context, token string) (*Session, error) {
+func (s *Access) Session(ctx context.Context, token string) (*Session, error) {
 	if token == "" || len(token) > 100 {
 		return nil, errNoSession
 	}
@@ -372,13 +372,13 @@ func (s *Service) Session(ctx context.Context, token string) (*Session, error) {
 }
 
 // SignOut ends the session of token.
-func (s *Service) SignOut(ctx context.Context, token string) error {
+func (s *Access) SignOut(ctx context.Context, token string) error {
 	return s.write(ctx, func(tx store.Tx) error { return tx.DeleteSession(ctx, hashToken(token)) })
 }
 
 // SignOutEverywhere ends every session of the user of token, that one
 // included, and says how many it ended.
-func (s *Service) SignOutEverywhere(ctx context.Context, token string) (int64, error) {
+func (s *Access) SignOutEverywhere(ctx context.Context, token string) (int64, error) {
 	ss, err := s.Session(ctx, token)
 	if err != nil {
 		return 0, err
@@ -398,7 +398,7 @@ const consolePurgeEvery = time.Minute
 // purgeConsole deletes what the console no longer needs: sessions ended,
 // tokens expired, sign-in failures out of the window, and requests per day
 // older than the charts show. It does so at most every consolePurgeEvery.
-func (s *Service) purgeConsole(ctx context.Context) {
+func (s *core) purgeConsole(ctx context.Context) {
 	now := s.Now()
 	last := s.console.purgedAt.Load()
 	if now.Unix()-last < int64(consolePurgeEvery/time.Second) || !s.console.purgedAt.CompareAndSwap(last, now.Unix()) {

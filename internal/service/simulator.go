@@ -48,7 +48,7 @@ type SimulatorConfig struct {
 func (s *Service) SetSimulator(c SimulatorConfig) { s.sim.Store(&c) }
 
 // simulator returns the simulator's configuration.
-func (s *Service) simulator() SimulatorConfig {
+func (s *core) simulator() SimulatorConfig {
 	if c := s.sim.Load(); c != nil {
 		return *c
 	}
@@ -56,7 +56,7 @@ func (s *Service) simulator() SimulatorConfig {
 }
 
 // SimulatorEnabled reports whether the sandbox's simulator is on.
-func (s *Service) SimulatorEnabled() bool { return s.simulator().Enabled }
+func (s *core) SimulatorEnabled() bool { return s.simulator().Enabled }
 
 // Simulated says what a backfill posted.
 type Simulated struct {
@@ -71,7 +71,7 @@ type Simulated struct {
 // days-1 before it, in the account's time zone; the current hour so far)
 // with simulated delivery, replacing the figures of its servable
 // keywords in those hours.
-func (s *Service) SimulateSandbox(ctx context.Context, t adcamp.Tenant, days int) (*Simulated, error) {
+func (s *Ads) SimulateSandbox(ctx context.Context, t adcamp.Tenant, days int) (*Simulated, error) {
 	if err := sandboxOnly(t, "simulate"); err != nil {
 		return nil, err
 	}
@@ -165,7 +165,7 @@ type simCampaign struct {
 // now's (so far). Each campaign's spend of the day of from before from is
 // read from the store; the later hours' spend is the simulation's own.
 // It returns the rows posted and the keywords simulated.
-func (s *Service) simulate(ctx context.Context, scope store.FeedScope, from, now time.Time) (int, int, error) {
+func (s *core) simulate(ctx context.Context, scope store.FeedScope, from, now time.Time) (int, int, error) {
 	var camps []*simCampaign
 	base := map[string]adcamp.Money{}
 	err := s.read(ctx, func(tx store.Tx) error {
@@ -219,7 +219,7 @@ func (s *Service) simulate(ctx context.Context, scope store.FeedScope, from, now
 		if len(batch) == 0 {
 			return nil
 		}
-		if _, err := s.IngestDelivery(ctx, adcamp.Sandbox, batch, true); err != nil {
+		if _, err := s.ingestDelivery(ctx, adcamp.Sandbox, batch, true); err != nil {
 			return err
 		}
 		rows += len(batch)

@@ -51,7 +51,7 @@ type TwoStepSetup struct {
 }
 
 // BeginTwoStep starts adding an authenticator for the user of ctx.
-func (s *Service) BeginTwoStep(ctx context.Context) (*TwoStepSetup, error) {
+func (s *Access) BeginTwoStep(ctx context.Context) (*TwoStepSetup, error) {
 	userID, err := actorUser(ctx)
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ var errSetupGone = adcamp.Errorf(adcamp.CodeNotFound, "This setup has expired; s
 
 // PendingTwoStep returns the authenticator being added under token, to
 // show it again.
-func (s *Service) PendingTwoStep(ctx context.Context, token string) (*TwoStepSetup, error) {
+func (s *Access) PendingTwoStep(ctx context.Context, token string) (*TwoStepSetup, error) {
 	userID, err := actorUser(ctx)
 	if err != nil {
 		return nil, err
@@ -117,7 +117,7 @@ func (s *Service) PendingTwoStep(ctx context.Context, token string) (*TwoStepSet
 // and the user's password (as turning it off does: whoever borrowed a
 // session must not bind their own authenticator and lock the user out),
 // turns two-step sign-in on and returns the recovery codes, shown once.
-func (s *Service) EnableTwoStep(ctx context.Context, token, code, password string) ([]string, error) {
+func (s *Access) EnableTwoStep(ctx context.Context, token, code, password string) ([]string, error) {
 	setup, err := s.PendingTwoStep(ctx, token)
 	if err != nil {
 		return nil, err
@@ -155,7 +155,7 @@ func (s *Service) EnableTwoStep(ctx context.Context, token, code, password strin
 
 // DisableTwoStep turns two-step sign-in off for the user of ctx, who
 // confirms with their password.
-func (s *Service) DisableTwoStep(ctx context.Context, password string) error {
+func (s *Access) DisableTwoStep(ctx context.Context, password string) error {
 	userID, err := actorUser(ctx)
 	if err != nil {
 		return err
@@ -189,7 +189,7 @@ type TwoStepReset struct {
 // sessions end (whoever bound an authenticator may hold one); they sign
 // in with their password next. Each account they belong to records it in
 // its history, by the operator.
-func (s *Service) ResetTwoStep(ctx context.Context, email string) (*TwoStepReset, error) {
+func (s *Access) ResetTwoStep(ctx context.Context, email string) (*TwoStepReset, error) {
 	if a := OriginOf(ctx).Actor; a.Type != adcamp.ActorAdmin && a.Type != adcamp.ActorSystem {
 		return nil, adcamp.Errorf(adcamp.CodeForbidden, "only an operator can turn off another user's two-step sign-in")
 	}
@@ -248,7 +248,7 @@ func clearTwoStep(ctx context.Context, tx store.Tx, u *store.User) error {
 
 // NewRecoveryCodes replaces the recovery codes of the user of ctx, who
 // confirms with their password, and returns the new ones, shown once.
-func (s *Service) NewRecoveryCodes(ctx context.Context, password string) ([]string, error) {
+func (s *Access) NewRecoveryCodes(ctx context.Context, password string) ([]string, error) {
 	userID, err := actorUser(ctx)
 	if err != nil {
 		return nil, err
@@ -274,7 +274,7 @@ func (s *Service) NewRecoveryCodes(ctx context.Context, password string) ([]stri
 }
 
 // RecoveryCodesLeft counts the unused recovery codes of the user of ctx.
-func (s *Service) RecoveryCodesLeft(ctx context.Context) (int64, error) {
+func (s *Access) RecoveryCodesLeft(ctx context.Context) (int64, error) {
 	userID, err := actorUser(ctx)
 	if err != nil {
 		return 0, err
@@ -335,7 +335,7 @@ var errBadCode = adcamp.Errorf(adcamp.CodeUnauthorized, "That code is not right,
 
 // checkCode accepts a current code of the user's authenticator, once, or
 // one of their recovery codes, once.
-func (s *Service) checkCode(ctx context.Context, userID, code string) error {
+func (s *core) checkCode(ctx context.Context, userID, code string) error {
 	now := s.Now()
 	return s.write(ctx, func(tx store.Tx) error {
 		u, err := tx.GetUser(ctx, userID)

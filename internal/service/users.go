@@ -17,7 +17,7 @@ const (
 
 // NeedsSetup reports whether the console has no user yet, so that the
 // first one must be created with a setup link.
-func (s *Service) NeedsSetup(ctx context.Context) (bool, error) {
+func (s *Access) NeedsSetup(ctx context.Context) (bool, error) {
 	var has bool
 	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error
@@ -30,7 +30,7 @@ func (s *Service) NeedsSetup(ctx context.Context) (bool, error) {
 // NewSetupLink returns a one-time token for the page that creates the
 // first account and its owner, valid for SetupLinkTimeout, or "" when the
 // console has users already.
-func (s *Service) NewSetupLink(ctx context.Context) (string, error) {
+func (s *Access) NewSetupLink(ctx context.Context) (string, error) {
 	now := s.Now()
 	var token string
 	err := s.write(ctx, func(tx store.Tx) error {
@@ -57,7 +57,7 @@ var (
 
 // CheckSetupLink answers NOT_FOUND unless token is a setup link that can
 // still be used.
-func (s *Service) CheckSetupLink(ctx context.Context, token string) error {
+func (s *Access) CheckSetupLink(ctx context.Context, token string) error {
 	return s.read(ctx, func(tx store.Tx) error { return checkSetupLink(ctx, tx, token, s.Now(), false) })
 }
 
@@ -97,7 +97,7 @@ type SetupRequest struct {
 
 // Setup uses a setup link: it creates the first account, its owner (the
 // console's first user) and a session for them, in one transaction.
-func (s *Service) Setup(ctx context.Context, r SetupRequest) (*SignIn, error) {
+func (s *Access) Setup(ctx context.Context, r SetupRequest) (*SignIn, error) {
 	if err := s.CheckSetupLink(ctx, r.Token); err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ type Invitation struct {
 // if the caller may have one (see mayLink); otherwise they set their
 // password through the invitation they have, and see this account when
 // they sign in.
-func (s *Service) AddMember(ctx context.Context, accountID, email string, role adcamp.Role) (*Invitation, error) {
+func (s *Access) AddMember(ctx context.Context, accountID, email string, role adcamp.Role) (*Invitation, error) {
 	var issues adcamp.Issues
 	email = normalizeEmail(email)
 	checkEmail(&issues, "email", email)
@@ -281,7 +281,7 @@ func newPasswordToken(ctx context.Context, tx store.Tx, userID string, now time.
 // every one of them (after the user's authenticator, if they have one).
 // Console users never can (it would let an owner of one account take
 // over a member who is also in others).
-func (s *Service) PasswordLink(ctx context.Context, email string) (*Invitation, error) {
+func (s *Access) PasswordLink(ctx context.Context, email string) (*Invitation, error) {
 	if a := OriginOf(ctx).Actor; a.Type != adcamp.ActorAdmin && a.Type != adcamp.ActorSystem {
 		return nil, adcamp.Errorf(adcamp.CodeForbidden, "only an operator can reset a password")
 	}
@@ -306,7 +306,7 @@ var errPasswordLink = adcamp.Errorf(adcamp.CodeNotFound,
 	"This link is not valid: it was used already, it has expired, or a newer one was made. Ask an owner of the account for a new one.")
 
 // PasswordLinkUser returns the user a set-password link is for.
-func (s *Service) PasswordLinkUser(ctx context.Context, token string) (*adcamp.User, error) {
+func (s *Access) PasswordLinkUser(ctx context.Context, token string) (*adcamp.User, error) {
 	var u *store.User
 	err := s.read(ctx, func(tx store.Tx) error {
 		k, err := tx.GetToken(ctx, hashToken(token), store.TokenPassword, s.Now())
@@ -325,7 +325,7 @@ func (s *Service) PasswordLinkUser(ctx context.Context, token string) (*adcamp.U
 // SetPassword uses a set-password link: it sets the user's password, ends
 // their other sessions, and signs them in (or, with an authenticator,
 // takes them to the second step).
-func (s *Service) SetPassword(ctx context.Context, token, password string) (*SignIn, error) {
+func (s *Access) SetPassword(ctx context.Context, token, password string) (*SignIn, error) {
 	u, err := s.PasswordLinkUser(ctx, token)
 	if err != nil {
 		return nil, err
@@ -364,7 +364,7 @@ func (s *Service) SetPassword(ctx context.Context, token, password string) (*Sig
 
 // ChangePassword changes the password of the user of the session token,
 // who confirms with the current one, and ends their other sessions.
-func (s *Service) ChangePassword(ctx context.Context, token, current, next string) error {
+func (s *Access) ChangePassword(ctx context.Context, token, current, next string) error {
 	ss, err := s.Session(ctx, token)
 	if err != nil {
 		return err
@@ -402,17 +402,17 @@ func (s *Service) ChangePassword(ctx context.Context, token, current, next strin
 // sensitive change. A wrong one is a validation error on field, counted
 // as a failed sign-in of the user's email (so a stolen session cannot
 // guess the password at leisure).
-func (s *Service) confirmPassword(ctx context.Context, userID, field, password string) error {
+func (s *core) confirmPassword(ctx context.Context, userID, field, password string) error {
 	return s.confirm(ctx, userID, field, password, false)
 }
 
 // confirmIdentity is confirmPassword that also accepts, from a user with
 // an authenticator, a current code of it.
-func (s *Service) confirmIdentity(ctx context.Context, userID, field, secret string) error {
+func (s *core) confirmIdentity(ctx context.Context, userID, field, secret string) error {
 	return s.confirm(ctx, userID, field, secret, true)
 }
 
-func (s *Service) confirm(ctx context.Context, userID, field, secret string, codeToo bool) error {
+func (s *core) confirm(ctx context.Context, userID, field, secret string, codeToo bool) error {
 	var u *store.User
 	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error

@@ -133,7 +133,7 @@ func joinValues[T ~string](vs []T) string {
 }
 
 // checkMarketplace returns the upper-case site code if it is configured.
-func (s *Service) checkMarketplace(issues *adcamp.Issues, field, code string) string {
+func (s *core) checkMarketplace(issues *adcamp.Issues, field, code string) string {
 	code = strings.ToUpper(strings.TrimSpace(code))
 	if _, ok := slices.BinarySearch(s.marketplaces, code); !ok {
 		issues.AddKind(field, adcamp.IssueNotOneOf, strings.Join(s.marketplaces, ", "), "must be one of %s", strings.Join(s.marketplaces, ", "))
@@ -166,7 +166,7 @@ func notNull[T any](issues *adcamp.Issues, field string, o adcamp.Optional[T]) b
 
 // today is the current date in UTC. A list asks for it once for every
 // campaign, so the day is kept until it changes.
-func (s *Service) today() adcamp.Date {
+func (s *core) today() adcamp.Date {
 	now := s.Now()
 	day := now.Unix() / secondsPerDay
 	if now.Unix() < 0 && now.Unix()%secondsPerDay != 0 {

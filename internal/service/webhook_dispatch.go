@@ -320,7 +320,7 @@ func (d *dispatcher) record(ctx context.Context, e *store.WebhookEndpoint, done 
 // next state, then the endpoint's run of failures (and its disabling,
 // with a change record), and the lease. It says each outcome and whether
 // the endpoint stays with this process.
-func (s *Service) finishAttempts(ctx context.Context, tx store.Tx, e *store.WebhookEndpoint, done []attempted,
+func (s *core) finishAttempts(ctx context.Context, tx store.Tx, e *store.WebhookEndpoint, done []attempted,
 	owner string, lease time.Duration) ([]string, bool, error) {
 	now := s.Now()
 	// The endpoint as it is now (its owner may have changed it meanwhile).
@@ -443,7 +443,7 @@ func (s *Service) WebhookQueue(ctx context.Context) (n int64, oldest time.Time, 
 
 // purgeEvents deletes the events older than the change history's
 // retention, with their deliveries and attempts, in small transactions.
-func (s *Service) purgeEvents(ctx context.Context) {
+func (s *core) purgeEvents(ctx context.Context) {
 	if s.retention <= 0 {
 		return
 	}

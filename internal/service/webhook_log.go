@@ -29,7 +29,7 @@ func eventBound(t time.Time) string {
 	return eventID(adcamp.ChangeIDBound(t))
 }
 
-func (s *Service) eventQuery(t adcamp.Tenant, f EventFilter) (store.EventQuery, error) {
+func (s *core) eventQuery(t adcamp.Tenant, f EventFilter) (store.EventQuery, error) {
 	var issues adcamp.Issues
 	for _, typ := range f.Types {
 		if !slices.Contains(adcamp.EventTypes, typ) && typ != adcamp.EventTest {
@@ -65,7 +65,7 @@ func (s *Service) eventQuery(t adcamp.Tenant, f EventFilter) (store.EventQuery, 
 
 // Events returns one page of the tenant's events, newest first, and the
 // cursor of the next page ("" on the last).
-func (s *Service) Events(ctx context.Context, t adcamp.Tenant, f EventFilter) ([]*adcamp.Event, string, error) {
+func (s *Ads) Events(ctx context.Context, t adcamp.Tenant, f EventFilter) ([]*adcamp.Event, string, error) {
 	q, err := s.eventQuery(t, f)
 	if err != nil {
 		return nil, "", err
@@ -90,7 +90,7 @@ func (s *Service) Events(ctx context.Context, t adcamp.Tenant, f EventFilter) ([
 }
 
 // Event returns one of the tenant's events.
-func (s *Service) Event(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Event, error) {
+func (s *Ads) Event(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Event, error) {
 	var e *adcamp.Event
 	err := s.read(ctx, func(tx store.Tx) (err error) {
 		if err := s.mayWebhooks(ctx, tx, t, false); err != nil {
@@ -104,7 +104,7 @@ func (s *Service) Event(ctx context.Context, t adcamp.Tenant, id string) (*adcam
 
 // DeliveryAttempts returns a page of an endpoint's delivery log, newest
 // first, and the cursor of the next page.
-func (s *Service) DeliveryAttempts(ctx context.Context, t adcamp.Tenant, endpointID, cursor string, limit int) ([]*adcamp.DeliveryAttempt, string, error) {
+func (s *Ads) DeliveryAttempts(ctx context.Context, t adcamp.Tenant, endpointID, cursor string, limit int) ([]*adcamp.DeliveryAttempt, string, error) {
 	if limit == 0 {
 		limit = adcamp.DefaultChangeLimit
 	}
@@ -142,7 +142,7 @@ func (s *Service) DeliveryAttempts(ctx context.Context, t adcamp.Tenant, endpoin
 
 // SendTestEvent queues a webhook.test event for one endpoint, whatever
 // its event types, and returns it.
-func (s *Service) SendTestEvent(ctx context.Context, t adcamp.Tenant, endpointID string) (*adcamp.Event, error) {
+func (s *Ads) SendTestEvent(ctx context.Context, t adcamp.Tenant, endpointID string) (*adcamp.Event, error) {
 	now := s.Now()
 	ev := &adcamp.Event{ID: adcamp.NewID(adcamp.PrefixEvent, now), AccountID: t.AccountID, Environment: t.Environment,
 		Type: adcamp.EventTest, OccurredAt: now.Truncate(time.Millisecond)}
@@ -170,7 +170,7 @@ func (s *Service) SendTestEvent(ctx context.Context, t adcamp.Tenant, endpointID
 	return ev, nil
 }
 
-func (s *Service) newDelivery(e *store.WebhookEndpoint, ev *adcamp.Event, now time.Time) *store.Delivery {
+func (s *core) newDelivery(e *store.WebhookEndpoint, ev *adcamp.Event, now time.Time) *store.Delivery {
 	return &store.Delivery{ID: adcamp.NewID(adcamp.PrefixDelivery, now), EndpointID: e.ID, EventID: ev.ID,
 		AccountID: e.AccountID, State: adcamp.DeliveryPending, NextAttempt: now, CreatedAt: now}
 }
@@ -179,7 +179,7 @@ func (s *Service) newDelivery(e *store.WebhookEndpoint, ev *adcamp.Event, now ti
 // last delivery succeeded or not: the event eventID, or (eventID empty)
 // every event from since to until of the types the endpoint takes, at
 // most maxRedeliver. It returns how many it queued.
-func (s *Service) Redeliver(ctx context.Context, t adcamp.Tenant, endpointID, eventID string, since, until time.Time) (int, error) {
+func (s *Ads) Redeliver(ctx context.Context, t adcamp.Tenant, endpointID, eventID string, since, until time.Time) (int, error) {
 	var q store.EventQuery
 	if eventID == "" {
 		var issues adcamp.Issues

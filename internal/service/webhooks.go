@@ -45,7 +45,7 @@ type NewEndpoint struct {
 
 // mayWebhooks checks that the actor of ctx may read (change false) or
 // change the tenant's endpoints.
-func (s *Service) mayWebhooks(ctx context.Context, tx store.Tx, t adcamp.Tenant, change bool) error {
+func (s *core) mayWebhooks(ctx context.Context, tx store.Tx, t adcamp.Tenant, change bool) error {
 	if OriginOf(ctx).Actor.Type != adcamp.ActorUser {
 		return nil
 	}
@@ -153,7 +153,7 @@ func signingKeys(box *secrets.Box, e *store.WebhookEndpoint, now time.Time) ([][
 
 // CreateWebhookEndpoint adds an endpoint, enabled unless in says
 // otherwise, with a new secret.
-func (s *Service) CreateWebhookEndpoint(ctx context.Context, t adcamp.Tenant, in EndpointInput) (*NewEndpoint, error) {
+func (s *Ads) CreateWebhookEndpoint(ctx context.Context, t adcamp.Tenant, in EndpointInput) (*NewEndpoint, error) {
 	now := s.Now().Truncate(time.Microsecond)
 	e := &store.WebhookEndpoint{WebhookEndpoint: adcamp.WebhookEndpoint{
 		ID: adcamp.NewID(adcamp.PrefixWebhookEndpoint, now), AccountID: t.AccountID, Environment: t.Environment,
@@ -194,7 +194,7 @@ func (s *Service) CreateWebhookEndpoint(ctx context.Context, t adcamp.Tenant, in
 }
 
 // WebhookEndpoint returns one of the tenant's endpoints.
-func (s *Service) WebhookEndpoint(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.WebhookEndpoint, error) {
+func (s *Ads) WebhookEndpoint(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.WebhookEndpoint, error) {
 	var e *store.WebhookEndpoint
 	err := s.read(ctx, func(tx store.Tx) error {
 		if err := s.mayWebhooks(ctx, tx, t, false); err != nil {
@@ -211,7 +211,7 @@ func (s *Service) WebhookEndpoint(ctx context.Context, t adcamp.Tenant, id strin
 }
 
 // WebhookEndpoints lists the tenant's endpoints, oldest first.
-func (s *Service) WebhookEndpoints(ctx context.Context, t adcamp.Tenant) ([]*adcamp.WebhookEndpoint, error) {
+func (s *Ads) WebhookEndpoints(ctx context.Context, t adcamp.Tenant) ([]*adcamp.WebhookEndpoint, error) {
 	var out []*adcamp.WebhookEndpoint
 	err := s.read(ctx, func(tx store.Tx) error {
 		if err := s.mayWebhooks(ctx, tx, t, false); err != nil {
@@ -228,7 +228,7 @@ func (s *Service) WebhookEndpoints(ctx context.Context, t adcamp.Tenant) ([]*adc
 
 // UpdateWebhookEndpoint changes the fields in sets. Enabling an endpoint
 // clears why it was disabled and its run of failures.
-func (s *Service) UpdateWebhookEndpoint(ctx context.Context, t adcamp.Tenant, id string, in EndpointInput) (*adcamp.WebhookEndpoint, error) {
+func (s *Ads) UpdateWebhookEndpoint(ctx context.Context, t adcamp.Tenant, id string, in EndpointInput) (*adcamp.WebhookEndpoint, error) {
 	var out *adcamp.WebhookEndpoint
 	err := s.write(ctx, func(tx store.Tx) error {
 		if err := s.mayWebhooks(ctx, tx, t, true); err != nil {
@@ -261,7 +261,7 @@ func (s *Service) UpdateWebhookEndpoint(ctx context.Context, t adcamp.Tenant, id
 }
 
 // DeleteWebhookEndpoint removes an endpoint, its deliveries and their log.
-func (s *Service) DeleteWebhookEndpoint(ctx context.Context, t adcamp.Tenant, id string) error {
+func (s *Ads) DeleteWebhookEndpoint(ctx context.Context, t adcamp.Tenant, id string) error {
 	return s.write(ctx, func(tx store.Tx) error {
 		if err := s.mayWebhooks(ctx, tx, t, true); err != nil {
 			return err
@@ -281,7 +281,7 @@ func (s *Service) DeleteWebhookEndpoint(ctx context.Context, t adcamp.Tenant, id
 
 // RotateWebhookSecret gives an endpoint a new secret; the old one keeps
 // signing too (a second signature) for grace (0: not at all).
-func (s *Service) RotateWebhookSecret(ctx context.Context, t adcamp.Tenant, id string, grace time.Duration) (*NewEndpoint, error) {
+func (s *Ads) RotateWebhookSecret(ctx context.Context, t adcamp.Tenant, id string, grace time.Duration) (*NewEndpoint, error) {
 	if grace < 0 || grace > MaxSecretGrace {
 		var issues adcamp.Issues
 		issues.Add("grace_seconds", "must be from 0 to %d seconds", int(MaxSecretGrace/time.Second))

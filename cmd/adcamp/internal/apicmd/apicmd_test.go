@@ -56,7 +56,7 @@ func newAPISandbox(t *testing.T) *apiSandbox {
 		t.Fatal(err)
 	}
 	svc := service.New(service.Config{Store: db, Box: box})
-	h, err := httpapi.New(svc, adcamp.Sandbox, slog.New(slog.DiscardHandler))
+	h, err := httpapi.New(svc.Ads, svc.Keys, adcamp.Sandbox, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
