@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/adcamp/adcamp"
@@ -290,6 +291,63 @@ func (s *core) spendToday(ctx context.Context, tx store.Tx, zone string, ids []s
 	return m, day, err
 }
 
+// zoneCache keeps accounts' time zones for KeyCacheTTL: every answer of a
+// campaign carries its spend on the account's today, and reading the
+// account for its zone each time cost as much as the spend itself. A zone
+// changed by this process is seen at once (SetAccountTimeZone), one
+// changed by another within KeyCacheTTL, as a key's revocation is.
+type zoneCache struct {
+	mu sync.Mutex
+	m  map[string]cachedZone
+}
+
+type cachedZone struct {
+	zone    string
+	fetched time.Time
+}
+
+func (c *zoneCache) get(accountID string, now time.Time) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	z, ok := c.m[accountID]
+	if !ok || now.Sub(z.fetched) >= KeyCacheTTL || now.Before(z.fetched) {
+		return "", false
+	}
+	return z.zone, true
+}
+
+func (c *zoneCache) put(accountID, zone string, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedZones {
+		c.m = make(map[string]cachedZone)
+	}
+	c.m[accountID] = cachedZone{zone, now}
+}
+
+// maxCachedZones bounds the cache: past it, it starts over.
+const maxCachedZones = 10000
+
+// accountZone returns the time zone of an account (cached, see zoneCache).
+func (s *core) accountZone(ctx context.Context, accountID string) (string, error) {
+	now := time.Now()
+	if z, ok := s.zones.get(accountID, now); ok {
+		return z, nil
+	}
+	var zone string
+	err := s.readOne(ctx, func(tx store.Tx) error {
+		a, err := tx.GetAccount(ctx, accountID)
+		if err == nil {
+			zone = a.TimeZone
+		}
+		return err
+	})
+	if err == nil {
+		s.zones.put(accountID, zone, now)
+	}
+	return zone, err
+}
+
 // Serving is a campaign's serving status and spend on the account's today.
 type Serving struct {
 	Status     adcamp.ServingStatus
@@ -307,14 +365,14 @@ func (s *Ads) CampaignServing(ctx context.Context, t adcamp.Tenant, cs []*adcamp
 	for i, c := range cs {
 		ids[i] = c.ID
 	}
+	zone, err := s.accountZone(ctx, t.AccountID)
+	if err != nil {
+		return nil, err
+	}
 	var spend map[string]adcamp.Money
 	var today adcamp.Date
-	err := s.read(ctx, func(tx store.Tx) error {
-		a, err := tx.GetAccount(ctx, t.AccountID)
-		if err != nil {
-			return err
-		}
-		spend, today, err = s.spendToday(ctx, tx, a.TimeZone, ids)
+	err = s.readOne(ctx, func(tx store.Tx) error {
+		spend, today, err = s.spendToday(ctx, tx, zone, ids)
 		return err
 	})
 	if err != nil {

@@ -176,6 +176,9 @@ func (s *Access) SetAccountTimeZone(ctx context.Context, accountID, zone string)
 			[]adcamp.FieldChange{{Field: "time_zone", Old: text(old), New: text(zone)}})
 		return h.write(ctx, tx) // which tells the serving feed (appendFeedOf)
 	})
+	if err == nil {
+		s.zones.put(accountID, zone, time.Now()) // this process sees it at once (delivery.go)
+	}
 	return out, err
 }
 

@@ -103,6 +103,7 @@ type core struct {
 	retention    time.Duration // of change records; 0 keeps them
 
 	keys       keyCache
+	zones      zoneCache // accounts' time zones, see delivery.go
 	budget     answerBudget
 	hashedOnly atomic.Bool               // no replay record has a name of an earlier version (LoadSettings)
 	started    time.Time                 // when New made it

@@ -243,18 +243,27 @@ func (t *tx) addDays(ctx context.Context, ds []store.DayDelta) error {
 
 func (t *tx) CampaignSpend(ctx context.Context, campaignIDs []string, from, to time.Time) (map[string]adcamp.Money, error) {
 	out := make(map[string]adcamp.Money, len(campaignIDs))
-	for _, id := range campaignIDs {
-		var sum sql.NullInt64
-		err := t.queryRow(ctx, `SELECT SUM(cost) FROM campaign_hour_spend WHERE campaign_id = $1 AND hour >= $2 AND hour < $3`,
-			id, micros(from), micros(to)).Scan(&sum)
-		if err != nil {
+	if len(campaignIDs) == 0 {
+		return out, nil
+	}
+	// One statement for a page of campaigns (it was one per campaign): a
+	// range of the primary key per id.
+	rows, err := t.query(ctx, `SELECT campaign_id, SUM(cost) FROM campaign_hour_spend
+		WHERE campaign_id IN (SELECT value FROM json_each($1)) AND hour >= $2 AND hour < $3 GROUP BY campaign_id`,
+		jsonList(campaignIDs), micros(from), micros(to))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var sum int64
+		if err := rows.Scan(&id, &sum); err != nil {
 			return nil, err
 		}
-		if sum.Valid {
-			out[id] = adcamp.Money(sum.Int64)
-		}
+		out[id] = adcamp.Money(sum)
 	}
-	return out, nil
+	return out, rows.Err()
 }
 
 func (t *tx) DeleteCampaignDelivery(ctx context.Context, campaignID string) error {

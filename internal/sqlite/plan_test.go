@@ -195,6 +195,9 @@ var planQueries = []planQuery{
 	{name: "GetRecord", query: `SELECT request_hash, status, header, body, created_at, expires_at FROM request_records
 		 WHERE scope = $1 AND token = $2 AND expires_at > $3`},
 	{name: "PurgeRecords", query: `DELETE FROM request_records WHERE expires_at <= $1`},
+	// operator.go
+	{name: "CampaignSpend", query: `SELECT campaign_id, SUM(cost) FROM campaign_hour_spend
+		WHERE campaign_id IN (SELECT value FROM json_each($1)) AND hour >= $2 AND hour < $3 GROUP BY campaign_id`},
 }
 
 // TestQueryPlansUseIndexes checks that no statement of the store reads a
