@@ -41,7 +41,13 @@ func chromiumPath() string {
 	return p
 }
 
+// browserSlot lets one chromium run at a time: a browser test waits for
+// it, beside the tests that need no browser.
+var browserSlot = make(chan struct{}, 1)
+
 // newBrowser starts a headless chromium for t, with a profile of its own.
+// A top-level test goes on in parallel with the package's other tests from
+// here (its setup before the call is done), one chromium at a time.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
 	path := chromiumPath()
@@ -52,6 +58,11 @@ func newBrowser(t *testing.T) context.Context {
 		}
 		t.Skip(msg)
 	}
+	if !strings.Contains(t.Name(), "/") {
+		t.Parallel()
+	}
+	browserSlot <- struct{}{}
+	t.Cleanup(func() { <-browserSlot })
 	// Not t.TempDir: chromium's helper processes may still be writing in
 	// the profile (its cache, cleared by Clear-Site-Data) when the browser
 	// has exited, and the test would fail for a directory not empty yet.

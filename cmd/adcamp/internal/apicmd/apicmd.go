@@ -34,6 +34,31 @@ type Env struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// Clock is the commands' time (the system's if nil): requests are
+	// signed at its Now, and a change waits on it for the next second
+	// (settle). Tests give one whose Sleep moves it at once.
+	Clock Clock
+}
+
+// Clock is a source of time that can be waited on.
+type Clock interface {
+	Now() time.Time
+	// Sleep returns once d has passed on the clock, or ctx is done.
+	Sleep(ctx context.Context, d time.Duration)
+}
+
+// systemClock is the system's time.
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+func (systemClock) Sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }
 
 // cli carries the program's environment and standard streams.
@@ -42,6 +67,7 @@ type cli struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	clock  Clock
 }
 
 func usageError(format string, args ...any) error { return cmdline.Usagef(format, args...) }
@@ -56,9 +82,12 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 // A mistake on the command line is a cmdline usage error; -h prints the
 // command's flags and returns flag.ErrHelp.
 func Run(ctx context.Context, env Env, cmd string, args []string) error {
-	c := &cli{lookup: env.Lookup, stdin: env.Stdin, stdout: env.Stdout, stderr: env.Stderr}
+	c := &cli{lookup: env.Lookup, stdin: env.Stdin, stdout: env.Stdout, stderr: env.Stderr, clock: env.Clock}
 	if c.stderr == nil {
 		c.stderr = io.Discard
+	}
+	if c.clock == nil {
+		c.clock = systemClock{}
 	}
 	return c.api(ctx, cmd, args)
 }
@@ -236,13 +265,9 @@ func (a *apiCommand) checkIfMatch(v int64) error {
 // update after a 412, or pauses, resumes and pauses again, could be
 // answered with an earlier answer (or refused with 409 CONFLICT when only
 // the query or If-Match differ) within the same second.
-func settle(ctx context.Context) {
-	t := time.NewTimer(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
+func (c *cli) settle(ctx context.Context) {
+	now := c.clock.Now()
+	c.clock.Sleep(ctx, now.Truncate(time.Second).Add(time.Second).Sub(now))
 }
 
 // Credentials.
@@ -282,7 +307,7 @@ func (a *apiCommand) client() (*client.Client, error) {
 		cfg.BaseURL = client.ProductionURL
 	}
 	cl, err := client.New(cfg.APIKey, cfg.APISecret, client.WithBaseURL(cfg.BaseURL),
-		client.WithUserAgent("adcamp-cli/"+client.Version))
+		client.WithUserAgent("adcamp-cli/"+client.Version), client.WithClock(a.c.clock.Now))
 	if err != nil {
 		return nil, usageError("%s (from ADCAMP_BASE_URL or base_url)", strings.TrimPrefix(err.Error(), "client: "))
 	}

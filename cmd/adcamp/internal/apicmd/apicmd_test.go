@@ -17,6 +17,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -91,11 +92,36 @@ func run(ctx context.Context, args []string, lookup func(string) (string, bool),
 	if len(args) < 2 {
 		return fmt.Errorf("run %q: want a command and its subcommand", args)
 	}
-	err := Run(ctx, Env{Lookup: lookup, Stdin: stdin, Stdout: stdout}, args[0]+" "+args[1], args[2:])
+	err := Run(ctx, Env{Lookup: lookup, Stdin: stdin, Stdout: stdout, Clock: testClock}, args[0]+" "+args[1], args[2:])
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
 	return err
+}
+
+// testClock is the commands' clock in these tests: the system's, but a
+// wait (a change's settle into the next second) moves it at once instead
+// of sleeping, so the signed timestamps still never repeat a second after
+// a change. Shared by the package's tests, it runs ahead of the system's
+// clock by the waits of all of them: seconds, where the server takes up
+// to 5 minutes of skew.
+var testClock = &jumpClock{}
+
+type jumpClock struct {
+	mu    sync.Mutex
+	ahead time.Duration
+}
+
+func (c *jumpClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Now().Add(c.ahead)
+}
+
+func (c *jumpClock) Sleep(ctx context.Context, d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ahead += d
 }
 
 // exitCode is the exit status of adcamp after err.

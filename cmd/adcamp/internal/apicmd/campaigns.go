@@ -119,7 +119,7 @@ func (c *cli) campaignsCreate(ctx context.Context, args []string) error {
 	}
 	in := client.CampaignCreate{Name: *name, BudgetDaily: budget.v, Marketplace: *marketplace,
 		ChannelAccountID: *channel, StartDate: start.v, EndDate: end.v, Notes: *notes}
-	defer settle(ctx)
+	defer c.settle(ctx)
 	cmp, err := cl.CreateCampaign(ctx, in, &client.CreateOptions{ValidateOnly: *validate})
 	if err != nil {
 		return apiError(err)
@@ -176,7 +176,7 @@ func (c *cli) campaignsUpdate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer settle(ctx)
+	defer c.settle(ctx)
 	cmp, err := cl.UpdateCampaign(ctx, a.args[0], in, &client.UpdateOptions{IfMatch: *ifMatch, ValidateOnly: *validate})
 	if err != nil {
 		return apiError(err)
@@ -217,7 +217,7 @@ func (c *cli) campaignsSetStatus(ctx context.Context, name string, args []string
 	if err != nil {
 		return err
 	}
-	defer settle(ctx)
+	defer c.settle(ctx)
 	cmp, err := cl.UpdateCampaign(ctx, a.args[0], client.CampaignUpdate{Status: &status}, &client.UpdateOptions{IfMatch: *ifMatch})
 	if err != nil {
 		return apiError(err)
@@ -269,7 +269,7 @@ func remove(ctx context.Context, a *apiCommand, args []string,
 	if err != nil {
 		return err
 	}
-	defer settle(ctx)
+	defer a.c.settle(ctx)
 	r, err := del(cl, ctx, a.args[0], &client.DeleteOptions{IfMatch: *ifMatch})
 	if err != nil {
 		return apiError(err)

@@ -74,7 +74,7 @@ func (c *cli) adGroupsCreate(ctx context.Context, args []string) error {
 		return err
 	}
 	in := client.AdGroupCreate{Name: *name, DefaultBid: bid.v, Status: client.Status(*status)}
-	defer settle(ctx)
+	defer c.settle(ctx)
 	g, err := cl.CreateAdGroup(ctx, *campaign, in, &client.CreateOptions{ValidateOnly: *validate})
 	if err != nil {
 		return apiError(err)
@@ -113,7 +113,7 @@ func (c *cli) adGroupsUpdate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer settle(ctx)
+	defer c.settle(ctx)
 	g, err := cl.UpdateAdGroup(ctx, a.args[0], in, &client.UpdateOptions{IfMatch: *ifMatch, ValidateOnly: *validate})
 	if err != nil {
 		return apiError(err)
@@ -256,7 +256,7 @@ func (c *cli) keywordsUpdate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer settle(ctx)
+	defer c.settle(ctx)
 	k, err := cl.UpdateKeyword(ctx, a.args[0], in, &client.UpdateOptions{IfMatch: *ifMatch, ValidateOnly: *validate})
 	if err != nil {
 		return apiError(err)

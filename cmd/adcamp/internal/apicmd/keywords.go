@@ -49,7 +49,7 @@ func (c *cli) keywordsCreate(ctx context.Context, args []string) error {
 			return err
 		}
 		in := client.KeywordCreate{Text: *text, MatchType: client.MatchType(*match), Bid: bid.v, Status: client.Status(*status)}
-		defer settle(ctx)
+		defer c.settle(ctx)
 		k, err := cl.CreateKeyword(ctx, *adGroup, in, opts)
 		if err != nil {
 			return apiError(err)
@@ -83,14 +83,14 @@ func (c *cli) keywordsCreate(ctx context.Context, args []string) error {
 	if *partial {
 		res := &client.KeywordBatchResult{}
 		if len(send) > 0 {
-			defer settle(ctx)
+			defer c.settle(ctx)
 			if res, err = cl.CreateKeywordsPartial(ctx, *adGroup, send, opts); err != nil {
 				return apiError(err)
 			}
 		}
 		return a.showPartial(outcomes(items, res), *validate)
 	}
-	defer settle(ctx)
+	defer c.settle(ctx)
 	created, err := cl.CreateKeywords(ctx, *adGroup, send, opts)
 	if err != nil {
 		return apiError(withLines(err, lines))

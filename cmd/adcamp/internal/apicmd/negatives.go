@@ -163,7 +163,7 @@ func (c *cli) negativesCreate(ctx context.Context, args []string) error {
 		return err
 	}
 	opts := &client.CreateOptions{ValidateOnly: *validate}
-	defer settle(ctx)
+	defer c.settle(ctx)
 	var created []client.NegativeKeyword
 	var warnings []client.Warning
 	failed := 0
@@ -244,7 +244,7 @@ func (c *cli) negativesUpdate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer settle(ctx)
+	defer c.settle(ctx)
 	n, err := cl.UpdateNegative(ctx, a.args[0], client.NegativeKeywordUpdate{Status: client.Status(*status)},
 		&client.UpdateOptions{IfMatch: *ifMatch, ValidateOnly: *validate})
 	if err != nil {
@@ -295,7 +295,7 @@ func (c *cli) negativeLists(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		defer settle(ctx)
+		defer c.settle(ctx)
 		var l *client.NegativeList
 		if verb == "create" {
 			l, err = cl.CreateNegativeList(ctx, client.NegativeListCreate{Name: *listName}, nil)
@@ -346,7 +346,7 @@ func (c *cli) listLinks(ctx context.Context, a *apiCommand, verb string, args []
 		}
 		return showTable(a, negativeListView, ls)
 	case "attach":
-		defer settle(ctx)
+		defer c.settle(ctx)
 		at, err := cl.AttachList(ctx, *campaign, *listID)
 		if err != nil {
 			return apiError(err)
@@ -359,13 +359,13 @@ func (c *cli) listLinks(ctx context.Context, a *apiCommand, verb string, args []
 		}
 		return c.showWarnings(a, at.Warnings)
 	case "detach":
-		defer settle(ctx)
+		defer c.settle(ctx)
 		if err := cl.DetachList(ctx, *campaign, *listID); err != nil {
 			return apiError(err)
 		}
 		return a.printf("Detached list %s from campaign %s.\n", *listID, *campaign)
 	default:
-		defer settle(ctx)
+		defer c.settle(ctx)
 		removed, err := cl.RemoveListEntries(ctx, *listID, strings.Split(a.args[0], ","))
 		if err != nil {
 			return apiError(err)

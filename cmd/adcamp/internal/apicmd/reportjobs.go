@@ -111,7 +111,7 @@ func (c *cli) reportsJobCreate(ctx context.Context, args []string) error {
 	if !o.To.IsZero() {
 		in.To = o.To.String()
 	}
-	defer settle(ctx)
+	defer c.settle(ctx)
 	j, err := cl.CreateReportJob(ctx, in)
 	if err != nil {
 		return apiError(err)

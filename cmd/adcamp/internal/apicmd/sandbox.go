@@ -18,7 +18,7 @@ func (c *cli) sandboxAction(ctx context.Context, name string, args []string,
 	if err != nil {
 		return err
 	}
-	defer settle(ctx)
+	defer c.settle(ctx)
 	n, err := act(cl, ctx)
 	if err != nil {
 		return apiError(err)
@@ -46,7 +46,7 @@ func (c *cli) sandboxSimulate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer settle(ctx)
+	defer c.settle(ctx)
 	n, err := cl.SimulateDelivery(ctx, *days)
 	if err != nil {
 		return apiError(err)
