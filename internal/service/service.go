@@ -61,7 +61,7 @@ type Config struct {
 
 // Service implements adcamp's operations over a store. Each door takes the
 // part it uses: the Open API its Ads and Keys, the console its Ads, Access
-// and Keys, the operator API its Operator and Keys; the process (cmd/adcamp)
+// and Keys, the operator API its Operator; the process (cmd/adcamp)
 // the whole, with its background duties (Run, RunFeed, RunWebhooks,
 // RunReportJobs, the purges) and its administration (CreateAccount...).
 // The parts share one core: one store, one clock, one change-id
@@ -69,7 +69,7 @@ type Config struct {
 type Service struct {
 	*core
 	*Ads      // campaigns, ad groups, keywords, negatives, reports and report jobs, the history, webhooks, the sandbox
-	*Access   // console users, sign-in and sessions, two-step, members and invitations
+	*Access   // console users, sign-in and sessions, two-step, members and invitations, the account's settings
 	*Keys     // API keys: authentication, replay protection, the keys' own management
 	*Operator // the marketplace's side: operator keys, the serving feed, delivery
 }
@@ -78,8 +78,9 @@ type Service struct {
 // negative keywords, reports, the change history, webhooks and the sandbox.
 type Ads struct{ *core }
 
-// Access is the part of the service of the console's people: users,
-// sign-in, sessions, two-step sign-in, members and invitations.
+// Access is the part of the service of the console's people and their
+// account: users, sign-in, sessions, two-step sign-in, members,
+// invitations, the account's time zone.
 type Access struct{ *core }
 
 // Keys is the part of the service of API keys: their management,
