@@ -37,9 +37,10 @@ func TestFeedNegativeRecords(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			// On PostgreSQL a change waits for the transactions of the
-			// server that began before it (other tests'): ask until it comes.
+			// server that began before it (other tests', which under the
+			// race detector may last seconds): ask until it comes.
 			changes, next, _ := fc.answer(pos)
-			for i := 0; len(changes) == 0 && i < 200; i++ {
+			for deadline := time.Now().Add(60 * time.Second); len(changes) == 0 && time.Now().Before(deadline); {
 				time.Sleep(20 * time.Millisecond)
 				changes, next, _ = fc.answer(next)
 			}
@@ -175,11 +176,10 @@ func TestFeedChangesPaged(t *testing.T) {
 		var sizes []int
 		// On PostgreSQL a change waits for the transactions of the server
 		// that began before it (other tests'): empty answers are asked again.
-		for i, empty := 0, 0; len(sizes) < 10 && empty < 200; i++ {
+		for i, deadline := 0, time.Now().Add(60*time.Second); len(sizes) < 10 && time.Now().Before(deadline); i++ {
 			changes, next, _ := fc.answer(pos)
 			pos = next
 			if len(changes) == 0 {
-				empty++
 				time.Sleep(20 * time.Millisecond)
 				continue
 			}
