@@ -357,8 +357,8 @@ func TestListsReadAPage(t *testing.T) {
 		t.Skipf("PostgreSQL %d: the statistics are read with pg_stat_force_next_flush, of version 15", version)
 	}
 	const runs, perPage = 10, 20
-	for _, status := range []adcamp.Status{"", adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded} {
-		q := store.ListQuery{Status: status, Today: adcamp.DateOf(time.Now()), Limit: perPage}
+	// lists returns how many blocks of campaigns runs lists of q read.
+	lists := func(q store.ListQuery) int64 {
 		before := campaignBlocksRead(t, db)
 		for range runs {
 			err := db.ReadOne(ctx, func(tx store.Tx) error {
@@ -372,14 +372,54 @@ func TestListsReadAPage(t *testing.T) {
 				t.Fatalf("ListCampaigns(%+v): %v", q, err)
 			}
 		}
+		return campaignBlocksRead(t, db) - before
+	}
+	settled := false
+	for _, status := range []adcamp.Status{"", adcamp.StatusActive, adcamp.StatusPaused, adcamp.StatusEnded} {
+		q := store.ListQuery{Status: status, Today: adcamp.DateOf(time.Now()), Limit: perPage}
 		// A page of 20 campaigns, newest first, reads up to 20 blocks of
 		// them, and the ended (stored so, or past their end date: no index
-		// orders them) are found among the newest, one in eight here. Sorting
-		// all 20,000 reads thousands.
-		if read := campaignBlocksRead(t, db) - before; read > runs*4*perPage {
-			t.Errorf("%d lists of status %q read %d blocks of campaigns, want at most %d", runs, status, read, runs*4*perPage)
+		// orders them) are found among the newest, one in eight here.
+		// Sorting all 20,000 reads thousands.
+		const limit = runs * 4 * perPage
+		read := lists(q)
+		if read > limit && !settled {
+			// The counts are the table's, from every backend, and a backend
+			// sends its own when it goes idle or up to 10 s after: the
+			// seeding's connections may add theirs in the middle of a
+			// measure (it happened about one run in eight). Close them,
+			// let their counts arrive, and measure again.
+			t.Logf("%d lists of status %q read %d blocks of campaigns; measuring again once the seeding's counts are in", runs, status, read)
+			f.DB.(*DB).Close()
+			time.Sleep(11 * time.Second)
+			settled = true
+			read = lists(q)
+		}
+		if read > limit {
+			t.Errorf("%d lists of status %q read %d blocks of campaigns, want at most %d. The plan now:\n%s",
+				runs, status, read, limit, explainList(t, db, f.Tenant, q))
 		}
 	}
+}
+
+// explainList returns the plan PostgreSQL makes for the page of q now,
+// with its values, as ListCampaigns has it planned.
+func explainList(t *testing.T, db *DB, tn adcamp.Tenant, q store.ListQuery) string {
+	t.Helper()
+	args := []any{tn.AccountID, string(tn.Environment)}
+	if q.Status != "" {
+		args = append(args, string(q.Status), q.Today.String())
+	}
+	where := `account_id = $1 AND environment = $2` + statusClause(q.Status)
+	rows, err := db.pool.Query(context.Background(), `EXPLAIN (ANALYZE, BUFFERS) `+pageSQL("campaigns", "id", "", where, q), planned(args)...)
+	if err != nil {
+		return err.Error()
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return err.Error()
+	}
+	return strings.Join(lines, "\n")
 }
 
 // campaignBlocksRead returns how many blocks of the campaigns table the
