@@ -14,8 +14,9 @@ import (
 const changeColumns = `id, occurred_at, account_id, environment, entity_type, entity_id, campaign_id, ad_group_id,
 	operation, changes, actor_type, actor_id, request_id, idempotency_key, transaction_id`
 
-// changesPerInsert bounds the rows of one INSERT (15 values each).
-const changesPerInsert = 200
+// changesPerInsert bounds the rows of one INSERT (15 values each): that of
+// the other batches, so that a full one is a cached statement (execBatch).
+const changesPerInsert = rowsPerInsert
 
 const changeRow = `(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
@@ -43,15 +44,7 @@ func (t *tx) AddChanges(ctx context.Context, cs []*adcamp.Change) error {
 				store.EncodeFieldChanges(c.Changes), string(c.Actor.Type), c.Actor.ID, c.RequestID, c.IdempotencyKey,
 				c.TransactionID)
 		}
-		// A single row goes through the statement cache; a batch's text
-		// varies with its size (see CreateKeywords).
-		var err error
-		if n == 1 {
-			_, err = t.exec(ctx, b.String(), args...)
-		} else {
-			_, err = t.tx.ExecContext(t.ctx(ctx), b.String(), args...)
-		}
-		if err != nil {
+		if _, err := t.execBatch(ctx, n, b.String(), args...); err != nil {
 			return err
 		}
 		cs = cs[n:]
