@@ -99,9 +99,17 @@ func appendFeedOf(ctx context.Context, tx store.Tx, changes []*adcamp.Change, no
 		case adcamp.EntityKeyword:
 			add(c.Environment, store.FeedKeyword, c.EntityID)
 		case adcamp.EntityAdGroup:
-			add(c.Environment, store.FeedAdGroup, c.EntityID)
+			if c.Operation != adcamp.OpCreate { // see below
+				add(c.Environment, store.FeedAdGroup, c.EntityID)
+			}
 		case adcamp.EntityCampaign:
-			add(c.Environment, store.FeedCampaign, c.EntityID)
+			// A campaign's or an ad group's row stands for the keywords
+			// under it, and a new one has none: the keywords created with
+			// it, in the same transaction or later, name themselves. So a
+			// create needs no row (most campaign writes are creates).
+			if c.Operation != adcamp.OpCreate {
+				add(c.Environment, store.FeedCampaign, c.EntityID)
+			}
 			if c.Operation == adcamp.OpDelete {
 				add(c.Environment, store.FeedLists, c.EntityID)
 			}
