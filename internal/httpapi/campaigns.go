@@ -139,11 +139,13 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request, c *call)
 	if err != nil {
 		return err
 	}
-	out, err := s.withServing(r, c, camp)
+	sv, err := s.svc.NewCampaignServing(r.Context(), c.tenant, camp)
 	if err != nil {
 		return err
 	}
-	writeCreated(w, dryRun, "/campaigns/"+camp.ID, camp.Version, out[0])
+	out := toCampaignJSON(camp)
+	out.ServingStatus, out.SpendToday = sv.Status, sv.SpendToday
+	writeCreated(w, dryRun, "/campaigns/"+camp.ID, camp.Version, out)
 	return nil
 }
 

@@ -47,6 +47,31 @@ func TestCreateCampaign(t *testing.T) {
 	}
 }
 
+// TestCreatedServingAsRead checks that a create answers the serving status
+// and spend a read of the campaign answers: the create works them out
+// without reading the spend (a new campaign has none).
+func TestCreatedServingAsRead(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	prod, _ := e.account("Acme")
+	for _, body := range []string{
+		`{"name":"Now","budget_daily":5,"marketplace":"US"}`,
+		`{"name":"Today","budget_daily":5,"marketplace":"US","start_date":"2026-11-22","end_date":"2026-11-22"}`,
+		`{"name":"Later","budget_daily":5,"marketplace":"US","start_date":"2027-01-01"}`,
+	} {
+		r := prod.do("POST", "/campaigns", body)
+		want(t, r, 201, "")
+		created := r.Data()
+		g := prod.do("GET", "/campaigns/"+created["id"].(string), "")
+		want(t, g, 200, "")
+		for _, field := range []string{"serving_status", "spend_today"} {
+			if created[field] != g.Data()[field] {
+				t.Errorf("%s: created with %s %v, read with %v", body, field, created[field], g.Data()[field])
+			}
+		}
+	}
+}
+
 func TestCreateCampaignWithChannelAccount(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

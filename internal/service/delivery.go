@@ -354,6 +354,19 @@ type Serving struct {
 	SpendToday adcamp.Money
 }
 
+// NewCampaignServing is CampaignServing of a campaign just created (or
+// checked by a dry run): it has spent nothing, having no keywords to
+// spend on, so only the account's today is needed (its zone, cached), not
+// a read of the spend.
+func (s *Ads) NewCampaignServing(ctx context.Context, t adcamp.Tenant, c *adcamp.Campaign) (Serving, error) {
+	zone, err := s.accountZone(ctx, t.AccountID)
+	if err != nil {
+		return Serving{}, err
+	}
+	today, _, _ := accountDay(zone, s.Now())
+	return Serving{Status: adcamp.ServingOf(c, today, 0)}, nil
+}
+
 // CampaignServing returns the serving status and spend today of each of
 // cs, all of tenant t, in order.
 func (s *Ads) CampaignServing(ctx context.Context, t adcamp.Tenant, cs []*adcamp.Campaign) ([]Serving, error) {
