@@ -201,6 +201,15 @@ func BenchmarkRequest(b *testing.B) {
 			return benchRequest{"PUT", "/campaigns/" + c.ID, []byte(fmt.Sprintf(`{"name":"Renamed %d"}`, i))}
 		})
 	})
+	// As the sitting's updates: a new budget each time, which the update
+	// reads the campaign's spend for (its budget events).
+	b.Run("UpdateCampaignBudget", func(b *testing.B) {
+		e := newBenchEnv(b)
+		c := e.campaigns(b, 1)
+		e.serve(b, http.StatusOK, func(i int) benchRequest {
+			return benchRequest{"PUT", "/campaigns/" + c.ID, []byte(fmt.Sprintf(`{"name":"Renamed %d","budget_daily":%d.%02d}`, i, 1+i%1000, i%100))}
+		})
+	})
 }
 
 // noStore runs every transaction with no database behind it: enough for

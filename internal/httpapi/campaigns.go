@@ -189,15 +189,21 @@ func (s *Server) updateCampaign(w http.ResponseWriter, r *http.Request, c *call)
 	if err != nil {
 		return err
 	}
-	camp, err := s.svc.UpdateCampaign(r.Context(), c.tenant, r.PathValue("campaign_id"), in, parseIfMatch(r), dryRun)
+	camp, sv, err := s.svc.UpdateCampaignServing(r.Context(), c.tenant, r.PathValue("campaign_id"), in, parseIfMatch(r), dryRun)
 	if err != nil {
 		return err
 	}
-	out, err := s.withServing(r, c, camp)
-	if err != nil {
-		return err
+	if sv == nil {
+		out, err := s.withServing(r, c, camp)
+		if err != nil {
+			return err
+		}
+		writeEntity(w, http.StatusOK, camp.Version, out[0])
+		return nil
 	}
-	writeEntity(w, http.StatusOK, camp.Version, out[0])
+	out := toCampaignJSON(camp)
+	out.ServingStatus, out.SpendToday = sv.Status, sv.SpendToday
+	writeEntity(w, http.StatusOK, camp.Version, out)
 	return nil
 }
 

@@ -55,8 +55,15 @@ func TestBudgets(t *testing.T) {
 		want("serving", 4.99)
 		post("2026-11-22T08:00:00Z", 2.50)
 		want("budget_exhausted", 5.5)
-		if _, err := e.svc.UpdateCampaign(admin, tr.tenant, tr.campaign.ID, adcamp.CampaignInput{BudgetDaily: adcamp.Some("6.00")}, servingIfMatch, false); err != nil {
-			t.Fatal(err)
+		// Through the API: the update's answer carries the spend its
+		// transaction read, the same as a read's after it.
+		u := e.do(e.accounts[adcamp.Production].URL, key.ID, key.Secret, "PUT", signing.PrefixCanonical+"/campaigns/"+tr.campaign.ID,
+			map[string]any{"budget_daily": 6})
+		if u.Status != http.StatusOK {
+			t.Fatalf("PUT campaign = %d %s", u.Status, u.Raw)
+		}
+		if d := u.data(); d["serving_status"] != "serving" || d["spend_today"] != 5.5 {
+			t.Errorf("the budget's raise answered serving_status %v, spend_today %v; want serving, 5.5", d["serving_status"], d["spend_today"])
 		}
 		want("serving", 5.5)
 

@@ -111,12 +111,18 @@ func (s *core) budgetEvent(c *adcamp.Campaign, typ string, now time.Time, data b
 
 // campaignBudgetView reads a campaign's day and spend now, for
 // budgetEvents.
+// The account's zone comes from the cache of zones when it holds it, as
+// for every answer's spend (zoneCache).
 func (s *core) campaignBudgetView(ctx context.Context, tx store.Tx, c *adcamp.Campaign, now time.Time) (budgetView, error) {
-	a, err := tx.GetAccount(ctx, c.AccountID)
-	if err != nil {
-		return budgetView{}, err
+	zone, ok := s.zones.get(c.AccountID, time.Now()) // the cache's clock, as accountZone's
+	if !ok {
+		a, err := tx.GetAccount(ctx, c.AccountID)
+		if err != nil {
+			return budgetView{}, err
+		}
+		zone = a.TimeZone
 	}
-	day, from, to := accountDay(a.TimeZone, now)
+	day, from, to := accountDay(zone, now)
 	spend, err := tx.CampaignSpend(ctx, []string{c.ID}, from, to)
 	return budgetView{c: c, day: day, spend: spend[c.ID]}, err
 }

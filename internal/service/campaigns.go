@@ -179,11 +179,21 @@ type IfMatch struct {
 // UpdateCampaign merges in into a campaign. A failed precondition (ifMatch,
 // or a version field in the body) changes nothing.
 func (s *Ads) UpdateCampaign(ctx context.Context, t adcamp.Tenant, id string, in adcamp.CampaignInput, ifMatch IfMatch, dryRun bool) (*adcamp.Campaign, error) {
+	c, _, err := s.UpdateCampaignServing(ctx, t, id, in, ifMatch, dryRun)
+	return c, err
+}
+
+// UpdateCampaignServing is UpdateCampaign, also answering the campaign's
+// serving status and spend today when the update read them: a change of
+// its budget, status or dates does, in its transaction, for the budget
+// events. Otherwise sv is nil, and CampaignServing tells.
+func (s *Ads) UpdateCampaignServing(ctx context.Context, t adcamp.Tenant, id string, in adcamp.CampaignInput, ifMatch IfMatch, dryRun bool) (_ *adcamp.Campaign, sv *Serving, _ error) {
 	if !adcamp.ValidID(adcamp.PrefixCampaign, id) {
-		return nil, adcamp.NotFound("campaign", id)
+		return nil, nil, adcamp.NotFound("campaign", id)
 	}
 	var c *adcamp.Campaign
 	err := s.transact(ctx, dryRun, func(tx store.Tx) error {
+		sv = nil // a retried transaction starts over
 		if err := s.mayChangeAds(ctx, tx, t, "campaign", id); err != nil {
 			return err
 		}
@@ -221,15 +231,16 @@ func (s *Ads) UpdateCampaign(ctx context.Context, t adcamp.Tenant, id string, in
 			if err := s.budgetEvents(ctx, tx, was, v, c.UpdatedAt); err != nil {
 				return err
 			}
+			sv = &Serving{Status: adcamp.ServingOf(c, v.day, v.spend), SpendToday: v.spend}
 		}
 		h := s.newHistory(ctx, c.UpdatedAt)
 		s.recordCampaign(h, adcamp.OpUpdate, &prev, c)
 		return h.write(ctx, tx)
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return s.view(c), nil
+	return s.view(c), sv, nil
 }
 
 // mergeCampaign applies the fields present in in to c, after checking all.
