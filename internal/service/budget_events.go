@@ -121,6 +121,7 @@ func (s *core) campaignBudgetView(ctx context.Context, tx store.Tx, c *adcamp.Ca
 			return budgetView{}, err
 		}
 		zone = a.TimeZone
+		s.zones.put(c.AccountID, zone, time.Now())
 	}
 	day, from, to := accountDay(zone, now)
 	spend, err := tx.CampaignSpend(ctx, []string{c.ID}, from, to)
