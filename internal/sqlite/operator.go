@@ -246,6 +246,17 @@ func (t *tx) CampaignSpend(ctx context.Context, campaignIDs []string, from, to t
 	if len(campaignIDs) == 0 {
 		return out, nil
 	}
+	if len(campaignIDs) == 1 {
+		// A campaign's get, create or update: a plain range of the
+		// primary key, without json_each's table (half the cost).
+		var sum sql.NullInt64
+		err := t.queryRow(ctx, `SELECT SUM(cost) FROM campaign_hour_spend WHERE campaign_id = $1 AND hour >= $2 AND hour < $3`,
+			campaignIDs[0], micros(from), micros(to)).Scan(&sum)
+		if sum.Valid {
+			out[campaignIDs[0]] = adcamp.Money(sum.Int64)
+		}
+		return out, err
+	}
 	// One statement for a page of campaigns (it was one per campaign): a
 	// range of the primary key per id.
 	rows, err := t.query(ctx, `SELECT campaign_id, SUM(cost) FROM campaign_hour_spend
