@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/service"
 )
 
 // campaignJSON is a campaign as the API shows it.
@@ -143,9 +144,7 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request, c *call)
 	if err != nil {
 		return err
 	}
-	out := toCampaignJSON(camp)
-	out.ServingStatus, out.SpendToday = sv.Status, sv.SpendToday
-	writeCreated(w, dryRun, "/campaigns/"+camp.ID, camp.Version, out)
+	writeCreated(w, dryRun, "/campaigns/"+camp.ID, camp.Version, servingJSON(camp, sv))
 	return nil
 }
 
@@ -153,15 +152,11 @@ func (s *Server) getCampaign(w http.ResponseWriter, r *http.Request, c *call) er
 	if err := parseQuery(r).issues.Err(); err != nil {
 		return err
 	}
-	camp, err := s.svc.GetCampaign(r.Context(), c.tenant, r.PathValue("campaign_id"))
+	camp, sv, err := s.svc.GetCampaignServing(r.Context(), c.tenant, r.PathValue("campaign_id"))
 	if err != nil {
 		return err
 	}
-	out, err := s.withServing(r, c, camp)
-	if err != nil {
-		return err
-	}
-	writeEntity(w, http.StatusOK, camp.Version, out[0])
+	writeEntity(w, http.StatusOK, camp.Version, servingJSON(camp, sv))
 	return nil
 }
 
@@ -201,9 +196,7 @@ func (s *Server) updateCampaign(w http.ResponseWriter, r *http.Request, c *call)
 		writeEntity(w, http.StatusOK, camp.Version, out[0])
 		return nil
 	}
-	out := toCampaignJSON(camp)
-	out.ServingStatus, out.SpendToday = sv.Status, sv.SpendToday
-	writeEntity(w, http.StatusOK, camp.Version, out)
+	writeEntity(w, http.StatusOK, camp.Version, servingJSON(camp, *sv))
 	return nil
 }
 
@@ -229,8 +222,14 @@ func (s *Server) withServing(r *http.Request, c *call, camps ...*adcamp.Campaign
 	}
 	out := make([]campaignJSON, len(camps))
 	for i, camp := range camps {
-		out[i] = toCampaignJSON(camp)
-		out[i].ServingStatus, out[i].SpendToday = sv[i].Status, sv[i].SpendToday
+		out[i] = servingJSON(camp, sv[i])
 	}
 	return out, nil
+}
+
+// servingJSON renders a campaign with its serving status and spend today.
+func servingJSON(camp *adcamp.Campaign, sv service.Serving) campaignJSON {
+	out := toCampaignJSON(camp)
+	out.ServingStatus, out.SpendToday = sv.Status, sv.SpendToday
+	return out
 }

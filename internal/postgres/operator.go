@@ -204,6 +204,28 @@ func (t *tx) CampaignSpend(ctx context.Context, campaignIDs []string, from, to t
 	return out, rows.Err()
 }
 
+func (t *tx) GetCampaignSpend(ctx context.Context, tn adcamp.Tenant, id string, from, to time.Time) (*adcamp.Campaign, adcamp.Money, error) {
+	var spend int64
+	c, err := scanCampaign(&withSpend{r: t.tx.QueryRow(ctx, `SELECT `+campaignColumns+`,
+		(SELECT coalesce(SUM(cost), 0) FROM campaign_hour_spend s WHERE s.campaign_id = campaigns.id AND s.hour >= $4 AND s.hour < $5)
+		FROM campaigns WHERE `+campaignByID,
+		id, tn.AccountID, string(tn.Environment), micros(from), micros(to)), spend: &spend})
+	if err != nil {
+		return nil, 0, notFound(err, "campaign", id)
+	}
+	return c, adcamp.Money(spend), nil
+}
+
+// withSpend scans a campaign's row whose last column is its spend.
+type withSpend struct {
+	r     row
+	spend *int64
+}
+
+func (w *withSpend) Scan(dest ...any) error {
+	return w.r.Scan(append(dest, w.spend)...)
+}
+
 func (t *tx) DeleteCampaignDelivery(ctx context.Context, campaignID string) error {
 	if _, err := t.tx.Exec(ctx, `DELETE FROM delivery_hours WHERE campaign_id = $1`, campaignID); err != nil {
 		return err

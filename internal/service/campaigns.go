@@ -134,6 +134,30 @@ func (s *Ads) GetCampaign(ctx context.Context, t adcamp.Tenant, id string) (*adc
 	return s.view(c), nil
 }
 
+// GetCampaignServing is GetCampaign with the campaign's serving status and
+// spend today, read with it in one statement.
+func (s *Ads) GetCampaignServing(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Campaign, Serving, error) {
+	if !adcamp.ValidID(adcamp.PrefixCampaign, id) {
+		return nil, Serving{}, adcamp.NotFound("campaign", id)
+	}
+	zone, err := s.accountZone(ctx, t.AccountID)
+	if err != nil {
+		return nil, Serving{}, err
+	}
+	today, from, to := accountDay(zone, s.Now())
+	var c *adcamp.Campaign
+	var spend adcamp.Money
+	err = s.readOne(ctx, func(tx store.Tx) error {
+		var err error
+		c, spend, err = tx.GetCampaignSpend(ctx, t, id, from, to)
+		return err
+	})
+	if err != nil {
+		return nil, Serving{}, err
+	}
+	return s.view(c), Serving{Status: adcamp.ServingOf(c, today, spend), SpendToday: spend}, nil
+}
+
 // ListCampaigns returns one page of the tenant's campaigns, newest first.
 func (s *Ads) ListCampaigns(ctx context.Context, t adcamp.Tenant, f adcamp.CampaignFilter) (*adcamp.Page[*adcamp.Campaign], error) {
 	var issues adcamp.Issues

@@ -32,6 +32,10 @@ type OperatorTx interface {
 	// CampaignSpend returns the cost of each of campaignIDs over the
 	// hours in [from, to).
 	CampaignSpend(ctx context.Context, campaignIDs []string, from, to time.Time) (map[string]adcamp.Money, error)
+	// GetCampaignSpend is GetCampaign with the campaign's CampaignSpend
+	// over [from, to), read in one statement (a campaign's get answers
+	// both).
+	GetCampaignSpend(ctx context.Context, t adcamp.Tenant, id string, from, to time.Time) (*adcamp.Campaign, adcamp.Money, error)
 	// DeleteCampaignDelivery removes the delivery figures of a campaign's
 	// keywords and its spend (the sandbox's reset: elsewhere figures
 	// outlive what they describe, for reports).

@@ -131,6 +131,8 @@ func (r *roundTrip) campaign(a *adcamp.Account, ca *adcamp.ChannelAccount) *adca
 	r.reading(func(tx store.Tx) {
 		list, _, err := tx.ListCampaigns(ctx, tn, store.ListQuery{Limit: 20})
 		r.read("ListCampaigns", list, []*adcamp.Campaign{c}, err)
+		withSpend, _, err := tx.GetCampaignSpend(ctx, tn, c.ID, at(0), at(4))
+		r.read("GetCampaignSpend", withSpend, c, err)
 	})
 	r.writing(func(tx store.Tx) error { // which locks what it returns
 		due, err := tx.DueCampaigns(ctx, day("2027-02-01"), 10)

@@ -130,6 +130,33 @@ func testDelivery(t *testing.T, db store.Store) {
 		if _, ok := m[other.ID]; ok {
 			t.Errorf("CampaignSpend lists a campaign with no delivery: %v", m)
 		}
+		// One campaign alone, and with the campaign, say the same.
+		read(t, db, func(tx store.Tx) error {
+			one, err := tx.CampaignSpend(ctx, []string{c.ID}, from, to)
+			if err != nil {
+				return err
+			}
+			if one[c.ID] != m[c.ID] || len(one) != len(m) {
+				t.Errorf("CampaignSpend of %s alone = %v, with another %v", c.ID, one, m)
+			}
+			got, gotSpend, err := tx.GetCampaignSpend(ctx, tn, c.ID, from, to)
+			if adcamp.ErrorCode(err) == adcamp.CodeNotFound {
+				return nil // deleted: its figures remain, for CampaignSpend
+			}
+			if err != nil {
+				return err
+			}
+			if got.ID != c.ID || got.BudgetDaily != c.BudgetDaily || gotSpend != m[c.ID] {
+				t.Errorf("GetCampaignSpend = %s (budget %d), %d; want %s (budget %d), %d", got.ID, got.BudgetDaily, gotSpend, c.ID, c.BudgetDaily, m[c.ID])
+			}
+			_, none, err := tx.GetCampaignSpend(ctx, adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Sandbox}, other.ID, from, to)
+			if err != nil || none != 0 {
+				t.Errorf("GetCampaignSpend of a campaign with no delivery = %d, %v; want 0", none, err)
+			}
+			_, _, err = tx.GetCampaignSpend(ctx, adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Sandbox}, c.ID, from, to)
+			wantCode(t, "GetCampaignSpend in another tenant", err, adcamp.CodeNotFound)
+			return nil
+		})
 		return m[c.ID]
 	}
 	if got := spend(h0, h0.Add(2*time.Hour)); got != 1800 {
@@ -137,6 +164,9 @@ func testDelivery(t *testing.T, db store.Store) {
 	}
 	if got := spend(h0.Add(time.Hour), h0.Add(2*time.Hour)); got != 900 {
 		t.Errorf("spend over the second hour = %d, want 900", got)
+	}
+	if got := spend(h0.Add(2*time.Hour), h0.Add(3*time.Hour)); got != 0 {
+		t.Errorf("spend over an hour without delivery = %d, want 0", got)
 	}
 	// Replacing rows replaces their cost in the sums.
 	rows[0].Cost, rows[1].Cost = 103, 0
