@@ -277,14 +277,16 @@ func (t *tx) CampaignSpend(ctx context.Context, campaignIDs []string, from, to t
 	return out, rows.Err()
 }
 
+// campaignWithSpend is GetCampaignSpend's statement.
+const campaignWithSpend = `SELECT ` + campaignSelect + `,
+	(SELECT coalesce(SUM(cost), 0) FROM campaign_hour_spend s WHERE s.campaign_id = campaigns.id AND s.hour >= $4 AND s.hour < $5)
+	FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`
+
 func (t *tx) GetCampaignSpend(ctx context.Context, tn adcamp.Tenant, id string, from, to time.Time) (*adcamp.Campaign, adcamp.Money, error) {
 	sc := newCampaignScanner(tn, 1)
 	var spend int64
 	sc.dest = append(sc.dest, &spend)
-	c, err := sc.scan(t.queryRow(ctx, `SELECT `+campaignSelect+`,
-		(SELECT coalesce(SUM(cost), 0) FROM campaign_hour_spend s WHERE s.campaign_id = campaigns.id AND s.hour >= $4 AND s.hour < $5)
-		FROM campaigns WHERE id = $1 AND account_id = $2 AND environment = $3`,
-		id, tn.AccountID, tn.Environment, micros(from), micros(to)))
+	c, err := sc.scan(t.queryRow(ctx, campaignWithSpend, id, tn.AccountID, tn.Environment, micros(from), micros(to)))
 	if err != nil {
 		return nil, 0, notFound(err, "campaign", id)
 	}

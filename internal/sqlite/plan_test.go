@@ -198,6 +198,7 @@ var planQueries = []planQuery{
 	// operator.go
 	{name: "CampaignSpend", query: `SELECT campaign_id, SUM(cost) FROM campaign_hour_spend
 		WHERE campaign_id IN (SELECT value FROM json_each($1)) AND hour >= $2 AND hour < $3 GROUP BY campaign_id`},
+	{name: "GetCampaignSpend", query: sqlite.CampaignWithSpend},
 	{name: "CampaignSpend of one", query: `SELECT SUM(cost) FROM campaign_hour_spend WHERE campaign_id = $1 AND hour >= $2 AND hour < $3`},
 }
 
