@@ -12,7 +12,7 @@ import (
 // The report store (store.ReportTx): the statements are store.ReportSQL's.
 
 func (t *tx) ReportRows(ctx context.Context, q store.ReportQuery, fn func(*store.ReportRow) error) error {
-	text, args, err := store.ReportSQL(q)
+	text, args, err := store.ReportSQL(q, true)
 	if err != nil {
 		return err
 	}
