@@ -43,7 +43,7 @@ func TestReportPlans(t *testing.T) {
 		{name: "campaign summary page", q: with(func(q *store.ReportQuery) { q.Level, q.Limit = store.LevelCampaign, 101 }), index: "delivery_days_entity"},
 		{name: "keyword summary of a campaign", q: with(func(q *store.ReportQuery) {
 			q.Level, q.Limit, q.CampaignID = store.LevelKeyword, 101, "cmp_1"
-		}), index: "delivery_days_entity"},
+		}), sorts: true},
 		{name: "keyword summary status", q: with(func(q *store.ReportQuery) {
 			q.Level, q.Limit, q.Status = store.LevelKeyword, 101, "active"
 		}), index: "delivery_days_entity"},
@@ -114,5 +114,29 @@ func TestReportPlans(t *testing.T) {
 				t.Errorf("%s\n%s. Plan:\n%s", text, strings.Join(problems, "; "), formatPlan(plan))
 			}
 		})
+	}
+}
+
+// TestReportNamePlans checks that a streamed report's look-up of an
+// entity's names (store.ReportNameSQL) searches by primary key.
+func TestReportNamePlans(t *testing.T) {
+	t.Parallel()
+	db := openPlanDB(t)
+	for _, level := range []store.ReportLevel{store.LevelCampaign, store.LevelAdGroup, store.LevelKeyword} {
+		text := store.ReportNameSQL(level)
+		plan := explain(t, db, text)
+		var searches int
+		var checked []planStep
+		for _, s := range plan {
+			if strings.HasPrefix(s.detail, "SEARCH ") {
+				searches++
+			}
+			if s.detail != "SCAN o" { // the one row the joins hang on
+				checked = append(checked, s)
+			}
+		}
+		if problems := planProblems(checked, false); len(problems) > 0 || searches != 2 {
+			t.Errorf("%s\n%d searches, want 2; %s. Plan:\n%s", text, searches, strings.Join(problems, "; "), formatPlan(plan))
+		}
 	}
 }

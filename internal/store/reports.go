@@ -257,22 +257,9 @@ func ReportSQL(q ReportQuery, sqlite bool) (string, []any, error) {
 		args = append(args, v)
 		return fmt.Sprintf("$%d", len(args))
 	}
-	r, err := reportRows(q, arg, sqlite && q.Sort == "")
+	page, err := reportPage(q, arg, sqlite)
 	if err != nil {
 		return "", nil, err
-	}
-	var page string
-	if q.Sort == "" {
-		page = r.query + ` ORDER BY ` + r.order
-	} else {
-		order, err := reportOrder(q, "")
-		if err != nil {
-			return "", nil, err
-		}
-		page = `SELECT * FROM (` + r.query + `) s ORDER BY ` + order
-	}
-	if q.Limit > 0 {
-		page += ` LIMIT ` + arg(q.Limit) + ` OFFSET ` + arg(q.Offset)
 	}
 	var b strings.Builder
 	b.WriteString(`SELECT a.entity_id, a.campaign_id, a.ad_group_id, a.t, a.impressions, a.clicks, a.cost, a.orders, a.sales,
@@ -301,6 +288,64 @@ func ReportSQL(q ReportQuery, sqlite bool) (string, []any, error) {
 	outer, _ := reportOrder(q, "a.")
 	b.WriteString(` ORDER BY ` + outer)
 	return b.String(), args, nil
+}
+
+// ReportFiguresSQL returns ReportSQL's statement without the names: its
+// first nine columns (entity_id, campaign_id, ad_group_id, t and the
+// figures), in its order. A store that streams many rows per entity (a
+// report job by day or hour) looks each entity's names up once
+// (ReportNameSQL) rather than joining them to every row.
+func ReportFiguresSQL(q ReportQuery, sqlite bool) (string, []any, error) {
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	page, err := reportPage(q, arg, sqlite)
+	return page, args, err
+}
+
+// ReportNameSQL returns the statement that names one entity of a level
+// ($1 its id) as ReportSQL's joins do: the live entity's name, match
+// type (keywords) and status, and whether it is gone, with the last
+// names of a deleted one from report_names.
+func ReportNameSQL(level ReportLevel) string {
+	switch level {
+	case LevelCampaign:
+		return `SELECT COALESCE(c.name, rc.name, ''), '', c.status, c.id IS NULL FROM (SELECT 1) o
+			LEFT JOIN campaigns c ON c.id = $1 LEFT JOIN report_names rc ON c.id IS NULL AND rc.entity_id = $1`
+	case LevelAdGroup:
+		return `SELECT COALESCE(g.name, rg.name, ''), '', g.status, g.id IS NULL FROM (SELECT 1) o
+			LEFT JOIN ad_groups g ON g.id = $1 LEFT JOIN report_names rg ON g.id IS NULL AND rg.entity_id = $1`
+	}
+	return `SELECT COALESCE(k.text, rk.name, ''), COALESCE(k.match_type, rk.match_type, ''), k.status, k.id IS NULL FROM (SELECT 1) o
+		LEFT JOIN keywords k ON k.id = $1 LEFT JOIN report_names rk ON k.id IS NULL AND rk.entity_id = $1`
+}
+
+// reportPage returns the query of q's rows in their order, with its
+// page (Limit, Offset).
+func reportPage(q ReportQuery, arg func(any) string, sqlite bool) (string, error) {
+	// Under a campaign or an ad group, the range's rows of the level
+	// (the primary key's) hold theirs; the index by entity would read
+	// every entity of the account to find them.
+	r, err := reportRows(q, arg, sqlite && q.Sort == "" && q.CampaignID == "" && q.AdGroupID == "")
+	if err != nil {
+		return "", err
+	}
+	var page string
+	if q.Sort == "" {
+		page = r.query + ` ORDER BY ` + r.order
+	} else {
+		order, err := reportOrder(q, "")
+		if err != nil {
+			return "", err
+		}
+		page = `SELECT * FROM (` + r.query + `) s ORDER BY ` + order
+	}
+	if q.Limit > 0 {
+		page += ` LIMIT ` + arg(q.Limit) + ` OFFSET ` + arg(q.Offset)
+	}
+	return page, nil
 }
 
 // ReportTotalsSQL returns the statement that sums the rows of q. Without
