@@ -434,7 +434,7 @@ func reportDurations(b *testing.B, ds []time.Duration) {
 // benchReportJob creates a job of q and runs it, once per iteration,
 // sampling the process's resident memory while it runs.
 func benchReportJob(b *testing.B, svc *service.Service, tn adcamp.Tenant, q service.ReportQuery, wantRows int64) {
-	var ds []time.Duration
+	var ds, cpus []time.Duration
 	var growth int64
 	for b.Loop() {
 		j, err := svc.CreateReportJob(admin, tn, q, service.FormatCSV)
@@ -462,9 +462,9 @@ func benchReportJob(b *testing.B, svc *service.Service, tn adcamp.Tenant, q serv
 				}
 			}
 		}()
-		t0 := time.Now()
+		t0, c0 := time.Now(), processCPU()
 		ran, err := svc.RunReportJob(ctx, "bench")
-		d := time.Since(t0)
+		d, cpu := time.Since(t0), processCPU()-c0
 		close(stop)
 		wg.Wait()
 		if err != nil || !ran {
@@ -479,10 +479,13 @@ func benchReportJob(b *testing.B, svc *service.Service, tn adcamp.Tenant, q serv
 		}
 		ds = append(ds, d)
 		growth = max(growth, peak.Load()-before)
-		b.Logf("job: %d rows, %.1f MB gzipped, in %v; resident %d MB before, peak %d MB", got.Rows, float64(got.Size)/1e6,
-			d.Round(time.Millisecond), before>>20, peak.Load()>>20)
+		cpus = append(cpus, cpu)
+		b.Logf("job: %d rows, %.1f MB gzipped, in %v (CPU %v); resident %d MB before, peak %d MB", got.Rows, float64(got.Size)/1e6,
+			d.Round(time.Millisecond), cpu.Round(time.Millisecond), before>>20, peak.Load()>>20)
 	}
 	reportDurations(b, ds)
+	slices.Sort(cpus)
+	b.ReportMetric(float64(cpus[len(cpus)/2])/1e6, "cpu-ms-median")
 	b.ReportMetric(float64(growth)/(1<<20), "rss-growth-MB")
 }
 

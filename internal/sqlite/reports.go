@@ -58,7 +58,17 @@ func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*sto
 	if err != nil {
 		return err
 	}
+	if err := t.consistent(ctx); err != nil {
+		return err
+	}
+	// Each level's look-up is prepared once for the stream.
 	names := map[store.ReportLevel]map[string]reportName{}
+	stmts := map[store.ReportLevel]*sql.Stmt{}
+	defer func() {
+		for _, st := range stmts {
+			st.Close()
+		}
+	}()
 	lookup := func(level store.ReportLevel, id string) (reportName, error) {
 		m := names[level]
 		if m == nil {
@@ -68,8 +78,16 @@ func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*sto
 		if n, ok := m[id]; ok {
 			return n, nil
 		}
+		st := stmts[level]
+		if st == nil {
+			var err error
+			if st, err = t.tx.PrepareContext(t.ctx(ctx), store.ReportNameSQL(level)); err != nil {
+				return reportName{}, err
+			}
+			stmts[level] = st
+		}
 		var n reportName
-		err := t.queryRow(ctx, store.ReportNameSQL(level), id).Scan(&n.name, &n.matchType, &n.status, &n.deleted)
+		err := st.QueryRowContext(t.ctx(ctx), id).Scan(&n.name, &n.matchType, &n.status, &n.deleted)
 		m[id] = n
 		return n, err
 	}
