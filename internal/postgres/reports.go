@@ -2,7 +2,10 @@ package postgres
 
 import (
 	"context"
+	"strconv"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/store"
@@ -11,7 +14,10 @@ import (
 // The report store (store.ReportTx): the statements are store.ReportSQL's.
 
 func (t *tx) ReportRows(ctx context.Context, q store.ReportQuery, fn func(*store.ReportRow) error) error {
-	text, args, err := store.ReportSQL(q)
+	if q.Limit == 0 && q.Granularity != store.Summary {
+		return t.reportStream(ctx, q, fn)
+	}
+	text, args, err := store.ReportSQL(q, false)
 	if err != nil {
 		return err
 	}
@@ -29,29 +35,164 @@ func (t *tx) ReportRows(ctx context.Context, q store.ReportQuery, fn func(*store
 			&r.CampaignName, &r.AdGroupName, &r.Keyword, &r.MatchType, &status, &r.Deleted); err != nil {
 			return err
 		}
-		r.KeywordID = ""
-		switch q.Level {
-		case store.LevelCampaign:
-			r.AdGroupID = ""
-		case store.LevelKeyword:
-			r.KeywordID = entity
-		}
-		r.Day, r.Hour = 0, time.Time{}
-		switch q.Granularity {
-		case store.Daily:
-			r.Day = int32(tv)
-		case store.Hourly:
-			r.Hour = fromMicros(tv)
-		}
-		r.Status = ""
-		if status != nil {
-			r.Status = *status
-		}
+		fillReportRow(&r, q, entity, tv, status)
 		if err := fn(&r); err != nil {
 			return err
 		}
 	}
 	return rows.Err()
+}
+
+// reportStreamBatch is how many rows reportStream fetches at a time.
+const reportStreamBatch = 4096
+
+// reportName is what reportNamesSQL gives of an entity.
+type reportName struct {
+	name, matchType string
+	status          *string
+	deleted         bool
+}
+
+// reportNamesSQL names the entities of a level whose ids are $1 as
+// store.ReportSQL's joins do (store.ReportNameSQL, for many at once).
+func reportNamesSQL(level store.ReportLevel) string {
+	switch level {
+	case store.LevelCampaign:
+		return `SELECT i.id, COALESCE(c.name, rc.name, ''), '', c.status, c.id IS NULL FROM unnest($1::text[]) AS i(id)
+			LEFT JOIN campaigns c ON c.id = i.id LEFT JOIN report_names rc ON c.id IS NULL AND rc.entity_id = i.id`
+	case store.LevelAdGroup:
+		return `SELECT i.id, COALESCE(g.name, rg.name, ''), '', g.status, g.id IS NULL FROM unnest($1::text[]) AS i(id)
+			LEFT JOIN ad_groups g ON g.id = i.id LEFT JOIN report_names rg ON g.id IS NULL AND rg.entity_id = i.id`
+	}
+	return `SELECT i.id, COALESCE(k.text, rk.name, ''), COALESCE(k.match_type, rk.match_type, ''), k.status, k.id IS NULL
+		FROM unnest($1::text[]) AS i(id)
+		LEFT JOIN keywords k ON k.id = i.id LEFT JOIN report_names rk ON k.id IS NULL AND rk.entity_id = i.id`
+}
+
+// reportStream is ReportRows for every row of a report by day or hour
+// (a job's): the figures through a cursor, reportStreamBatch rows at a
+// time, each batch's new entities named in one statement a level,
+// instead of joining the names to every row (which had the server sort
+// the joined rows of the whole range again). The names held grow with
+// the entities, not the rows.
+func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*store.ReportRow) error) error {
+	text, args, err := store.ReportFiguresSQL(q, false)
+	if err != nil {
+		return err
+	}
+	if _, err := t.tx.Exec(ctx, `DECLARE report_rows NO SCROLL CURSOR FOR `+text, args...); err != nil {
+		return err
+	}
+	defer t.tx.Exec(context.WithoutCancel(ctx), `CLOSE report_rows`)
+	levels := []store.ReportLevel{store.LevelCampaign, store.LevelAdGroup, store.LevelKeyword}[:q.Level]
+	names := make([]map[string]reportName, len(levels))
+	for i := range names {
+		names[i] = map[string]reportName{}
+	}
+	type figures struct {
+		entity string
+		tv     int64
+		r      store.ReportRow
+	}
+	batch := make([]figures, 0, reportStreamBatch)
+	for {
+		batch = batch[:0]
+		// Described each time: the same text fetches columns of other
+		// types from another report's cursor (a statement cached by its
+		// text would misread them).
+		rows, err := t.tx.Query(ctx, `FETCH `+strconv.Itoa(reportStreamBatch)+` FROM report_rows`, pgx.QueryExecModeDescribeExec)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var f figures
+			if err := rows.Scan(&f.entity, &f.r.CampaignID, &f.r.AdGroupID, &f.tv,
+				&f.r.Impressions, &f.r.Clicks, &f.r.Cost, &f.r.Orders, &f.r.Sales); err != nil {
+				rows.Close()
+				return err
+			}
+			batch = append(batch, f)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(batch) == 0 {
+			return nil
+		}
+		// The ids of each level this batch names first.
+		for i, level := range levels {
+			var missing []string
+			for _, f := range batch {
+				id := [...]string{f.r.CampaignID, f.r.AdGroupID, f.entity}[level-1]
+				if _, ok := names[i][id]; !ok {
+					names[i][id] = reportName{}
+					missing = append(missing, id)
+				}
+			}
+			if len(missing) == 0 {
+				continue
+			}
+			rows, err := t.tx.Query(ctx, reportNamesSQL(level), missing)
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				var id string
+				var n reportName
+				if err := rows.Scan(&id, &n.name, &n.matchType, &n.status, &n.deleted); err != nil {
+					rows.Close()
+					return err
+				}
+				names[i][id] = n
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+		}
+		for _, f := range batch {
+			r := f.r
+			own := names[0][r.CampaignID]
+			r.CampaignName = own.name
+			if q.Level >= store.LevelAdGroup {
+				g := names[1][r.AdGroupID]
+				r.AdGroupName, own = g.name, g
+			}
+			if q.Level == store.LevelKeyword {
+				k := names[2][f.entity]
+				r.Keyword, r.MatchType, own = k.name, k.matchType, k
+			}
+			r.Deleted = own.deleted
+			fillReportRow(&r, q, f.entity, f.tv, own.status)
+			if err := fn(&r); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// fillReportRow completes a scanned row: the entity's id in its place,
+// the time of day or hour, the status.
+func fillReportRow(r *store.ReportRow, q store.ReportQuery, entity string, tv int64, status *string) {
+	r.KeywordID = ""
+	switch q.Level {
+	case store.LevelCampaign:
+		r.AdGroupID = ""
+	case store.LevelKeyword:
+		r.KeywordID = entity
+	}
+	r.Day, r.Hour = 0, time.Time{}
+	switch q.Granularity {
+	case store.Daily:
+		r.Day = int32(tv)
+	case store.Hourly:
+		r.Hour = fromMicros(tv)
+	}
+	r.Status = ""
+	if status != nil {
+		r.Status = *status
+	}
 }
 
 func (t *tx) ReportTotals(ctx context.Context, q store.ReportQuery) (store.Metrics, error) {

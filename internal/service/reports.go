@@ -412,7 +412,21 @@ func (s *Ads) PerformanceReport(ctx context.Context, t adcamp.Tenant, q ReportQu
 			page.Rows = page.Rows[:limit]
 			page.NextCursor = reportCursor(p.q.Offset+limit, p.rq)
 		}
-		if q.Cursor == "" {
+		switch {
+		case q.Cursor == "" && page.NextCursor == "":
+			// The first page holds every row: the totals are its sums
+			// (the rows left out are all zeros), without reading the
+			// figures again.
+			var m ReportMetrics
+			for _, r := range page.Rows {
+				m.Impressions += r.Impressions
+				m.Clicks += r.Clicks
+				m.Cost += r.Cost
+				m.Orders += r.Orders
+				m.Sales += r.Sales
+			}
+			page.Totals = &m
+		case q.Cursor == "":
 			m, err := tx.ReportTotals(ctx, p.q)
 			if err != nil {
 				return err

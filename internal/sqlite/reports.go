@@ -12,7 +12,10 @@ import (
 // The report store (store.ReportTx): the statements are store.ReportSQL's.
 
 func (t *tx) ReportRows(ctx context.Context, q store.ReportQuery, fn func(*store.ReportRow) error) error {
-	text, args, err := store.ReportSQL(q)
+	if q.Limit == 0 && q.Granularity != store.Summary {
+		return t.reportStream(ctx, q, fn)
+	}
+	text, args, err := store.ReportSQL(q, true)
 	if err != nil {
 		return err
 	}
@@ -31,6 +34,97 @@ func (t *tx) ReportRows(ctx context.Context, q store.ReportQuery, fn func(*store
 			return err
 		}
 		fillReportRow(&r, q, entity, tv, status)
+		if err := fn(&r); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// reportName is what ReportNameSQL gives of an entity.
+type reportName struct {
+	name, matchType string
+	status          sql.NullString
+	deleted         bool
+}
+
+// reportStream is ReportRows for every row of a report by day or hour
+// (a job's): the figures in their order, each entity's names looked up
+// once, on the same transaction, instead of joined to each of its rows
+// (4 M rows of 10,000 keywords: six index searches a row, most of the
+// statement's time). The names held grow with the entities, not the rows.
+func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*store.ReportRow) error) error {
+	text, args, err := store.ReportFiguresSQL(q, true)
+	if err != nil {
+		return err
+	}
+	if err := t.consistent(ctx); err != nil {
+		return err
+	}
+	// Each level's look-up is prepared once for the stream.
+	names := map[store.ReportLevel]map[string]reportName{}
+	stmts := map[store.ReportLevel]*sql.Stmt{}
+	defer func() {
+		for _, st := range stmts {
+			st.Close()
+		}
+	}()
+	lookup := func(level store.ReportLevel, id string) (reportName, error) {
+		m := names[level]
+		if m == nil {
+			m = map[string]reportName{}
+			names[level] = m
+		}
+		if n, ok := m[id]; ok {
+			return n, nil
+		}
+		st := stmts[level]
+		if st == nil {
+			var err error
+			if st, err = t.tx.PrepareContext(t.ctx(ctx), store.ReportNameSQL(level)); err != nil {
+				return reportName{}, err
+			}
+			stmts[level] = st
+		}
+		var n reportName
+		err := st.QueryRowContext(t.ctx(ctx), id).Scan(&n.name, &n.matchType, &n.status, &n.deleted)
+		m[id] = n
+		return n, err
+	}
+	rows, err := t.query(ctx, text, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var r store.ReportRow
+	var entity string
+	var tv int64
+	for rows.Next() {
+		if err := rows.Scan(&entity, &r.CampaignID, &r.AdGroupID, &tv, &r.Impressions, &r.Clicks, &r.Cost, &r.Orders, &r.Sales); err != nil {
+			return err
+		}
+		c, err := lookup(store.LevelCampaign, r.CampaignID)
+		if err != nil {
+			return err
+		}
+		r.CampaignName, r.AdGroupName, r.Keyword, r.MatchType = c.name, "", "", ""
+		own := c
+		if q.Level >= store.LevelAdGroup {
+			g, err := lookup(store.LevelAdGroup, r.AdGroupID)
+			if err != nil {
+				return err
+			}
+			r.AdGroupName, own = g.name, g
+		}
+		if q.Level == store.LevelKeyword {
+			k, err := lookup(store.LevelKeyword, entity)
+			if err != nil {
+				return err
+			}
+			r.Keyword, r.MatchType, own = k.name, k.matchType, k
+		}
+		r.Deleted = own.deleted
+		fillReportRow(&r, q, entity, tv, own.status)
 		if err := fn(&r); err != nil {
 			return err
 		}

@@ -236,18 +236,28 @@ func DayDeltas(old []HourFigures, rows []DeliveryRow) []DayDelta {
 }
 
 // ReportSQL returns the statement (and its arguments, $1...) that reads
-// the rows of q, the same text on both stores: both speak this SQL.
-func ReportSQL(q ReportQuery) (string, []any, error) {
+// the rows of q, the same text on both stores (both speak this SQL) but
+// for one hint: with sqlite, a summary in its natural order names the
+// index it reads (INDEXED BY delivery_days_entity), which SQLite's
+// planner, without statistics of the table, would not choose over the
+// primary key's range of days.
+//
+// The page is chosen first, from the figures alone, and only its rows
+// are joined to their names. Its query reads as few rows as it can
+// (reportRows): a daily report, and an hourly one of keywords, read
+// their rows as stored (one per entity and day or hour), in the order of
+// the table's key, so that a page stops reading at its last row and a
+// report job streams without a sort; a summary groups by the entity
+// alone, in the order of delivery_days_entity (migration 00042), so
+// that its first pages sum only their own entities' days. Sorting by a
+// metric sums every entity of the range before it sorts.
+func ReportSQL(q ReportQuery, sqlite bool) (string, []any, error) {
 	var args []any
 	arg := func(v any) string {
 		args = append(args, v)
 		return fmt.Sprintf("$%d", len(args))
 	}
-	inner, having, err := reportAggregate(q, arg)
-	if err != nil {
-		return "", nil, err
-	}
-	order, err := reportOrder(q, "")
+	page, err := reportPage(q, arg, sqlite)
 	if err != nil {
 		return "", nil, err
 	}
@@ -262,11 +272,7 @@ func ReportSQL(q ReportQuery) (string, []any, error) {
 	default:
 		b.WriteString(`COALESCE(g.name, rg.name, ''), COALESCE(k.text, rk.name, ''), COALESCE(k.match_type, rk.match_type, ''), k.status, k.id IS NULL`)
 	}
-	b.WriteString(` FROM (SELECT * FROM (` + inner + having + `) s ORDER BY ` + order)
-	if q.Limit > 0 {
-		b.WriteString(` LIMIT ` + arg(q.Limit) + ` OFFSET ` + arg(q.Offset))
-	}
-	b.WriteString(`) a
+	b.WriteString(` FROM (` + page + `) a
 		LEFT JOIN campaigns c ON c.id = a.campaign_id
 		LEFT JOIN report_names rc ON c.id IS NULL AND rc.entity_id = a.campaign_id`)
 	if q.Level >= LevelAdGroup {
@@ -282,6 +288,64 @@ func ReportSQL(q ReportQuery) (string, []any, error) {
 	outer, _ := reportOrder(q, "a.")
 	b.WriteString(` ORDER BY ` + outer)
 	return b.String(), args, nil
+}
+
+// ReportFiguresSQL returns ReportSQL's statement without the names: its
+// first nine columns (entity_id, campaign_id, ad_group_id, t and the
+// figures), in its order. A store that streams many rows per entity (a
+// report job by day or hour) looks each entity's names up once
+// (ReportNameSQL) rather than joining them to every row.
+func ReportFiguresSQL(q ReportQuery, sqlite bool) (string, []any, error) {
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	page, err := reportPage(q, arg, sqlite)
+	return page, args, err
+}
+
+// ReportNameSQL returns the statement that names one entity of a level
+// ($1 its id) as ReportSQL's joins do: the live entity's name, match
+// type (keywords) and status, and whether it is gone, with the last
+// names of a deleted one from report_names.
+func ReportNameSQL(level ReportLevel) string {
+	switch level {
+	case LevelCampaign:
+		return `SELECT COALESCE(c.name, rc.name, ''), '', c.status, c.id IS NULL FROM (SELECT 1) o
+			LEFT JOIN campaigns c ON c.id = $1 LEFT JOIN report_names rc ON c.id IS NULL AND rc.entity_id = $1`
+	case LevelAdGroup:
+		return `SELECT COALESCE(g.name, rg.name, ''), '', g.status, g.id IS NULL FROM (SELECT 1) o
+			LEFT JOIN ad_groups g ON g.id = $1 LEFT JOIN report_names rg ON g.id IS NULL AND rg.entity_id = $1`
+	}
+	return `SELECT COALESCE(k.text, rk.name, ''), COALESCE(k.match_type, rk.match_type, ''), k.status, k.id IS NULL FROM (SELECT 1) o
+		LEFT JOIN keywords k ON k.id = $1 LEFT JOIN report_names rk ON k.id IS NULL AND rk.entity_id = $1`
+}
+
+// reportPage returns the query of q's rows in their order, with its
+// page (Limit, Offset).
+func reportPage(q ReportQuery, arg func(any) string, sqlite bool) (string, error) {
+	// Under a campaign or an ad group, the range's rows of the level
+	// (the primary key's) hold theirs; the index by entity would read
+	// every entity of the account to find them.
+	r, err := reportRows(q, arg, sqlite && q.Sort == "" && q.CampaignID == "" && q.AdGroupID == "")
+	if err != nil {
+		return "", err
+	}
+	var page string
+	if q.Sort == "" {
+		page = r.query + ` ORDER BY ` + r.order
+	} else {
+		order, err := reportOrder(q, "")
+		if err != nil {
+			return "", err
+		}
+		page = `SELECT * FROM (` + r.query + `) s ORDER BY ` + order
+	}
+	if q.Limit > 0 {
+		page += ` LIMIT ` + arg(q.Limit) + ` OFFSET ` + arg(q.Offset)
+	}
+	return page, nil
 }
 
 // ReportTotalsSQL returns the statement that sums the rows of q. Without
@@ -310,43 +374,56 @@ func ReportTotalsSQL(q ReportQuery) (string, []any, error) {
 		}
 		return `SELECT ` + sums + ` FROM delivery_days WHERE ` + where, args, nil
 	}
-	inner, having, err := reportAggregate(q, arg)
+	r, err := reportRows(q, arg, false)
 	if err != nil {
 		return "", nil, err
 	}
-	return `SELECT ` + sums + ` FROM (` + inner + having + `) s`, args, nil
+	return `SELECT ` + sums + ` FROM (` + r.query + `) s`, args, nil
 }
 
-// reportAggregate returns the grouped query of q's rows (entity_id,
-// campaign_id, ad_group_id, t: the day or hour or 0, and the sums) and
-// its HAVING clause (the status filter).
-func reportAggregate(q ReportQuery, arg func(any) string) (string, string, error) {
-	var entity, group string
-	switch q.Level {
-	case LevelCampaign:
-		entity, group = "campaign_id", "''"
-	case LevelAdGroup:
-		entity, group = "ad_group_id", "ad_group_id"
-	case LevelKeyword:
-		entity, group = "keyword_id", "ad_group_id"
-	default:
-		return "", "", fmt.Errorf("report level %d", q.Level)
+// reportQuery is the query of a report's rows (entity_id, campaign_id,
+// ad_group_id, t: the day or hour or 0, and the figures), without its
+// order, and the columns of its natural order (t, then the entity).
+type reportQuery struct {
+	query, order string
+}
+
+// reportRows returns the query of q's rows. Rows whose figures are all
+// zero are left out: a day an hour moved away from (a change of zone, a
+// correction) keeps a row of zeros.
+//
+// An entity's campaign and ad group never change (ids are not reused,
+// and nothing moves to another parent), so a row groups by the entity
+// (and its day or hour) alone and takes its parents' ids as MIN().
+//
+// indexed names the index by entity in a summary (SQLite's hint).
+func reportRows(q ReportQuery, arg func(any) string, indexed bool) (reportQuery, error) {
+	if q.Level < LevelCampaign || q.Level > LevelKeyword {
+		return reportQuery{}, fmt.Errorf("report level %d", q.Level)
 	}
-	var from, t string
+	// entity, campaign and group are the columns of the table read;
+	// t the time column ("" in a summary); grouped says whether rows
+	// are summed (several stored rows make one).
+	var table, entity, campaign, group, t string
 	where := `account_id = ` + arg(q.Tenant.AccountID) + ` AND environment = ` + arg(string(q.Tenant.Environment))
+	campaign = "campaign_id"
 	if q.Granularity == Hourly {
-		from, t = "delivery_hours", "hour"
+		table, t = "delivery_hours", "hour"
 		where += ` AND hour >= ` + arg(q.FromHour.UnixMicro()) + ` AND hour < ` + arg(q.ToHour.UnixMicro())
-	} else {
-		from, entity = "delivery_days", "entity_id"
-		if q.Level == LevelCampaign {
-			group = "ad_group_id"
+		switch q.Level {
+		case LevelCampaign:
+			entity, group = "campaign_id", "''"
+		case LevelAdGroup:
+			entity, group = "ad_group_id", "ad_group_id"
+		default:
+			entity, group = "keyword_id", "ad_group_id"
 		}
+	} else {
+		table, entity, group = "delivery_days", "entity_id", "ad_group_id"
 		where += ` AND level = ` + arg(int(q.Level)) + ` AND day >= ` + arg(q.FromDay) + ` AND day <= ` + arg(q.ToDay)
-		t = "day"
-	}
-	if q.Granularity == Summary {
-		t = "0"
+		if q.Granularity == Daily {
+			t = "day"
+		}
 	}
 	if q.CampaignID != "" {
 		where += ` AND campaign_id = ` + arg(q.CampaignID)
@@ -354,28 +431,53 @@ func reportAggregate(q ReportQuery, arg func(any) string) (string, string, error
 	if q.AdGroupID != "" {
 		where += ` AND ad_group_id = ` + arg(q.AdGroupID)
 	}
-	groupBy := entity + `, campaign_id`
-	if group != "''" {
-		groupBy += `, ` + group
+	// One stored row per entity and day (delivery_days' key) or keyword
+	// and hour (delivery_hours'): those reports read the rows as they
+	// are.
+	grouped := t == "" || (q.Granularity == Hourly && q.Level != LevelKeyword)
+	key := entity
+	tcol := "0"
+	if t != "" {
+		key, tcol = t+`, `+entity, t
 	}
-	if t != "0" {
-		groupBy += `, ` + t
-	}
-	inner := `SELECT ` + entity + ` AS entity_id, campaign_id, ` + group + ` AS ad_group_id, ` + t + ` AS t,
-		SUM(impressions) AS impressions, SUM(clicks) AS clicks, SUM(cost) AS cost, SUM(orders) AS orders, SUM(sales) AS sales
-		FROM ` + from + ` WHERE ` + where + ` GROUP BY ` + groupBy
-	// Rows whose figures are all zero are left out: a day an hour moved
-	// away from (a change of zone, a correction) keeps a row of zeros.
-	having := ` HAVING (SUM(impressions) <> 0 OR SUM(clicks) <> 0 OR SUM(cost) <> 0 OR SUM(orders) <> 0 OR SUM(sales) <> 0)`
+	var status string
 	if q.Status != "" {
-		table := map[ReportLevel]string{LevelCampaign: "campaigns", LevelAdGroup: "ad_groups", LevelKeyword: "keywords"}[q.Level]
+		entities := map[ReportLevel]string{LevelCampaign: "campaigns", LevelAdGroup: "ad_groups", LevelKeyword: "keywords"}[q.Level]
 		if q.Status == "deleted" {
-			having += ` AND NOT EXISTS (SELECT 1 FROM ` + table + ` x WHERE x.id = ` + entity + `)`
+			status = `NOT EXISTS (SELECT 1 FROM ` + entities + ` x WHERE x.id = ` + table + `.` + entity + `)`
 		} else {
-			having += ` AND EXISTS (SELECT 1 FROM ` + table + ` x WHERE x.id = ` + entity + ` AND x.status = ` + arg(q.Status) + `)`
+			status = `EXISTS (SELECT 1 FROM ` + entities + ` x WHERE x.id = ` + table + `.` + entity + ` AND x.status = ` + arg(q.Status) + `)`
 		}
 	}
-	return inner, having, nil
+	var b strings.Builder
+	b.WriteString(`SELECT ` + entity + ` AS entity_id, `)
+	if !grouped {
+		b.WriteString(campaign + ` AS campaign_id, ` + group + ` AS ad_group_id, ` + tcol + ` AS t,
+		impressions, clicks, cost, orders, sales FROM ` + table + ` WHERE ` + where + `
+		AND (impressions <> 0 OR clicks <> 0 OR cost <> 0 OR orders <> 0 OR sales <> 0)`)
+		if status != "" {
+			b.WriteString(` AND ` + status)
+		}
+		return reportQuery{b.String(), key}, nil
+	}
+	if entity != campaign {
+		campaign = `MIN(` + campaign + `)`
+	}
+	if group != "''" && group != entity {
+		group = `MIN(` + group + `)`
+	}
+	from := table
+	if indexed && t == "" {
+		from += ` INDEXED BY delivery_days_entity`
+	}
+	b.WriteString(campaign + ` AS campaign_id, ` + group + ` AS ad_group_id, ` + tcol + ` AS t,
+		SUM(impressions) AS impressions, SUM(clicks) AS clicks, SUM(cost) AS cost, SUM(orders) AS orders, SUM(sales) AS sales
+		FROM ` + from + ` WHERE ` + where + ` GROUP BY ` + key + `
+		HAVING (SUM(impressions) <> 0 OR SUM(clicks) <> 0 OR SUM(cost) <> 0 OR SUM(orders) <> 0 OR SUM(sales) <> 0)`)
+	if status != "" {
+		b.WriteString(` AND ` + status)
+	}
+	return reportQuery{b.String(), key}, nil
 }
 
 // reportOrder returns q's ORDER BY over columns prefixed by p.
