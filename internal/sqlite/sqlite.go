@@ -93,7 +93,23 @@ type Option func(*options)
 
 type options struct {
 	beforeMigrate func(ctx context.Context, s store.Schema) error
-	upTo          int64 // 0: the latest version
+	upTo          int64       // 0: the latest version
+	readMemory    *ReadMemory // nil: sized by readMemoryFor
+}
+
+// ReadMemory is what the reader connections hold of the database in
+// memory: each one's page cache, and the memory map they read the file
+// through (see readMemoryFor).
+type ReadMemory struct {
+	CacheKiB  int64 // page cache of each reader connection, in KiB (SQLite's default: 2,000)
+	MmapBytes int64 // memory map of the file, in bytes; 0 reads with pread into the page cache
+}
+
+// WithReadMemory has Open give the reader connections m instead of what
+// it sizes for the database and the machine: for the benchmarks that
+// compare settings.
+func WithReadMemory(m ReadMemory) Option {
+	return func(o *options) { o.readMemory = &m }
 }
 
 // UpTo has Open migrate the database no further than version: for tests
@@ -128,7 +144,11 @@ func open(ctx context.Context, dir, path string, o *options) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	mem := readMemoryFor(path)
+	if o.readMemory != nil {
+		mem = *o.readMemory
+	}
+	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)"+mem.pragmas())
 	if err != nil {
 		w.Close()
 		return nil, err
@@ -147,6 +167,17 @@ func open(ctx context.Context, dir, path string, o *options) (*DB, error) {
 	db.checkpoints, db.stop, db.stopped = ck, make(chan struct{}), make(chan struct{})
 	go db.checkpointLoop(checkpointEvery)
 	return db, nil
+}
+
+// readMemoryFor sizes the readers' memory for the database at path on
+// this machine.
+func readMemoryFor(path string) ReadMemory {
+	return ReadMemory{CacheKiB: 2000}
+}
+
+// pragmas are m's settings as DSN parameters.
+func (m ReadMemory) pragmas() string {
+	return "&_pragma=cache_size(-" + strconv.FormatInt(m.CacheKiB, 10) + ")&_pragma=mmap_size(" + strconv.FormatInt(m.MmapBytes, 10) + ")"
 }
 
 // private makes dir (created if needed) 0700, and the database at path

@@ -1,0 +1,222 @@
+package sqlite_test
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"log/slog"
+	mrand "math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adcamp/adcamp/client/signing"
+	"github.com/adcamp/adcamp/internal/httpapi"
+	"github.com/adcamp/adcamp/internal/jsonlog"
+	"github.com/adcamp/adcamp/internal/metrics"
+	"github.com/adcamp/adcamp/internal/secrets"
+	"github.com/adcamp/adcamp/internal/service"
+	"github.com/adcamp/adcamp/internal/sqlite"
+	"github.com/adcamp/adcamp/internal/store/storetest"
+)
+
+// BenchmarkScaleHTTP gets campaigns by id through the HTTP API (issue 39,
+// item 3): the production handler wired as serve wires it (signed
+// requests, the JSON access log, metrics; the rate limit off), over the
+// seeded database of BenchmarkScale, the measured tenant holding 100 or
+// 1,000,000 campaigns beside 10,000 other accounts. Each request asks for
+// one of the tenant's campaigns drawn at random from all of them. It
+// reports the median and the 99th percentile of the requests' times
+// (p50-ns, p99-ns) beside ns/op; bench/million.sh runs it.
+//
+//	ADCAMP_BENCH_SCALE=1 go test -run '^$' -bench BenchmarkScaleHTTP -benchtime 20000x ./internal/sqlite/
+//
+// ADCAMP_BENCH_READ_MEMORY=cacheKiB,mmapBytes gives the reader
+// connections that page cache and memory map instead of what Open sizes
+// (sqlite.WithReadMemory), to compare settings.
+func BenchmarkScaleHTTP(b *testing.B) {
+	for _, n := range []int{100, 1_000_000} {
+		b.Run(fmt.Sprintf("campaigns=%d/get", n), func(b *testing.B) {
+			if n >= 1_000_000 && os.Getenv(scaleEnv) == "" {
+				b.Skipf("set %s=1 to run with %d campaigns (the first run seeds them, a minute or more)", scaleEnv, n)
+			}
+			var opts []sqlite.Option
+			if m, ok := readMemoryEnv(b); ok {
+				opts = append(opts, sqlite.WithReadMemory(m))
+			}
+			api := newScaleAPI(b, openScale(b, n, n, opts...))
+			api.gets(b)
+		})
+	}
+}
+
+// scaleHTTPWarmup is how many gets each run makes before it measures: a
+// server that has answered a while, its statements prepared and its
+// connections open.
+const scaleHTTPWarmup = 5000
+
+// readMemoryEnv reads ADCAMP_BENCH_READ_MEMORY.
+func readMemoryEnv(b *testing.B) (sqlite.ReadMemory, bool) {
+	v := os.Getenv("ADCAMP_BENCH_READ_MEMORY")
+	if v == "" {
+		return sqlite.ReadMemory{}, false
+	}
+	cache, mmap, ok := strings.Cut(v, ",")
+	c, err1 := strconv.ParseInt(cache, 10, 64)
+	m, err2 := strconv.ParseInt(mmap, 10, 64)
+	if !ok || err1 != nil || err2 != nil {
+		b.Fatalf("ADCAMP_BENCH_READ_MEMORY=%q: want cacheKiB,mmapBytes", v)
+	}
+	return sqlite.ReadMemory{CacheKiB: c, MmapBytes: m}, true
+}
+
+// scaleAPI is the Open API over a seeded store, with a production key of
+// the measured tenant. Its clock stands still, so every signature is
+// fresh.
+type scaleAPI struct {
+	s           storetest.Scale
+	h           http.Handler
+	now         time.Time
+	key, secret string
+}
+
+func newScaleAPI(b *testing.B, s storetest.Scale) *scaleAPI {
+	b.Helper()
+	ctx := context.Background()
+	key := make([]byte, secrets.KeySize)
+	rand.Read(key)
+	box, err := secrets.New(key)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := service.CheckSecrets(ctx, s.DB, box); err != nil {
+		b.Fatal(err)
+	}
+	log := slog.New(jsonlog.New(io.Discard, nil))
+	now := time.Now().UTC().Truncate(time.Second)
+	svc := service.New(service.Config{Store: s.DB, Box: box, Now: func() time.Time { return now }, Logger: log})
+	if err := svc.LoadSettings(ctx); err != nil {
+		b.Fatal(err)
+	}
+	env := s.Tenant.Environment
+	h, err := httpapi.New(svc.Ads, svc.Keys, env, log.With("env", string(env)),
+		httpapi.WithMetrics(metrics.New(nil)), httpapi.WithRateLimit(0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	k, err := svc.CreateKey(ctx, s.Tenant.AccountID, env)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &scaleAPI{s: s, h: h, now: now, key: k.ID, secret: k.Secret}
+}
+
+// gets serves GET /campaigns/{id} of random campaigns of the tenant,
+// timing each ServeHTTP; requests are built and signed outside the timer,
+// a hundred at a time.
+func (a *scaleAPI) gets(b *testing.B) {
+	rnd := mrand.New(mrand.NewPCG(3, 4))
+	next := func() *http.Request {
+		id := a.s.Sample[rnd.IntN(len(a.s.Sample))]
+		r := httptest.NewRequest("GET", signing.PrefixCanonical+"/campaigns/"+id, nil)
+		signing.SignRequest(r, signing.SchemeA, a.key, a.secret, nil, a.now)
+		return r
+	}
+	w := &scaleWriter{header: http.Header{}}
+	serve := func(r *http.Request) time.Duration {
+		w.status = 0
+		clear(w.header)
+		start := time.Now()
+		a.h.ServeHTTP(w, r)
+		d := time.Since(start)
+		if w.status != http.StatusOK {
+			b.Fatalf("GET %s = %d, want 200", r.URL, w.status)
+		}
+		return d
+	}
+	for range scaleHTTPWarmup {
+		serve(next())
+	}
+	var batch []*http.Request
+	times := make([]time.Duration, 0, 1<<16)
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(batch) == 0 {
+			b.StopTimer()
+			for range 100 {
+				batch = append(batch, next())
+			}
+			b.StartTimer()
+		}
+		times = append(times, serve(batch[0]))
+		batch = batch[1:]
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(quantile(times, 0.50).Nanoseconds()), "p50-ns")
+	b.ReportMetric(float64(quantile(times, 0.99).Nanoseconds()), "p99-ns")
+	anon, file := rss(b)
+	b.ReportMetric(anon, "rss-anon-MiB")
+	b.ReportMetric(file, "rss-file-MiB")
+}
+
+// quantile is the q-quantile of sorted (the nearest rank).
+func quantile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[min(len(sorted)-1, int(q*float64(len(sorted))))]
+}
+
+// rss returns the process's resident memory, anonymous and mapped from
+// files, in MiB (from /proc/self/status).
+func rss(b *testing.B) (anon, file float64) {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0, 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok || (name != "RssAnon" && name != "RssFile") {
+			continue
+		}
+		kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+		if err != nil {
+			b.Fatalf("/proc/self/status %s: %v", name, err)
+		}
+		if name == "RssAnon" {
+			anon = kb / 1024
+		} else {
+			file = kb / 1024
+		}
+	}
+	return anon, file
+}
+
+// scaleWriter is a ResponseWriter that keeps the status and drops the
+// body.
+type scaleWriter struct {
+	header http.Header
+	status int
+}
+
+func (w *scaleWriter) Header() http.Header { return w.header }
+
+func (w *scaleWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+
+func (w *scaleWriter) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return len(p), nil
+}
