@@ -54,10 +54,10 @@ function median(list,    n, a, i, j, t) {
 	if (!(s in seen)) { seen[s] = 1; order[++ns] = s }
 }
 END {
-	split("p50-ns p99-ns cpu-p50-ns cpu-p99-ns ns/op rss-anon-MiB rss-file-MiB", ms, " ")
+	nm = split("p50-ns p99-ns cpu-p50-ns cpu-p99-ns reads/op faults/op ns/op rss-anon-MiB rss-file-MiB", ms, " ")
 	printf "%-24s %-14s %12s %12s %8s\n", "setting", "figure", "100", "1,000,000", "ratio"
-	for (k = 1; k <= ns; k++) for (j = 1; j <= 7; j++) {
+	for (k = 1; k <= ns; k++) for (j = 1; j <= nm; j++) {
 		s = order[k]; m = ms[j]
-		printf "%-24s %-14s %12.1f %12.1f %7.2fx\n", s, m, median(val[s, m, 100]), median(val[s, m, 1000000]), median(ratio[s, m])
+		printf "%-24s %-14s %12.2f %12.2f %7.2fx\n", s, m, median(val[s, m, 100]), median(val[s, m, 1000000]), median(ratio[s, m])
 	}
 }' "$out"

@@ -180,6 +180,7 @@ func (a *scaleAPI) gets(b *testing.B) {
 	walls := make([]time.Duration, 0, 1<<16)
 	cpus := make([]time.Duration, 0, 1<<16)
 	b.ReportAllocs()
+	reads, faults := readCalls(b), minorFaults(b)
 	for b.Loop() {
 		if len(batch) == 0 {
 			b.StopTimer()
@@ -192,6 +193,8 @@ func (a *scaleAPI) gets(b *testing.B) {
 		walls, cpus = append(walls, wall), append(cpus, cpu)
 		batch = batch[1:]
 	}
+	b.ReportMetric(float64(readCalls(b)-reads)/float64(len(walls)), "reads/op")
+	b.ReportMetric(float64(minorFaults(b)-faults)/float64(len(walls)), "faults/op")
 	slices.Sort(walls)
 	slices.Sort(cpus)
 	b.ReportMetric(float64(quantile(walls, 0.50).Nanoseconds()), "p50-ns")
@@ -211,6 +214,37 @@ func threadCPU(b *testing.B) time.Duration {
 		b.Fatalf("clock_gettime: %v", errno)
 	}
 	return time.Duration(ts.Nano())
+}
+
+// readCalls returns how many read system calls (read, pread) the
+// process has made: SQLite's page cache reads each page it misses with
+// one.
+func readCalls(b *testing.B) int64 {
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "syscr: "); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return n
+		}
+	}
+	b.Fatal("no syscr in /proc/self/io")
+	return 0
+}
+
+// minorFaults returns the process's minor page faults: reading a page of
+// a memory map the first time takes one (and maps up to 16 pages around).
+func minorFaults(b *testing.B) int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return ru.Minflt
 }
 
 // quantile is the q-quantile of sorted (the nearest rank).
