@@ -47,7 +47,7 @@ function median(list,    n, a, i, j, t) {
 /^#/ { next }
 {
 	s = $1; size = $2; sub(/.*campaigns=/, "", size); sub(/\/.*/, "", size)
-	for (i = 4; i < NF; i++) if ($(i + 1) ~ /^(ns\/op|p50-ns|p99-ns|cpu-p50-ns|cpu-p99-ns|rss-anon-MiB|rss-file-MiB)$/) v[$(i + 1)] = $i
+	for (i = 4; i < NF; i++) if ($(i + 1) ~ /^(ns\/op|p50-ns|p99-ns|cpu-p50-ns|cpu-p99-ns|reads\/op|faults\/op|rss-anon-MiB|rss-file-MiB)$/) v[$(i + 1)] = $i
 	for (m in v) { key = s SUBSEP m; val[key, size] = val[key, size] " " v[m]; last[key, size] = v[m] }
 	if (size == 1000000) for (m in v) if ((s, m, 100) in last) ratio[s, m] = ratio[s, m] " " v[m] / last[s, m, 100]
 	delete v
