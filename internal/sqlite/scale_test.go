@@ -56,14 +56,15 @@ func BenchmarkScale(b *testing.B) {
 			if n >= 1_000_000 && os.Getenv(scaleEnv) == "" {
 				b.Skipf("set %s=1 to run with %d campaigns (the first run seeds them, a minute or more)", scaleEnv, n)
 			}
-			storetest.BenchScale(b, openScale(b, n))
+			storetest.BenchScale(b, openScale(b, n, scaleSample))
 		})
 	}
 }
 
-// openScale opens a store on a copy of the seeded database of size n,
-// seeding it first if it is not cached.
-func openScale(b *testing.B, n int) storetest.Scale {
+// openScale opens a store with opts on a copy of the seeded database of
+// size n, seeding it first if it is not cached, with a sample of about
+// sample of the measured tenant's campaigns.
+func openScale(b *testing.B, n, sample int, opts ...sqlite.Option) storetest.Scale {
 	b.Helper()
 	dir := b.TempDir()
 	st := openScaleStore(b, dir) // creates the schema, to key the cache
@@ -101,17 +102,17 @@ func openScale(b *testing.B, n int) storetest.Scale {
 		os.Remove(path + "-shm")
 		copyFile(b, cache, path)
 	}
-	db := openScaleStore(b, dir)
+	db := openScaleStore(b, dir, opts...)
 	b.Cleanup(func() { db.Close() })
 	storetest.EndDueCampaigns(b, db, adcamp.DateOf(time.Now()), 1000)
 	s := storetest.Scale{DB: db, N: n}
-	s.Tenant, s.Sample = scaleTenant(b, dir, n)
+	s.Tenant, s.Sample = scaleTenant(b, dir, n, sample)
 	return s
 }
 
-func openScaleStore(b *testing.B, dir string) *sqlite.DB {
+func openScaleStore(b *testing.B, dir string, opts ...sqlite.Option) *sqlite.DB {
 	b.Helper()
-	st, err := sqlite.Open(context.Background(), dir)
+	st, err := sqlite.Open(context.Background(), dir, opts...)
 	if err != nil {
 		b.Fatalf("sqlite.Open: %v", err)
 	}
@@ -142,9 +143,9 @@ func scaleKey(b *testing.B, db *sql.DB) string {
 }
 
 // scaleTenant returns the measured tenant (its account is named
-// "Measured") and a sample of its campaign ids, spread evenly over
-// creation time, in random order.
-func scaleTenant(b *testing.B, dir string, n int) (adcamp.Tenant, []string) {
+// "Measured") and a sample of about sample of its campaign ids, spread
+// evenly over creation time, in random order.
+func scaleTenant(b *testing.B, dir string, n, sample int) (adcamp.Tenant, []string) {
 	b.Helper()
 	db := openFile(b, dir, "_pragma=query_only(1)")
 	defer db.Close()
@@ -158,22 +159,22 @@ func scaleTenant(b *testing.B, dir string, n int) (adcamp.Tenant, []string) {
 		b.Fatalf("sample campaigns: %v", err)
 	}
 	defer rows.Close()
-	step := max(1, n/scaleSample)
-	var sample []string
+	step := max(1, n/sample)
+	var ids []string
 	for i := 0; rows.Next(); i++ {
 		var id string
 		if err := rows.Scan(&id); err != nil {
 			b.Fatalf("sample campaigns: %v", err)
 		}
 		if i%step == 0 {
-			sample = append(sample, id)
+			ids = append(ids, id)
 		}
 	}
-	if err := rows.Err(); err != nil || len(sample) == 0 {
-		b.Fatalf("sample campaigns: %d ids, error %v", len(sample), err)
+	if err := rows.Err(); err != nil || len(ids) == 0 {
+		b.Fatalf("sample campaigns: %d ids, error %v", len(ids), err)
 	}
-	rand.New(rand.NewPCG(1, 2)).Shuffle(len(sample), func(i, j int) { sample[i], sample[j] = sample[j], sample[i] })
-	return tn, sample
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	return tn, ids
 }
 
 // seedScale stores the measured account with n campaigns and scaleOthers

@@ -93,7 +93,23 @@ type Option func(*options)
 
 type options struct {
 	beforeMigrate func(ctx context.Context, s store.Schema) error
-	upTo          int64 // 0: the latest version
+	upTo          int64       // 0: the latest version
+	readMemory    *ReadMemory // nil: sized by readMemoryFor
+}
+
+// ReadMemory is what the reader connections hold of the database in
+// memory: each one's page cache, and the memory map they read the file
+// through (see readMemoryFor).
+type ReadMemory struct {
+	CacheKiB  int64 // page cache of each reader connection, in KiB (SQLite's default: 2,000)
+	MmapBytes int64 // memory map of the file, in bytes; 0 reads with pread into the page cache
+}
+
+// WithReadMemory has Open give the reader connections m instead of what
+// it sizes for the database and the machine: for the benchmarks that
+// compare settings.
+func WithReadMemory(m ReadMemory) Option {
+	return func(o *options) { o.readMemory = &m }
 }
 
 // UpTo has Open migrate the database no further than version: for tests
@@ -128,7 +144,11 @@ func open(ctx context.Context, dir, path string, o *options) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	mem := readMemoryFor(path)
+	if o.readMemory != nil {
+		mem = *o.readMemory
+	}
+	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)"+mem.pragmas())
 	if err != nil {
 		w.Close()
 		return nil, err
@@ -147,6 +167,56 @@ func open(ctx context.Context, dir, path string, o *options) (*DB, error) {
 	db.checkpoints, db.stop, db.stopped = ck, make(chan struct{}), make(chan struct{})
 	go db.checkpointLoop(checkpointEvery)
 	return db, nil
+}
+
+// readMemoryFor sizes the readers' memory for the database at path on
+// this machine, when Open opens it.
+//
+// A database under mmapFrom keeps SQLite's defaults: a page cache of
+// 2,000 KiB per reader connection, read into with pread. Its pages in
+// use fit there, and the process's resident memory stays small (issue 39
+// holds the mixed sitting, on a new database, to 64 MiB).
+//
+// From mmapFrom up, the readers read the file through a memory map of
+// up to mmapMax or a quarter of the machine's memory, whichever is less
+// (SQLite maps no more than the file holds; the WAL's pages are still
+// read with pread). With a million campaigns, a get by id read 1.8 pages
+// a request that the page cache had lost (a pread each), and took 1.3
+// times as long as with a hundred; through the map it reads none, and takes
+// 1.05 times as long once the pages have been read once
+// (bench/notes/2026-11-27-million-gets.md). A larger page cache did as
+// well only once it held the whole file, in each connection's own copy
+// (anonymous memory, the file's size times the connections); the map's
+// pages are the kernel's page cache, one copy shared by every connection
+// and process, which the kernel takes back when memory runs short. They
+// count in the process's resident memory (RssFile) once read: so only
+// for a database too big for the small figure to hold anyway.
+//
+// The size is chosen when the process opens the database: one that grows
+// past mmapFrom is read through a map from the next start.
+func readMemoryFor(path string) ReadMemory {
+	m := ReadMemory{CacheKiB: 2000}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() < mmapFrom {
+		return m
+	}
+	m.MmapBytes = mmapMax
+	if ram := physicalMemory(); ram > 0 {
+		m.MmapBytes = min(m.MmapBytes, ram/4)
+	}
+	return m
+}
+
+// mmapFrom and mmapMax bound the readers' memory map (see readMemoryFor).
+// mmapMax is the most this build of SQLite maps (SQLITE_MAX_MMAP_SIZE).
+const (
+	mmapFrom = 64 << 20
+	mmapMax  = 0x7fff0000
+)
+
+// pragmas are m's settings as DSN parameters.
+func (m ReadMemory) pragmas() string {
+	return "&_pragma=cache_size(-" + strconv.FormatInt(m.CacheKiB, 10) + ")&_pragma=mmap_size(" + strconv.FormatInt(m.MmapBytes, 10) + ")"
 }
 
 // private makes dir (created if needed) 0700, and the database at path
