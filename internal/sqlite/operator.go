@@ -142,43 +142,68 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 
 const deliveryColumns = 13
 
+// PutDelivery reads the stored rows of the batch's keys, then inserts
+// the new keys, updates the changed ones by their primary key (an
+// unchanged row is not written), adds each campaign's change of cost to
+// its hours in campaign_hour_spend and the changes of the days to
+// delivery_days (store.PlanDelivery).
 func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
-	type campaignHour struct {
-		campaign string
-		hour     int64
-	}
 	old, err := t.storedHours(ctx, rows)
 	if err != nil {
 		return err
 	}
-	touched := map[campaignHour]bool{}
-	err = chunks(len(rows), func(start, size int) error {
+	plan := store.PlanDelivery(old, rows)
+	at := micros(now)
+	err = chunks(len(plan.Insert), func(start, size int) error {
 		args := make([]any, 0, size*deliveryColumns)
-		for _, r := range rows[start : start+size] {
-			h := micros(r.Hour)
-			touched[campaignHour{r.CampaignID, h}] = true
-			args = append(args, r.KeywordID, h, r.AccountID, string(r.Environment), r.CampaignID, r.AdGroupID,
-				r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales), micros(now), nullDay(r.Day))
+		for _, r := range plan.Insert[start : start+size] {
+			args = append(args, r.KeywordID, micros(r.Hour), r.AccountID, string(r.Environment), r.CampaignID, r.AdGroupID,
+				r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales), at, nullDay(r.Day))
 		}
 		_, err := t.exec(ctx, `INSERT INTO delivery_hours (keyword_id, hour, account_id, environment, campaign_id, ad_group_id,
-			impressions, clicks, cost, orders, sales, updated_at, day) VALUES `+placeholders(size, deliveryColumns)+`
-			ON CONFLICT (keyword_id, hour) DO UPDATE SET impressions = excluded.impressions, clicks = excluded.clicks,
-			cost = excluded.cost, orders = excluded.orders, sales = excluded.sales, updated_at = excluded.updated_at,
-			day = COALESCE(excluded.day, delivery_hours.day)`, args...)
+			impressions, clicks, cost, orders, sales, updated_at, day) VALUES `+placeholders(size, deliveryColumns), args...)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	for ch := range touched {
-		_, err := t.exec(ctx, `INSERT INTO campaign_hour_spend (campaign_id, hour, cost)
-			SELECT campaign_id, hour, SUM(cost) FROM delivery_hours WHERE campaign_id = $1 AND hour = $2 GROUP BY campaign_id, hour
-			ON CONFLICT (campaign_id, hour) DO UPDATE SET cost = excluded.cost`, ch.campaign, ch.hour)
-		if err != nil {
-			return err
+	// UPDATE … FROM (VALUES …): SQLite walks the values and finds each
+	// row by its primary key (TestQueryPlansUseIndexes).
+	err = chunks(len(plan.Update), func(start, size int) error {
+		args := make([]any, 1, 1+size*8)
+		args[0] = at
+		for _, r := range plan.Update[start : start+size] {
+			args = append(args, r.KeywordID, micros(r.Hour), r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales), nullDay(r.Day))
 		}
+		_, err := t.exec(ctx, deliveryUpdate(size), args...)
+		return err
+	})
+	if err != nil {
+		return err
 	}
-	return t.addDays(ctx, store.DayDeltas(old, rows))
+	err = chunks(len(plan.Spend), func(start, size int) error {
+		args := make([]any, 0, size*3)
+		for _, h := range plan.Spend[start : start+size] {
+			args = append(args, h.CampaignID, h.Hour, int64(h.Cost))
+		}
+		_, err := t.exec(ctx, `INSERT INTO campaign_hour_spend (campaign_id, hour, cost) VALUES `+placeholders(size, 3)+`
+			ON CONFLICT (campaign_id, hour) DO UPDATE SET cost = campaign_hour_spend.cost + excluded.cost`, args...)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return t.addDays(ctx, plan.Days)
+}
+
+// deliveryUpdate is the statement updating size rows of delivery_hours
+// by their keys: updated_at, then 8 values a row (anonymous parameters
+// are numbered in the text's order).
+func deliveryUpdate(size int) string {
+	return `UPDATE delivery_hours SET impressions = v.column3, clicks = v.column4, cost = v.column5, orders = v.column6,
+		sales = v.column7, day = v.column8, updated_at = ?
+		FROM (VALUES ` + placeholders(size, 8) + `) AS v
+		WHERE delivery_hours.keyword_id = v.column1 AND delivery_hours.hour = v.column2`
 }
 
 // nullDay is a row's day, NULL for none.
@@ -189,18 +214,18 @@ func nullDay(d int32) any {
 	return d
 }
 
-// storedHours returns the stored rows of rows' keys that have a day (an
-// undated one was never added to a day).
+// storedHours returns the stored rows of rows' keys, Day 0 for an
+// undated one (never added to a day).
 func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow) ([]store.HourFigures, error) {
-	var out []store.HourFigures
+	out := make([]store.HourFigures, 0, len(rows))
 	err := chunks(len(rows), func(start, size int) error {
 		args := make([]any, 0, size*2)
 		for _, r := range rows[start : start+size] {
 			args = append(args, r.KeywordID, micros(r.Hour))
 		}
-		q, err := t.query(ctx, `SELECT keyword_id, hour, day, account_id, environment, campaign_id, ad_group_id,
+		q, err := t.query(ctx, `SELECT keyword_id, hour, coalesce(day, 0), account_id, environment, campaign_id, ad_group_id,
 			impressions, clicks, cost, orders, sales FROM delivery_hours
-			WHERE day IS NOT NULL AND (keyword_id, hour) IN (VALUES `+placeholders(size, 2)+`)`, args...)
+			WHERE (keyword_id, hour) IN (VALUES `+placeholders(size, 2)+`)`, args...)
 		if err != nil {
 			return err
 		}

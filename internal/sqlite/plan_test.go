@@ -198,6 +198,9 @@ var planQueries = []planQuery{
 	// operator.go
 	{name: "CampaignSpend", query: `SELECT campaign_id, SUM(cost) FROM campaign_hour_spend
 		WHERE campaign_id IN (SELECT value FROM json_each($1)) AND hour >= $2 AND hour < $3 GROUP BY campaign_id`},
+	{name: "PutDelivery/stored", query: `SELECT keyword_id, hour, coalesce(day, 0), account_id, environment, campaign_id, ad_group_id,
+			impressions, clicks, cost, orders, sales FROM delivery_hours WHERE (keyword_id, hour) IN (VALUES (?, ?), (?, ?), (?, ?))`},
+	{name: "PutDelivery/update", query: sqlite.DeliveryUpdate(3)},
 }
 
 // TestQueryPlansUseIndexes checks that no statement of the store reads a
