@@ -201,6 +201,12 @@ var planQueries = []planQuery{
 	{name: "PutDelivery/stored", query: `SELECT keyword_id, hour, coalesce(day, 0), account_id, environment, campaign_id, ad_group_id,
 			impressions, clicks, cost, orders, sales FROM delivery_hours WHERE (keyword_id, hour) IN (VALUES (?, ?), (?, ?), (?, ?))`},
 	{name: "PutDelivery/update", query: sqlite.DeliveryUpdate(3)},
+	// feed.go
+	{name: "Snapshot/campaigns", query: `SELECT c.id, c.account_id, c.budget_daily, c.marketplace, c.channel_account_id, c.start_date, c.end_date, a.time_zone
+		FROM campaigns c JOIN accounts a ON a.id = c.account_id WHERE c.environment = $1 AND c.status = 'active'`},
+	{name: "Snapshot/keywords", gap: "a snapshot reads every keyword: a scan of the table is its plan", query: `SELECT k.id, k.text, k.match_type, k.bid, k.ad_group_id, g.default_bid, g.campaign_id
+		FROM keywords k JOIN ad_groups g ON g.id = k.ad_group_id
+		WHERE k.environment = $1 AND k.status = 'active' AND g.status = 'active'`},
 }
 
 // TestQueryPlansUseIndexes checks that no statement of the store reads a
