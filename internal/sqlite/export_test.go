@@ -5,3 +5,9 @@ var ChangeListSQL = changeListSQL
 
 // DeliveryUpdate is deliveryUpdate, for the plan tests.
 var DeliveryUpdate = deliveryUpdate
+
+// StoredHoursSQL is storedHoursSQL, for the plan tests.
+var StoredHoursSQL = storedHoursSQL
+
+// DeliveryKeywordsSQL is deliveryKeywordsSQL, for the plan tests.
+var DeliveryKeywordsSQL = deliveryKeywordsSQL

@@ -113,6 +113,13 @@ func placeholders(rows, cols int) string {
 	return b.String()
 }
 
+// deliveryKeywordsSQL reads where size keywords lie: SQLite walks the
+// values and finds each keyword and its ad group by primary key.
+func deliveryKeywordsSQL(size int) string {
+	return `SELECT k.id, k.account_id, k.environment, g.campaign_id, k.ad_group_id
+		FROM (VALUES ` + placeholders(size, 1) + `) AS v JOIN keywords k ON k.id = v.column1 JOIN ad_groups g ON g.id = k.ad_group_id`
+}
+
 func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]store.DeliveryKeyword, error) {
 	out := make(map[string]store.DeliveryKeyword, len(ids))
 	err := chunks(len(ids), func(start, size int) error {
@@ -120,9 +127,7 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 		for i := range size {
 			args[i] = ids[start+i]
 		}
-		in := strings.TrimSuffix(strings.TrimPrefix(placeholders(1, size), "("), ")")
-		rows, err := t.query(ctx, `SELECT k.id, k.account_id, k.environment, g.campaign_id, k.ad_group_id
-			FROM keywords k JOIN ad_groups g ON g.id = k.ad_group_id WHERE k.id IN (`+in+`)`, args...)
+		rows, err := t.query(ctx, deliveryKeywordsSQL(size), args...)
 		if err != nil {
 			return err
 		}
@@ -214,6 +219,15 @@ func nullDay(d int32) any {
 	return d
 }
 
+// storedHoursSQL reads the stored rows of size keys: SQLite walks the
+// values and finds each row by its primary key (an IN list would first
+// sort the keys into a temporary index).
+func storedHoursSQL(size int) string {
+	return `SELECT d.keyword_id, d.hour, coalesce(d.day, 0), d.account_id, d.environment, d.campaign_id, d.ad_group_id,
+		d.impressions, d.clicks, d.cost, d.orders, d.sales
+		FROM (VALUES ` + placeholders(size, 2) + `) AS v JOIN delivery_hours d ON d.keyword_id = v.column1 AND d.hour = v.column2`
+}
+
 // storedHours returns the stored rows of rows' keys, Day 0 for an
 // undated one (never added to a day).
 func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow) ([]store.HourFigures, error) {
@@ -223,9 +237,7 @@ func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow) ([]store
 		for _, r := range rows[start : start+size] {
 			args = append(args, r.KeywordID, micros(r.Hour))
 		}
-		q, err := t.query(ctx, `SELECT keyword_id, hour, coalesce(day, 0), account_id, environment, campaign_id, ad_group_id,
-			impressions, clicks, cost, orders, sales FROM delivery_hours
-			WHERE (keyword_id, hour) IN (VALUES `+placeholders(size, 2)+`)`, args...)
+		q, err := t.query(ctx, storedHoursSQL(size), args...)
 		if err != nil {
 			return err
 		}

@@ -198,8 +198,8 @@ var planQueries = []planQuery{
 	// operator.go
 	{name: "CampaignSpend", query: `SELECT campaign_id, SUM(cost) FROM campaign_hour_spend
 		WHERE campaign_id IN (SELECT value FROM json_each($1)) AND hour >= $2 AND hour < $3 GROUP BY campaign_id`},
-	{name: "PutDelivery/stored", query: `SELECT keyword_id, hour, coalesce(day, 0), account_id, environment, campaign_id, ad_group_id,
-			impressions, clicks, cost, orders, sales FROM delivery_hours WHERE (keyword_id, hour) IN (VALUES (?, ?), (?, ?), (?, ?))`},
+	{name: "DeliveryKeywords", query: sqlite.DeliveryKeywordsSQL(3)},
+	{name: "PutDelivery/stored", query: sqlite.StoredHoursSQL(3)},
 	{name: "PutDelivery/update", query: sqlite.DeliveryUpdate(3)},
 	// feed.go
 	{name: "Snapshot/campaigns", query: `SELECT c.id, c.account_id, c.budget_daily, c.marketplace, c.channel_account_id, c.start_date, c.end_date, a.time_zone
