@@ -3,9 +3,6 @@ package sqlite
 // ChangeListSQL is changeListSQL, for the plan tests.
 var ChangeListSQL = changeListSQL
 
-// DeliveryUpdate is deliveryUpdate, for the plan tests.
-var DeliveryUpdate = deliveryUpdate
-
 // StoredHoursSQL is storedHoursSQL, for the plan tests.
 var StoredHoursSQL = storedHoursSQL
 

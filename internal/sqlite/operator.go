@@ -147,9 +147,8 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 
 const deliveryColumns = 13
 
-// PutDelivery reads the stored rows of the batch's keys, then inserts
-// the new keys, updates the changed ones by their primary key (an
-// unchanged row is not written), adds each campaign's change of cost to
+// PutDelivery reads the stored rows of the batch's keys, then upserts
+// the new and changed rows (an unchanged row is not written), adds each campaign's change of cost to
 // its hours in campaign_hour_spend and the changes of the days to
 // delivery_days (store.PlanDelivery).
 func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
@@ -159,28 +158,22 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 	}
 	plan := store.PlanDelivery(old, rows)
 	at := micros(now)
-	err = chunks(len(plan.Insert), func(start, size int) error {
+	// New and changed rows alike through the upsert: its conflict check
+	// leaves SQLite on the stored row, which it updates in place; an
+	// UPDATE … FROM (VALUES …) of the changed ones cost more (it first
+	// collects the rows to update).
+	write := append(plan.Insert, plan.Update...)
+	err = chunks(len(write), func(start, size int) error {
 		args := make([]any, 0, size*deliveryColumns)
-		for _, r := range plan.Insert[start : start+size] {
+		for _, r := range write[start : start+size] {
 			args = append(args, r.KeywordID, micros(r.Hour), r.AccountID, string(r.Environment), r.CampaignID, r.AdGroupID,
 				r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales), at, nullDay(r.Day))
 		}
 		_, err := t.exec(ctx, `INSERT INTO delivery_hours (keyword_id, hour, account_id, environment, campaign_id, ad_group_id,
-			impressions, clicks, cost, orders, sales, updated_at, day) VALUES `+placeholders(size, deliveryColumns), args...)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	// UPDATE … FROM (VALUES …): SQLite walks the values and finds each
-	// row by its primary key (TestQueryPlansUseIndexes).
-	err = chunks(len(plan.Update), func(start, size int) error {
-		args := make([]any, 1, 1+size*8)
-		args[0] = at
-		for _, r := range plan.Update[start : start+size] {
-			args = append(args, r.KeywordID, micros(r.Hour), r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales), nullDay(r.Day))
-		}
-		_, err := t.exec(ctx, deliveryUpdate(size), args...)
+			impressions, clicks, cost, orders, sales, updated_at, day) VALUES `+placeholders(size, deliveryColumns)+`
+			ON CONFLICT (keyword_id, hour) DO UPDATE SET impressions = excluded.impressions, clicks = excluded.clicks,
+			cost = excluded.cost, orders = excluded.orders, sales = excluded.sales, updated_at = excluded.updated_at,
+			day = COALESCE(excluded.day, delivery_hours.day)`, args...)
 		return err
 	})
 	if err != nil {
@@ -199,16 +192,6 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 		return err
 	}
 	return t.addDays(ctx, plan.Days)
-}
-
-// deliveryUpdate is the statement updating size rows of delivery_hours
-// by their keys: updated_at, then 8 values a row (anonymous parameters
-// are numbered in the text's order).
-func deliveryUpdate(size int) string {
-	return `UPDATE delivery_hours SET impressions = v.column3, clicks = v.column4, cost = v.column5, orders = v.column6,
-		sales = v.column7, day = v.column8, updated_at = ?
-		FROM (VALUES ` + placeholders(size, 8) + `) AS v
-		WHERE delivery_hours.keyword_id = v.column1 AND delivery_hours.hour = v.column2`
 }
 
 // nullDay is a row's day, NULL for none.

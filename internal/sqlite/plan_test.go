@@ -200,7 +200,6 @@ var planQueries = []planQuery{
 		WHERE campaign_id IN (SELECT value FROM json_each($1)) AND hour >= $2 AND hour < $3 GROUP BY campaign_id`},
 	{name: "DeliveryKeywords", query: sqlite.DeliveryKeywordsSQL(3)},
 	{name: "PutDelivery/stored", query: sqlite.StoredHoursSQL(3)},
-	{name: "PutDelivery/update", query: sqlite.DeliveryUpdate(3)},
 	// feed.go
 	{name: "Snapshot/campaigns", query: `SELECT c.id, c.account_id, c.budget_daily, c.marketplace, c.channel_account_id, c.start_date, c.end_date, a.time_zone
 		FROM campaigns c JOIN accounts a ON a.id = c.account_id WHERE c.environment = $1 AND c.status = 'active'`},
