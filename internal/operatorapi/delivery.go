@@ -91,6 +91,14 @@ type deliveryRow struct {
 // decodeDelivery reads {"items": [...]}. A row's wrong shapes are that
 // row's problems, so that partial_failure can store the others.
 func decodeDelivery(body []byte) ([]service.DeliveryItem, error) {
+	if items, ok := fastDecodeDelivery(body); ok {
+		return items, nil
+	}
+	return slowDecodeDelivery(body)
+}
+
+// slowDecodeDelivery is decodeDelivery with encoding/json, for any body.
+func slowDecodeDelivery(body []byte) ([]service.DeliveryItem, error) {
 	var top struct {
 		Items *[]json.RawMessage `json:"items"`
 	}

@@ -120,11 +120,17 @@ func (s *Server) snapshot(w http.ResponseWriter, r *http.Request, c *call) error
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := json.NewEncoder(bw)
 	started := false
+	var line []byte
 	pos, err := s.svc.Snapshot(r.Context(), env, func(ch service.FeedChange) error {
 		if !started {
 			w.Header().Set("Content-Type", "application/jsonl")
 			w.WriteHeader(http.StatusOK)
 			started = true
+		}
+		if ch.Keyword != nil {
+			line = appendKeywordLine(line[:0], ch.Keyword)
+			_, err := bw.Write(line)
+			return err
 		}
 		return enc.Encode(snapshotLine(ch))
 	})

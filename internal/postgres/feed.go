@@ -116,7 +116,7 @@ func (t *tx) ScanServing(ctx context.Context, env adcamp.Environment, scope stor
 		return rows.Err()
 	}
 	if scope.All {
-		return run(`k.status = 'active' AND g.status = 'active' AND c.status = 'active'`)
+		return t.scanAllServing(ctx, env, fn)
 	}
 	for _, part := range []struct {
 		column string
@@ -227,6 +227,80 @@ func (t *tx) ScanListAttachments(ctx context.Context, env adcamp.Environment, ca
 			return err
 		}
 		if err := fn(a); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// servingCampaign is an active campaign as scanAllServing keeps it.
+type servingCampaign struct {
+	c    adcamp.Campaign
+	zone string
+}
+
+// scanAllServing is ScanServing of every keyword of env: the active
+// campaigns read first, once each, then the keywords with their ad
+// groups, 7 columns a row instead of 17 (the snapshot's scan, as
+// SQLite's). What it keeps is a row per active campaign of env.
+func (t *tx) scanAllServing(ctx context.Context, env adcamp.Environment, fn func(*store.ServingKeyword) error) error {
+	campaigns := map[string]*servingCampaign{}
+	rows, err := t.tx.Query(ctx, `SELECT c.id, c.account_id, c.budget_daily, c.marketplace, c.channel_account_id, c.start_date, c.end_date, a.time_zone
+		FROM campaigns c JOIN accounts a ON a.id = c.account_id WHERE c.environment = $1 AND c.status = 'active'`, string(env))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		sc := &servingCampaign{}
+		c := &sc.c
+		var start, end *string
+		var budget int64
+		if err := rows.Scan(&c.ID, &c.AccountID, &budget, &c.Marketplace, &c.ChannelAccountID, &start, &end, &sc.zone); err != nil {
+			return err
+		}
+		c.BudgetDaily, c.Environment, c.Status = adcamp.Money(budget), env, adcamp.StatusActive
+		if c.StartDate, err = textDate(deref(start), start == nil); err != nil {
+			return err
+		}
+		if c.EndDate, err = textDate(deref(end), end == nil); err != nil {
+			return err
+		}
+		campaigns[c.ID] = sc
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows.Close()
+	if len(campaigns) == 0 {
+		return nil
+	}
+	rows, err = t.tx.Query(ctx, `SELECT k.id, k.text, k.match_type, k.bid, k.ad_group_id, g.default_bid, g.campaign_id
+		FROM keywords k JOIN ad_groups g ON g.id = k.ad_group_id
+		WHERE k.environment = $1 AND k.status = 'active' AND g.status = 'active'`, string(env))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var k store.ServingKeyword
+	var campaignID string
+	for rows.Next() {
+		var bid *int64
+		var def int64
+		if err := rows.Scan(&k.ID, &k.Text, &k.MatchType, &bid, &k.AdGroupID, &def, &campaignID); err != nil {
+			return err
+		}
+		sc, ok := campaigns[campaignID]
+		if !ok {
+			continue // its campaign is not active
+		}
+		k.Status, k.AdGroupStatus, k.DefaultBid, k.Bid = adcamp.StatusActive, adcamp.StatusActive, adcamp.Money(def), nil
+		if bid != nil {
+			m := adcamp.Money(*bid)
+			k.Bid = &m
+		}
+		k.Campaign, k.AccountTimeZone = sc.c, sc.zone
+		if err := fn(&k); err != nil {
 			return err
 		}
 	}

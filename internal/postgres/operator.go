@@ -91,12 +91,49 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 }
 
 // PutDelivery reads the stored rows of the batch's keys (for the days
-// they were added to), writes the batch in one statement over arrays,
-// sums the cost of each campaign and hour it touched in a second, and
-// adds the changes to delivery_days in a third. Writes run at
-// SERIALIZABLE: two batches correcting the same hour cannot both take
+// they were added to, and the cost they had), writes the batch in one
+// statement over arrays (an unchanged row is not written), adds each
+// campaign's change of cost to its hours in campaign_hour_spend and the
+// changes of the days to delivery_days (store.PlanDelivery). Writes run
+// at SERIALIZABLE: two batches correcting the same hour cannot both take
 // the old figures off.
 func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
+	n := len(rows)
+	kw, hour := make([]string, n), make([]int64, n)
+	for i, r := range rows {
+		kw[i], hour[i] = r.KeywordID, micros(r.Hour)
+	}
+	old, err := t.storedHours(ctx, kw, hour)
+	if err != nil {
+		return err
+	}
+	plan := store.PlanDelivery(old, rows)
+	if err := t.insertHours(ctx, plan.Insert, now); err != nil {
+		return err
+	}
+	if err := t.updateHours(ctx, plan.Update, now); err != nil {
+		return err
+	}
+	if len(plan.Spend) > 0 {
+		camp, hour, cost := make([]string, len(plan.Spend)), make([]int64, len(plan.Spend)), make([]int64, len(plan.Spend))
+		for i, h := range plan.Spend {
+			camp[i], hour[i], cost[i] = h.CampaignID, h.Hour, int64(h.Cost)
+		}
+		_, err = t.tx.Exec(ctx, `INSERT INTO campaign_hour_spend (campaign_id, hour, cost)
+			SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])
+			ON CONFLICT (campaign_id, hour) DO UPDATE SET cost = campaign_hour_spend.cost + excluded.cost`, camp, hour, cost)
+		if err != nil {
+			return err
+		}
+	}
+	return t.addDays(ctx, plan.Days)
+}
+
+// insertHours inserts rows of keys not stored.
+func (t *tx) insertHours(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
+	if len(rows) == 0 {
+		return nil
+	}
 	n := len(rows)
 	kw, acc, env, camp, grp := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	hour, imp, clk, cost, ord, sales := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
@@ -108,45 +145,52 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 			day[i] = &rows[i].Day
 		}
 	}
-	old, err := t.storedHours(ctx, kw, hour)
-	if err != nil {
-		return err
-	}
-	_, err = t.tx.Exec(ctx, `INSERT INTO delivery_hours (keyword_id, hour, account_id, environment, campaign_id, ad_group_id,
+	_, err := t.tx.Exec(ctx, `INSERT INTO delivery_hours (keyword_id, hour, account_id, environment, campaign_id, ad_group_id,
 			impressions, clicks, cost, orders, sales, updated_at, day)
 		SELECT k, h, a, e, c, g, i, cl, co, o, s, $12, d
 		FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[],
-			$7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $13::integer[]) AS r(k, h, a, e, c, g, i, cl, co, o, s, d)
-		ON CONFLICT (keyword_id, hour) DO UPDATE SET impressions = excluded.impressions, clicks = excluded.clicks,
-			cost = excluded.cost, orders = excluded.orders, sales = excluded.sales, updated_at = excluded.updated_at,
-			day = COALESCE(excluded.day, delivery_hours.day)`,
+			$7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $13::integer[]) AS r(k, h, a, e, c, g, i, cl, co, o, s, d)`,
 		kw, hour, acc, env, camp, grp, imp, clk, cost, ord, sales, micros(now), day)
-	if err != nil {
-		return err
-	}
-	_, err = t.tx.Exec(ctx, `INSERT INTO campaign_hour_spend (campaign_id, hour, cost)
-		SELECT d.campaign_id, d.hour, SUM(d.cost) FROM delivery_hours d
-		JOIN (SELECT DISTINCT c, h FROM unnest($1::text[], $2::bigint[]) AS p(c, h)) p ON d.campaign_id = p.c AND d.hour = p.h
-		GROUP BY d.campaign_id, d.hour
-		ON CONFLICT (campaign_id, hour) DO UPDATE SET cost = excluded.cost`, camp, hour)
-	if err != nil {
-		return err
-	}
-	return t.addDays(ctx, store.DayDeltas(old, rows))
+	return err
 }
 
-// storedHours returns the stored rows of the keys (keyword, hour) that
-// have a day (an undated one was never added to a day).
+// updateHours sets the figures and day of stored rows.
+func (t *tx) updateHours(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	n := len(rows)
+	kw := make([]string, n)
+	hour, imp, clk, cost, ord, sales := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	day := make([]*int32, n)
+	for i, r := range rows {
+		kw[i] = r.KeywordID
+		hour[i], imp[i], clk[i], cost[i], ord[i], sales[i] = micros(r.Hour), r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales)
+		if r.Day != 0 {
+			day[i] = &rows[i].Day
+		}
+	}
+	_, err := t.tx.Exec(ctx, `UPDATE delivery_hours d SET impressions = r.i, clicks = r.cl, cost = r.co, orders = r.o, sales = r.s,
+			day = r.d, updated_at = $9
+		FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::integer[])
+			AS r(k, h, i, cl, co, o, s, d)
+		WHERE d.keyword_id = r.k AND d.hour = r.h`,
+		kw, hour, imp, clk, cost, ord, sales, day, micros(now))
+	return err
+}
+
+// storedHours returns the stored rows of the keys (keyword, hour), Day 0
+// for an undated one (never added to a day).
 func (t *tx) storedHours(ctx context.Context, kw []string, hour []int64) ([]store.HourFigures, error) {
-	rows, err := t.tx.Query(ctx, `SELECT d.keyword_id, d.hour, d.day, d.account_id, d.environment, d.campaign_id, d.ad_group_id,
+	rows, err := t.tx.Query(ctx, `SELECT d.keyword_id, d.hour, coalesce(d.day, 0), d.account_id, d.environment, d.campaign_id, d.ad_group_id,
 		d.impressions, d.clicks, d.cost, d.orders, d.sales
 		FROM unnest($1::text[], $2::bigint[]) AS p(k, h)
-		JOIN delivery_hours d ON d.keyword_id = p.k AND d.hour = p.h WHERE d.day IS NOT NULL`, kw, hour)
+		JOIN delivery_hours d ON d.keyword_id = p.k AND d.hour = p.h`, kw, hour)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []store.HourFigures
+	out := make([]store.HourFigures, 0, len(kw))
 	for rows.Next() {
 		var h store.HourFigures
 		if err := rows.Scan(&h.KeywordID, &h.Hour, &h.Day, &h.AccountID, &h.Environment, &h.CampaignID, &h.AdGroupID,

@@ -113,6 +113,13 @@ func placeholders(rows, cols int) string {
 	return b.String()
 }
 
+// deliveryKeywordsSQL reads where size keywords lie: SQLite walks the
+// values and finds each keyword and its ad group by primary key.
+func deliveryKeywordsSQL(size int) string {
+	return `SELECT k.id, k.account_id, k.environment, g.campaign_id, k.ad_group_id
+		FROM (VALUES ` + placeholders(size, 1) + `) AS v JOIN keywords k ON k.id = v.column1 JOIN ad_groups g ON g.id = k.ad_group_id`
+}
+
 func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]store.DeliveryKeyword, error) {
 	out := make(map[string]store.DeliveryKeyword, len(ids))
 	err := chunks(len(ids), func(start, size int) error {
@@ -120,9 +127,7 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 		for i := range size {
 			args[i] = ids[start+i]
 		}
-		in := strings.TrimSuffix(strings.TrimPrefix(placeholders(1, size), "("), ")")
-		rows, err := t.query(ctx, `SELECT k.id, k.account_id, k.environment, g.campaign_id, k.ad_group_id
-			FROM keywords k JOIN ad_groups g ON g.id = k.ad_group_id WHERE k.id IN (`+in+`)`, args...)
+		rows, err := t.query(ctx, deliveryKeywordsSQL(size), args...)
 		if err != nil {
 			return err
 		}
@@ -142,23 +147,27 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 
 const deliveryColumns = 13
 
+// PutDelivery reads the stored rows of the batch's keys, then upserts
+// the new and changed rows (an unchanged row is not written), adds each campaign's change of cost to
+// its hours in campaign_hour_spend and the changes of the days to
+// delivery_days (store.PlanDelivery).
 func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
-	type campaignHour struct {
-		campaign string
-		hour     int64
-	}
 	old, err := t.storedHours(ctx, rows)
 	if err != nil {
 		return err
 	}
-	touched := map[campaignHour]bool{}
-	err = chunks(len(rows), func(start, size int) error {
+	plan := store.PlanDelivery(old, rows)
+	at := micros(now)
+	// New and changed rows alike through the upsert: its conflict check
+	// leaves SQLite on the stored row, which it updates in place; an
+	// UPDATE … FROM (VALUES …) of the changed ones cost more (it first
+	// collects the rows to update).
+	write := append(plan.Insert, plan.Update...)
+	err = chunks(len(write), func(start, size int) error {
 		args := make([]any, 0, size*deliveryColumns)
-		for _, r := range rows[start : start+size] {
-			h := micros(r.Hour)
-			touched[campaignHour{r.CampaignID, h}] = true
-			args = append(args, r.KeywordID, h, r.AccountID, string(r.Environment), r.CampaignID, r.AdGroupID,
-				r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales), micros(now), nullDay(r.Day))
+		for _, r := range write[start : start+size] {
+			args = append(args, r.KeywordID, micros(r.Hour), r.AccountID, string(r.Environment), r.CampaignID, r.AdGroupID,
+				r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales), at, nullDay(r.Day))
 		}
 		_, err := t.exec(ctx, `INSERT INTO delivery_hours (keyword_id, hour, account_id, environment, campaign_id, ad_group_id,
 			impressions, clicks, cost, orders, sales, updated_at, day) VALUES `+placeholders(size, deliveryColumns)+`
@@ -170,15 +179,19 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 	if err != nil {
 		return err
 	}
-	for ch := range touched {
-		_, err := t.exec(ctx, `INSERT INTO campaign_hour_spend (campaign_id, hour, cost)
-			SELECT campaign_id, hour, SUM(cost) FROM delivery_hours WHERE campaign_id = $1 AND hour = $2 GROUP BY campaign_id, hour
-			ON CONFLICT (campaign_id, hour) DO UPDATE SET cost = excluded.cost`, ch.campaign, ch.hour)
-		if err != nil {
-			return err
+	err = chunks(len(plan.Spend), func(start, size int) error {
+		args := make([]any, 0, size*3)
+		for _, h := range plan.Spend[start : start+size] {
+			args = append(args, h.CampaignID, h.Hour, int64(h.Cost))
 		}
+		_, err := t.exec(ctx, `INSERT INTO campaign_hour_spend (campaign_id, hour, cost) VALUES `+placeholders(size, 3)+`
+			ON CONFLICT (campaign_id, hour) DO UPDATE SET cost = campaign_hour_spend.cost + excluded.cost`, args...)
+		return err
+	})
+	if err != nil {
+		return err
 	}
-	return t.addDays(ctx, store.DayDeltas(old, rows))
+	return t.addDays(ctx, plan.Days)
 }
 
 // nullDay is a row's day, NULL for none.
@@ -189,18 +202,25 @@ func nullDay(d int32) any {
 	return d
 }
 
-// storedHours returns the stored rows of rows' keys that have a day (an
-// undated one was never added to a day).
+// storedHoursSQL reads the stored rows of size keys: SQLite walks the
+// values and finds each row by its primary key (an IN list would first
+// sort the keys into a temporary index).
+func storedHoursSQL(size int) string {
+	return `SELECT d.keyword_id, d.hour, coalesce(d.day, 0), d.account_id, d.environment, d.campaign_id, d.ad_group_id,
+		d.impressions, d.clicks, d.cost, d.orders, d.sales
+		FROM (VALUES ` + placeholders(size, 2) + `) AS v JOIN delivery_hours d ON d.keyword_id = v.column1 AND d.hour = v.column2`
+}
+
+// storedHours returns the stored rows of rows' keys, Day 0 for an
+// undated one (never added to a day).
 func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow) ([]store.HourFigures, error) {
-	var out []store.HourFigures
+	out := make([]store.HourFigures, 0, len(rows))
 	err := chunks(len(rows), func(start, size int) error {
 		args := make([]any, 0, size*2)
 		for _, r := range rows[start : start+size] {
 			args = append(args, r.KeywordID, micros(r.Hour))
 		}
-		q, err := t.query(ctx, `SELECT keyword_id, hour, day, account_id, environment, campaign_id, ad_group_id,
-			impressions, clicks, cost, orders, sales FROM delivery_hours
-			WHERE day IS NOT NULL AND (keyword_id, hour) IN (VALUES `+placeholders(size, 2)+`)`, args...)
+		q, err := t.query(ctx, storedHoursSQL(size), args...)
 		if err != nil {
 			return err
 		}

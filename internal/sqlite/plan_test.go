@@ -200,6 +200,14 @@ var planQueries = []planQuery{
 		WHERE campaign_id IN (SELECT value FROM json_each($1)) AND hour >= $2 AND hour < $3 GROUP BY campaign_id`},
 	{name: "GetCampaignSpend", query: sqlite.CampaignWithSpend},
 	{name: "CampaignSpend of one", query: `SELECT SUM(cost) FROM campaign_hour_spend WHERE campaign_id = $1 AND hour >= $2 AND hour < $3`},
+	{name: "DeliveryKeywords", query: sqlite.DeliveryKeywordsSQL(3)},
+	{name: "PutDelivery/stored", query: sqlite.StoredHoursSQL(3)},
+	// feed.go
+	{name: "Snapshot/campaigns", query: `SELECT c.id, c.account_id, c.budget_daily, c.marketplace, c.channel_account_id, c.start_date, c.end_date, a.time_zone
+		FROM campaigns c JOIN accounts a ON a.id = c.account_id WHERE c.environment = $1 AND c.status = 'active'`},
+	{name: "Snapshot/keywords", gap: "a snapshot reads every keyword: a scan of the table is its plan", query: `SELECT k.id, k.text, k.match_type, k.bid, k.ad_group_id, g.default_bid, g.campaign_id
+		FROM keywords k JOIN ad_groups g ON g.id = k.ad_group_id
+		WHERE k.environment = $1 AND k.status = 'active' AND g.status = 'active'`},
 }
 
 // TestQueryPlansUseIndexes checks that no statement of the store reads a

@@ -1,0 +1,83 @@
+package store
+
+import "github.com/adcamp/adcamp"
+
+// DeliveryPlan is how a batch of delivery rows is written over the rows
+// stored for their keys: both stores read the stored rows first (for the
+// days they were added to), so they know which keys are new, which
+// change and which are sent again unchanged, and by how much each
+// campaign's hour moves. Writing that, rather than upserting every row
+// and summing each touched (campaign, hour) again over delivery_hours,
+// was most of the ingest's speed-up (bench/notes/2026-11-27-operator-speed.md).
+type DeliveryPlan struct {
+	// Insert holds the rows of keys not stored.
+	Insert []DeliveryRow
+	// Update holds the rows of stored keys whose figures or day change,
+	// Day set to the day to store (the stored one when the row has none).
+	// Where the row lies stays the stored row's.
+	Update []DeliveryRow
+	// Spend is what to add to campaign_hour_spend, none zero.
+	Spend []HourSpend
+	// Days is what to add to delivery_days (DayDeltas).
+	Days []DayDelta
+}
+
+// HourSpend is a change of one row of campaign_hour_spend.
+type HourSpend struct {
+	CampaignID string
+	Hour       int64 // Unix microseconds
+	Cost       adcamp.Money
+}
+
+// PlanDelivery plans the writing of rows (one per key) over old, the
+// stored rows of their keys, dated or not (Day 0).
+func PlanDelivery(old []HourFigures, rows []DeliveryRow) DeliveryPlan {
+	type hourKey struct {
+		keyword string
+		hour    int64
+	}
+	stored := make(map[hourKey]int, len(old))
+	for i := range old {
+		stored[hourKey{old[i].KeywordID, old[i].Hour}] = i
+	}
+	type spendKey struct {
+		campaign string
+		hour     int64
+	}
+	spend := map[spendKey]adcamp.Money{}
+	var order []spendKey
+	addSpend := func(campaign string, hour int64, cost adcamp.Money) {
+		k := spendKey{campaign, hour}
+		if _, ok := spend[k]; !ok {
+			order = append(order, k)
+		}
+		spend[k] += cost
+	}
+	var p DeliveryPlan
+	for _, r := range rows {
+		h := r.Hour.UnixMicro()
+		i, ok := stored[hourKey{r.KeywordID, h}]
+		if !ok {
+			p.Insert = append(p.Insert, r)
+			addSpend(r.CampaignID, h, r.Cost)
+			continue
+		}
+		o := &old[i]
+		if r.Day == 0 {
+			r.Day = o.Day
+		}
+		if r.Day == o.Day && (Metrics{r.Impressions, r.Clicks, r.Orders, r.Cost, r.Sales}) == o.Metrics {
+			continue // sent again: nothing changes
+		}
+		r.DeliveryKeyword = o.DeliveryKeyword
+		p.Update = append(p.Update, r)
+		addSpend(o.CampaignID, h, r.Cost-o.Cost)
+	}
+	for _, k := range order {
+		if c := spend[k]; c != 0 {
+			p.Spend = append(p.Spend, HourSpend{k.campaign, k.hour, c})
+		}
+	}
+	p.Days = DayDeltas(old, rows)
+	return p
+}
