@@ -112,13 +112,37 @@ func (t *tx) AddEvents(ctx context.Context, evs []*adcamp.Event) error {
 	return nil
 }
 
+// eventsPerInsert bounds the rows of one INSERT of AddEventsOnly (7 values
+// each): the dispatcher stores the events of a batch of its outbox in one
+// statement or a few.
+const eventsPerInsert = 100
+
 func (t *tx) AddEventsOnly(ctx context.Context, evs []*adcamp.Event) error {
-	for _, e := range evs {
-		_, err := t.exec(ctx, `INSERT INTO webhook_events (`+eventColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-			e.ID, e.AccountID, string(e.Environment), e.Type, micros(e.OccurredAt), nullID(e.CampaignID), string(e.Payload))
+	for len(evs) > 0 {
+		n := min(len(evs), eventsPerInsert)
+		var b strings.Builder
+		b.WriteString(`INSERT INTO webhook_events (` + eventColumns + `) VALUES `)
+		args := make([]any, 0, 7*n)
+		for i, e := range evs[:n] {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`(?,?,?,?,?,?,?)`)
+			args = append(args, e.ID, e.AccountID, string(e.Environment), e.Type, micros(e.OccurredAt),
+				nullID(e.CampaignID), string(e.Payload))
+		}
+		// One row (a test event, a budget event) goes through the
+		// statement cache; a batch's text varies with its size.
+		var err error
+		if n == 1 {
+			_, err = t.exec(ctx, b.String(), args...)
+		} else {
+			_, err = t.tx.ExecContext(t.ctx(ctx), b.String(), args...)
+		}
 		if err != nil {
 			return err
 		}
+		evs = evs[n:]
 	}
 	return nil
 }
