@@ -30,9 +30,12 @@ import (
 //   - Members and webhook endpoints send nothing.
 func eventsOf(list []*adcamp.Change) []*adcamp.Event {
 	var out []*adcamp.Event
-	deleted := map[string]bool{} // campaigns and ad groups deleted by this call
+	var deleted map[string]bool // campaigns and ad groups deleted by this call
 	for _, c := range list {
 		if c.Operation == adcamp.OpDelete && (c.EntityType == adcamp.EntityCampaign || c.EntityType == adcamp.EntityAdGroup) {
+			if deleted == nil {
+				deleted = map[string]bool{}
+			}
 			deleted[c.EntityID] = true
 		}
 	}
