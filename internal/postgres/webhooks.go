@@ -121,12 +121,26 @@ func eventArrays(evs []*adcamp.Event) []any {
 }
 
 func (t *tx) AddEvents(ctx context.Context, evs []*adcamp.Event) error {
-	if len(evs) == 0 {
-		return nil
+	var stored []*adcamp.Event
+	var refs []string // change records' events: only their outbox rows
+	for _, e := range evs {
+		if e.Payload == nil {
+			refs = append(refs, e.ID)
+		} else {
+			stored = append(stored, e)
+		}
 	}
 	// New rows nothing can refuse: they go with the commit's round trip.
+	if len(refs) > 0 {
+		if err := t.later(ctx, execErr, `INSERT INTO webhook_outbox (event_id) SELECT unnest($1::text[])`, refs); err != nil {
+			return err
+		}
+	}
+	if len(stored) == 0 {
+		return nil
+	}
 	return t.later(ctx, execErr, `WITH e AS (`+insertEvents+` RETURNING id)
-		INSERT INTO webhook_outbox (event_id) SELECT id FROM e`, eventArrays(evs)...)
+		INSERT INTO webhook_outbox (event_id) SELECT id FROM e`, eventArrays(stored)...)
 }
 
 func (t *tx) AddEventsOnly(ctx context.Context, evs []*adcamp.Event) error {
@@ -183,15 +197,60 @@ func (t *tx) ListEvents(ctx context.Context, q store.EventQuery) ([]*adcamp.Even
 	return collectRows(rows, scanEvent)
 }
 
-func (t *tx) TakeOutbox(ctx context.Context, limit int) ([]*adcamp.Event, error) {
-	rows, err := t.tx.Query(ctx, `WITH taken AS (DELETE FROM webhook_outbox WHERE event_id IN (
+func (t *tx) TakeOutbox(ctx context.Context, limit int) ([]*adcamp.Event, []*adcamp.Change, error) {
+	var taken []string
+	err := t.tx.QueryRow(ctx, `WITH taken AS (DELETE FROM webhook_outbox WHERE event_id IN (
 			SELECT event_id FROM webhook_outbox ORDER BY event_id LIMIT $1 FOR UPDATE SKIP LOCKED)
 			RETURNING event_id)
-		SELECT `+eventColumns+` FROM webhook_events WHERE id IN (SELECT event_id FROM taken) ORDER BY id`, limit)
+		SELECT coalesce(array_agg(event_id), '{}') FROM taken`, limit).Scan(&taken)
+	if err != nil || len(taken) == 0 {
+		return nil, nil, err
+	}
+	rows, err := t.tx.Query(ctx, `SELECT `+eventColumns+` FROM webhook_events WHERE id = ANY($1) ORDER BY id`, taken)
+	if err != nil {
+		return nil, nil, err
+	}
+	evs, err := collectRows(rows, scanEvent)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The others are change records' events (store.WebhooksTx.AddEvents),
+	// or purged.
+	stored := make(map[string]bool, len(evs))
+	for _, e := range evs {
+		stored[e.ID] = true
+	}
+	var refs []string
+	for _, id := range taken {
+		if !stored[id] {
+			refs = append(refs, adcamp.PrefixChange+strings.TrimPrefix(id, adcamp.PrefixEvent))
+		}
+	}
+	if len(refs) == 0 {
+		return evs, nil, nil
+	}
+	rows, err = t.tx.Query(ctx, `SELECT `+changeColumns+` FROM changes WHERE id = ANY($1) ORDER BY id`, refs)
+	if err != nil {
+		return nil, nil, err
+	}
+	cs, err := collectRows(rows, scanChange)
+	return evs, cs, err
+}
+
+func (t *tx) OutboxChanges(ctx context.Context, q store.EventQuery) ([]*adcamp.Change, error) {
+	before := q.Before
+	if before == "" {
+		before = adcamp.PrefixEvent + "8" // after every id
+	}
+	rows, err := t.tx.Query(ctx, `SELECT `+prefixed("c.", changeColumns)+` FROM webhook_outbox o
+		JOIN changes c ON c.id = '`+adcamp.PrefixChange+`' || substr(o.event_id, 5)
+		WHERE o.event_id >= $1 AND o.event_id < $2 AND c.account_id = $3 AND c.environment = $4
+			AND NOT EXISTS (SELECT 1 FROM webhook_events e WHERE e.id = o.event_id)
+		ORDER BY o.event_id DESC`, q.From, before, q.Tenant.AccountID, string(q.Tenant.Environment))
 	if err != nil {
 		return nil, err
 	}
-	return collectRows(rows, scanEvent)
+	return collectRows(rows, scanChange)
 }
 
 func (t *tx) PurgeEvents(ctx context.Context, before string, limit int) (int64, error) {

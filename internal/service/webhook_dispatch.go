@@ -135,11 +135,18 @@ func (d *dispatcher) fanOut(ctx context.Context) {
 	for ctx.Err() == nil {
 		n := 0
 		err := d.write(ctx, func(tx store.Tx) error {
-			evs, err := tx.TakeOutbox(ctx, fanOutBatch)
+			evs, records, err := tx.TakeOutbox(ctx, fanOutBatch)
 			if err != nil {
 				return err
 			}
-			n = len(evs)
+			n = len(evs) + len(records)
+			// The events that are their records are stored now, with
+			// their payloads, for the deliveries and their retries.
+			made := recordEvents(records)
+			if err := tx.AddEventsOnly(ctx, made); err != nil {
+				return err
+			}
+			evs = append(evs, made...)
 			now := d.s.Now()
 			endpoints := map[adcamp.Tenant][]*store.WebhookEndpoint{}
 			var ds []*store.Delivery

@@ -10,7 +10,11 @@ import (
 
 // Events are the change history's records, delivered: eventsOf turns the
 // records of one service call into the events written with them, in the
-// same transaction (an outbox the dispatcher empties).
+// same transaction (an outbox the dispatcher empties). The event of one
+// record is the record: only its outbox row is written with it (an event
+// without a payload, store.WebhooksTx.AddEvents), and its payload is made
+// from the record when the dispatcher takes it from the outbox
+// (recordEvent), so that a change does not store its record twice.
 //
 //   - A create, update or delete of a campaign, ad group or keyword is its
 //     entity's .created, .updated or .deleted event, whose data is the
@@ -26,9 +30,12 @@ import (
 //   - Members and webhook endpoints send nothing.
 func eventsOf(list []*adcamp.Change) []*adcamp.Event {
 	var out []*adcamp.Event
-	deleted := map[string]bool{} // campaigns and ad groups deleted by this call
+	var deleted map[string]bool // campaigns and ad groups deleted by this call
 	for _, c := range list {
 		if c.Operation == adcamp.OpDelete && (c.EntityType == adcamp.EntityCampaign || c.EntityType == adcamp.EntityAdGroup) {
+			if deleted == nil {
+				deleted = map[string]bool{}
+			}
 			deleted[c.EntityID] = true
 		}
 	}
@@ -43,19 +50,39 @@ func eventsOf(list []*adcamp.Change) []*adcamp.Event {
 			continue
 		}
 		if typ := eventType(c); typ != "" {
-			out = append(out, newChangeEvent(c, typ))
+			out = append(out, changeEvent(c, typ))
 		}
 	}
 	switch {
 	case len(created) == 1:
-		out = append(out, newChangeEvent(created[0], adcamp.EventKeywordCreated))
+		out = append(out, changeEvent(created[0], adcamp.EventKeywordCreated))
 	case len(created) > 1:
 		out = append(out, newEvent(created[0], adcamp.EventKeywordBatchCreated, batchData(created)))
 	}
 	return out
 }
 
-// eventType is the type of the event of a record, or "" for none.
+// changeEvent is the event of type typ of record c, without its payload:
+// the record is (see recordEvent).
+func changeEvent(c *adcamp.Change, typ string) *adcamp.Event {
+	return &adcamp.Event{ID: eventID(c.ID), AccountID: c.AccountID, Environment: c.Environment, Type: typ,
+		OccurredAt: c.OccurredAt, CampaignID: c.CampaignID}
+}
+
+// recordEvent is the event of a record whose event is the record alone
+// (eventsOf wrote it without a payload), with its payload, as the record
+// was read back from the history; nil if it makes none.
+func recordEvent(c *adcamp.Change) *adcamp.Event {
+	typ := eventType(c)
+	if typ == "" {
+		return nil
+	}
+	return newChangeEvent(c, typ)
+}
+
+// eventType is the type of the event of a record, or "" for none. A
+// keyword's create is keyword.created: eventsOf makes the creates of a
+// batch one keyword.batch_created instead.
 func eventType(c *adcamp.Change) string {
 	switch c.EntityType {
 	case adcamp.EntityCampaign:
@@ -119,7 +146,7 @@ func newEvent(c *adcamp.Change, typ string, data any) *adcamp.Event {
 }
 
 // newChangeEvent is newEvent(c, typ, changeData(c)), written without
-// reflection: every change of an account writes one, in its transaction
+// reflection: every change's event is made so, from its record
 // (TestChangePayloadAsEncoded holds the two to the same bytes).
 func newChangeEvent(c *adcamp.Change, typ string) *adcamp.Event {
 	e := &adcamp.Event{ID: eventID(c.ID), AccountID: c.AccountID, Environment: c.Environment, Type: typ,

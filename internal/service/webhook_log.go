@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/adcamp/adcamp"
@@ -75,7 +76,7 @@ func (s *Ads) Events(ctx context.Context, t adcamp.Tenant, f EventFilter) ([]*ad
 		if err := s.mayWebhooks(ctx, tx, t, false); err != nil {
 			return err
 		}
-		page, err = tx.ListEvents(ctx, q)
+		page, err = listEvents(ctx, tx, q)
 		return err
 	})
 	if err != nil {
@@ -96,10 +97,67 @@ func (s *Ads) Event(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Ev
 		if err := s.mayWebhooks(ctx, tx, t, false); err != nil {
 			return err
 		}
-		e, err = tx.GetEvent(ctx, t, id)
+		e, err = getEvent(ctx, tx, t, id)
 		return err
 	})
 	return e, err
+}
+
+// listEvents is tx.ListEvents with the events still in the outbox that
+// are their change records (not stored yet: see eventsOf).
+func listEvents(ctx context.Context, tx store.Tx, q store.EventQuery) ([]*adcamp.Event, error) {
+	// The outbox first: an event the dispatcher stores meanwhile is then
+	// read twice (and kept once), never missed.
+	records, err := tx.OutboxChanges(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	page, err := tx.ListEvents(ctx, q)
+	if err != nil || len(records) == 0 {
+		return page, err
+	}
+	seen := make(map[string]bool, len(page))
+	for _, e := range page {
+		seen[e.ID] = true
+	}
+	for _, e := range recordEvents(records) {
+		if !seen[e.ID] && (len(q.Types) == 0 || slices.Contains(q.Types, e.Type)) {
+			page = append(page, e)
+		}
+	}
+	slices.SortFunc(page, func(a, b *adcamp.Event) int { return strings.Compare(b.ID, a.ID) })
+	if len(page) > q.Limit {
+		page = page[:q.Limit]
+	}
+	return page, nil
+}
+
+// getEvent is tx.GetEvent, or the event still in the outbox that is its
+// change record.
+func getEvent(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*adcamp.Event, error) {
+	if adcamp.ValidID(adcamp.PrefixEvent, id) {
+		// The outbox first, as in listEvents; [id, id+"0") holds id alone.
+		records, err := tx.OutboxChanges(ctx, store.EventQuery{Tenant: t, From: id, Before: id + "0"})
+		if err != nil {
+			return nil, err
+		}
+		if evs := recordEvents(records); len(evs) == 1 {
+			return evs[0], nil
+		}
+	}
+	return tx.GetEvent(ctx, t, id)
+}
+
+// recordEvents are the events of records read back whose events are the
+// records (see recordEvent).
+func recordEvents(records []*adcamp.Change) []*adcamp.Event {
+	evs := make([]*adcamp.Event, 0, len(records))
+	for _, c := range records {
+		if e := recordEvent(c); e != nil {
+			evs = append(evs, e)
+		}
+	}
+	return evs
 }
 
 // DeliveryAttempts returns a page of an endpoint's delivery log, newest
@@ -209,14 +267,14 @@ func (s *Ads) Redeliver(ctx context.Context, t adcamp.Tenant, endpointID, eventI
 		}
 		var evs []*adcamp.Event
 		if eventID != "" {
-			ev, err := tx.GetEvent(ctx, t, eventID)
+			ev, err := getEvent(ctx, tx, t, eventID)
 			if err != nil {
 				return err
 			}
 			evs = []*adcamp.Event{ev}
 		} else {
 			q.Types = e.EventTypes
-			if evs, err = tx.ListEvents(ctx, q); err != nil {
+			if evs, err = listEvents(ctx, tx, q); err != nil {
 				return err
 			}
 		}

@@ -99,10 +99,12 @@ func scanEvent(row rowScanner) (*adcamp.Event, error) {
 }
 
 func (t *tx) AddEvents(ctx context.Context, evs []*adcamp.Event) error {
-	if err := t.AddEventsOnly(ctx, evs); err != nil {
-		return err
-	}
 	for _, e := range evs {
+		if e.Payload != nil {
+			if err := t.AddEventsOnly(ctx, []*adcamp.Event{e}); err != nil {
+				return err
+			}
+		}
 		if _, err := t.exec(ctx, `INSERT INTO webhook_outbox (event_id) VALUES ($1)`, e.ID); err != nil {
 			return err
 		}
@@ -110,13 +112,37 @@ func (t *tx) AddEvents(ctx context.Context, evs []*adcamp.Event) error {
 	return nil
 }
 
+// eventsPerInsert bounds the rows of one INSERT of AddEventsOnly (7 values
+// each): the dispatcher stores the events of a batch of its outbox in one
+// statement or a few.
+const eventsPerInsert = 100
+
 func (t *tx) AddEventsOnly(ctx context.Context, evs []*adcamp.Event) error {
-	for _, e := range evs {
-		_, err := t.exec(ctx, `INSERT INTO webhook_events (`+eventColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-			e.ID, e.AccountID, string(e.Environment), e.Type, micros(e.OccurredAt), nullID(e.CampaignID), string(e.Payload))
+	for len(evs) > 0 {
+		n := min(len(evs), eventsPerInsert)
+		var b strings.Builder
+		b.WriteString(`INSERT INTO webhook_events (` + eventColumns + `) VALUES `)
+		args := make([]any, 0, 7*n)
+		for i, e := range evs[:n] {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`(?,?,?,?,?,?,?)`)
+			args = append(args, e.ID, e.AccountID, string(e.Environment), e.Type, micros(e.OccurredAt),
+				nullID(e.CampaignID), string(e.Payload))
+		}
+		// One row (a test event, a budget event) goes through the
+		// statement cache; a batch's text varies with its size.
+		var err error
+		if n == 1 {
+			_, err = t.exec(ctx, b.String(), args...)
+		} else {
+			_, err = t.tx.ExecContext(t.ctx(ctx), b.String(), args...)
+		}
 		if err != nil {
 			return err
 		}
+		evs = evs[n:]
 	}
 	return nil
 }
@@ -167,19 +193,57 @@ func (t *tx) ListEvents(ctx context.Context, q store.EventQuery) ([]*adcamp.Even
 	return collect(rows, scanEvent)
 }
 
-func (t *tx) TakeOutbox(ctx context.Context, limit int) ([]*adcamp.Event, error) {
+// outboxChange is the id of the change record of the outbox row o, whose
+// event is the record's (store.WebhooksTx.AddEvents): "chg_" for "evt_".
+const outboxChange = `'` + adcamp.PrefixChange + `' || substr(o.event_id, 5)`
+
+// unstored keeps the outbox rows o whose event is not stored: a change
+// record's (a keyword batch's event shares its first record's ULID).
+const unstored = `NOT EXISTS (SELECT 1 FROM webhook_events e WHERE e.id = o.event_id)`
+
+func (t *tx) TakeOutbox(ctx context.Context, limit int) ([]*adcamp.Event, []*adcamp.Change, error) {
+	var last sql.NullString
+	err := t.queryRow(ctx, `SELECT max(event_id) FROM (SELECT event_id FROM webhook_outbox ORDER BY event_id LIMIT $1)`,
+		limit).Scan(&last)
+	if err != nil || !last.Valid {
+		return nil, nil, err
+	}
 	rows, err := t.query(ctx, `SELECT `+eventColumns+` FROM webhook_events
-		WHERE id IN (SELECT event_id FROM webhook_outbox ORDER BY event_id LIMIT $1) ORDER BY id`, limit)
+		WHERE id IN (SELECT event_id FROM webhook_outbox WHERE event_id <= $1) ORDER BY id`, last.String)
+	if err != nil {
+		return nil, nil, err
+	}
+	evs, err := collect(rows, scanEvent)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err = t.query(ctx, `SELECT `+changeColumns+` FROM changes WHERE id IN (
+		SELECT `+outboxChange+` FROM webhook_outbox o WHERE o.event_id <= $1 AND `+unstored+`) ORDER BY id`, last.String)
+	if err != nil {
+		return nil, nil, err
+	}
+	cs, err := collect(rows, scanChange)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Outbox rows whose event was purged are dropped with the others.
+	_, err = t.exec(ctx, `DELETE FROM webhook_outbox WHERE event_id <= $1`, last.String)
+	return evs, cs, err
+}
+
+func (t *tx) OutboxChanges(ctx context.Context, q store.EventQuery) ([]*adcamp.Change, error) {
+	from, before := q.From, q.Before
+	if before == "" {
+		before = adcamp.PrefixEvent + "8" // after every id
+	}
+	rows, err := t.query(ctx, `SELECT `+prefixed("c.", changeColumns)+` FROM webhook_outbox o
+		JOIN changes c ON c.id = `+outboxChange+`
+		WHERE o.event_id >= $1 AND o.event_id < $2 AND c.account_id = $3 AND c.environment = $4 AND `+unstored+`
+		ORDER BY o.event_id DESC`, from, before, q.Tenant.AccountID, string(q.Tenant.Environment))
 	if err != nil {
 		return nil, err
 	}
-	evs, err := collect(rows, scanEvent)
-	if err != nil || len(evs) == 0 {
-		return nil, err
-	}
-	// Outbox rows whose event was purged are dropped with the others.
-	_, err = t.exec(ctx, `DELETE FROM webhook_outbox WHERE event_id <= $1`, evs[len(evs)-1].ID)
-	return evs, err
+	return collect(rows, scanChange)
 }
 
 func (t *tx) PurgeEvents(ctx context.Context, before string, limit int) (int64, error) {

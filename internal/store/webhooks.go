@@ -25,7 +25,10 @@ type WebhooksTx interface {
 	DeleteWebhookEndpoint(ctx context.Context, t adcamp.Tenant, id string) error
 
 	// AddEvents stores events and puts them in the outbox, for
-	// TakeOutbox to fan out to endpoints.
+	// TakeOutbox to fan out to endpoints. An event without a Payload is a
+	// change record's (its id is the record's ULID, "evt_" for "chg_"):
+	// only its outbox row is written, and the record is its payload, read
+	// back by TakeOutbox and OutboxChanges until the event is stored.
 	AddEvents(ctx context.Context, evs []*adcamp.Event) error
 	// AddEventsOnly stores events without putting them in the outbox
 	// (a test event, delivered to one endpoint).
@@ -35,9 +38,15 @@ type WebhooksTx interface {
 	// events (adcamp.EventTest: each is for the one endpoint it was sent to).
 	ListEvents(ctx context.Context, q EventQuery) ([]*adcamp.Event, error)
 	// TakeOutbox removes at most limit events from the outbox, oldest
-	// first, and returns them. PostgreSQL skips those another transaction
-	// is taking.
-	TakeOutbox(ctx context.Context, limit int) ([]*adcamp.Event, error)
+	// first, and returns those stored and the change records of those that
+	// are not (see AddEvents: the caller stores them). An outbox row whose
+	// event and record are both gone (purged) is dropped. PostgreSQL skips
+	// those another transaction is taking.
+	TakeOutbox(ctx context.Context, limit int) ([]*adcamp.Event, []*adcamp.Change, error)
+	// OutboxChanges returns the change records of q's tenant whose events
+	// are still in the outbox, not stored (see AddEvents), with ids in q's
+	// range, newest first; q.Types and q.Limit are not applied.
+	OutboxChanges(ctx context.Context, q EventQuery) ([]*adcamp.Change, error)
 	// PurgeEvents deletes at most limit events whose id is below before,
 	// oldest first, with their deliveries and attempts.
 	PurgeEvents(ctx context.Context, before string, limit int) (int64, error)

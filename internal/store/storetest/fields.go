@@ -311,6 +311,20 @@ func (r *roundTrip) change(c *adcamp.Campaign, g *adcamp.AdGroup, k *adcamp.Keyw
 		got, err := tx.ListChanges(ctx, q)
 		r.read("ListChanges", got, []*adcamp.Change{ch}, err)
 	})
+	// Its event, which is the record (written without a payload).
+	ev := &adcamp.Event{ID: adcamp.PrefixEvent + strings.TrimPrefix(ch.ID, adcamp.PrefixChange), AccountID: ch.AccountID,
+		Environment: ch.Environment, Type: adcamp.EventKeywordUpdated, OccurredAt: ch.OccurredAt}
+	r.writing(func(tx store.Tx) error { return tx.AddEvents(ctx, []*adcamp.Event{ev}) })
+	tn := adcamp.Tenant{AccountID: c.AccountID, Environment: c.Environment}
+	r.reading(func(tx store.Tx) {
+		got, err := tx.OutboxChanges(ctx, store.EventQuery{Tenant: tn})
+		r.read("OutboxChanges", got, []*adcamp.Change{ch}, err)
+	})
+	r.writing(func(tx store.Tx) error {
+		_, got, err := tx.TakeOutbox(ctx, 10)
+		r.read("TakeOutbox's records", got, []*adcamp.Change{ch}, err)
+		return nil
+	})
 }
 
 func (r *roundTrip) record() {

@@ -55,6 +55,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Changes", testChanges},
 		{"SubtreeAndDueCampaigns", testSubtreeAndDue},
 		{"Webhooks", testWebhooks},
+		{"RecordEvents", testRecordEvents},
 		{"WebhookOrdering", testWebhookOrdering},
 	}
 	tests = append(tests, consoleTests...)

@@ -1,6 +1,8 @@
 package storetest
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,8 +53,11 @@ func (r *roundTrip) webhooks(a *adcamp.Account) {
 		r.read("ListEvents", list, []*adcamp.Event{ev}, err)
 	})
 	r.writing(func(tx store.Tx) error {
-		taken, err := tx.TakeOutbox(ctx, 10)
+		taken, records, err := tx.TakeOutbox(ctx, 10)
 		r.read("TakeOutbox", taken, []*adcamp.Event{ev}, err)
+		if len(records) != 0 {
+			r.t.Errorf("TakeOutbox: %d change records, want none", len(records))
+		}
 		return nil
 	})
 
@@ -123,11 +128,11 @@ func testWebhooks(t *testing.T, db store.Store) {
 		return nil
 	})
 	var taken []*adcamp.Event
-	write(t, db, func(tx store.Tx) (err error) { taken, err = tx.TakeOutbox(ctx, 2); return err })
+	write(t, db, func(tx store.Tx) (err error) { taken, _, err = tx.TakeOutbox(ctx, 2); return err })
 	sameIDs(t, "TakeOutbox(2)", idsOf(taken, eventID), idsOf(evs[:2], eventID))
-	write(t, db, func(tx store.Tx) (err error) { taken, err = tx.TakeOutbox(ctx, 10); return err })
+	write(t, db, func(tx store.Tx) (err error) { taken, _, err = tx.TakeOutbox(ctx, 10); return err })
 	sameIDs(t, "TakeOutbox, then", idsOf(taken, eventID), idsOf(evs[2:], eventID))
-	write(t, db, func(tx store.Tx) (err error) { taken, err = tx.TakeOutbox(ctx, 10); return err })
+	write(t, db, func(tx store.Tx) (err error) { taken, _, err = tx.TakeOutbox(ctx, 10); return err })
 	if len(taken) != 0 {
 		t.Errorf("TakeOutbox of an empty outbox = %d events, want 0", len(taken))
 	}
@@ -224,6 +229,68 @@ func testWebhooks(t *testing.T, db store.Store) {
 }
 
 func eventID(e *adcamp.Event) string { return e.ID }
+
+// testRecordEvents: an event written without a payload is its change
+// record's (same ULID): OutboxChanges reads the records of a tenant's such
+// events still in the outbox, TakeOutbox returns them (beside the stored
+// events, of which a keyword batch's shares its first record's ULID), and
+// drops an outbox row whose record is gone.
+func testRecordEvents(t *testing.T, db store.Store) {
+	ctx := t.Context()
+	acc, other := newAccount(t, db, "one").ID, newAccount(t, db, "two").ID
+	tn := adcamp.Tenant{AccountID: acc, Environment: adcamp.Production}
+	actor := adcamp.Actor{Type: adcamp.ActorAPIKey, ID: "ak_1"}
+	var records []*adcamp.Change
+	for i, tenant := range []adcamp.Tenant{tn, tn, {AccountID: other, Environment: adcamp.Production},
+		{AccountID: acc, Environment: adcamp.Sandbox}, tn, tn} {
+		records = append(records, change(tenant, adcamp.EntityCampaign, "cmp_1", "cmp_1", "", at(i), actor))
+	}
+	asEvent := func(c *adcamp.Change, payload []byte) *adcamp.Event {
+		return &adcamp.Event{ID: adcamp.PrefixEvent + strings.TrimPrefix(c.ID, adcamp.PrefixChange), AccountID: c.AccountID,
+			Environment: c.Environment, Type: adcamp.EventCampaignUpdated, OccurredAt: c.OccurredAt, Payload: payload}
+	}
+	var evs []*adcamp.Event
+	for _, c := range records {
+		evs = append(evs, asEvent(c, nil))
+	}
+	evs[4].Payload = []byte(`{"stored":true}`) // a batch's: stored, its record too
+	// records[5]'s is written, its record not (purged before the event).
+	write(t, db, func(tx store.Tx) error { return tx.AddChanges(ctx, records[:5]) })
+	write(t, db, func(tx store.Tx) error { return tx.AddEvents(ctx, evs) })
+	recordIDs := func(cs []*adcamp.Change) []string { return idsOf(cs, func(c *adcamp.Change) string { return c.ID }) }
+	read(t, db, func(tx store.Tx) error {
+		got, err := tx.OutboxChanges(ctx, store.EventQuery{Tenant: tn})
+		sameIDs(t, "OutboxChanges", recordIDs(got), recordIDs([]*adcamp.Change{records[1], records[0]}))
+		if len(got) == 2 {
+			same(t, "OutboxChanges()[0]", got[0], records[1])
+		}
+		got, _ = tx.OutboxChanges(ctx, store.EventQuery{Tenant: tn, From: evs[1].ID, Before: evs[1].ID + "0"})
+		sameIDs(t, "OutboxChanges of one id", recordIDs(got), recordIDs(records[1:2]))
+		got, _ = tx.OutboxChanges(ctx, store.EventQuery{Tenant: tn, Before: evs[1].ID})
+		sameIDs(t, "OutboxChanges before an id", recordIDs(got), recordIDs(records[:1]))
+		n, _, err2 := tx.WebhookQueue(ctx)
+		if n != 6 {
+			t.Errorf("WebhookQueue() = %d, want 6", n)
+		}
+		return errors.Join(err, err2)
+	})
+	var stored []*adcamp.Event
+	var taken []*adcamp.Change
+	write(t, db, func(tx store.Tx) (err error) { stored, taken, err = tx.TakeOutbox(ctx, 10); return err })
+	sameIDs(t, "TakeOutbox's events", idsOf(stored, eventID), idsOf(evs[4:5], eventID))
+	sameIDs(t, "TakeOutbox's records", recordIDs(taken), recordIDs(records[:4]))
+	read(t, db, func(tx store.Tx) error {
+		got, err := tx.OutboxChanges(ctx, store.EventQuery{Tenant: tn})
+		if len(got) != 0 {
+			t.Errorf("OutboxChanges after TakeOutbox = %d records, want 0", len(got))
+		}
+		n, _, err2 := tx.WebhookQueue(ctx)
+		if n != 0 {
+			t.Errorf("WebhookQueue() after TakeOutbox = %d, want 0", n)
+		}
+		return errors.Join(err, err2)
+	})
+}
 
 // testWebhookOrdering: per campaign, an event waits while an earlier one
 // of its campaign is pending for the endpoint (due or not), and only
