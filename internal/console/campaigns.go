@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/service"
 )
 
 // The campaigns of an environment: the list, a campaign's page with its ad
@@ -54,7 +55,7 @@ type campaignView struct {
 
 func (s *Server) campaign(w http.ResponseWriter, r *http.Request, c *call) error {
 	t := c.tenant()
-	camp, err := s.svc.GetCampaign(c.ctx, t, r.PathValue("campaign"))
+	camp, sv, err := s.svc.GetCampaignServing(c.ctx, t, r.PathValue("campaign"))
 	if err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func (s *Server) campaign(w http.ResponseWriter, r *http.Request, c *call) error
 	if err != nil {
 		return err
 	}
-	facts, err := s.campaignFacts(c, camp)
+	facts, err := s.campaignFacts(c, camp, sv)
 	if err != nil {
 		return err
 	}
@@ -82,16 +83,13 @@ func (s *Server) campaign(w http.ResponseWriter, r *http.Request, c *call) error
 	return s.render(w, http.StatusOK, "campaign.html", p)
 }
 
-// campaignFacts lists a campaign's fields for people.
-func (s *Server) campaignFacts(c *call, camp *adcamp.Campaign) ([]fact, error) {
-	sv, err := s.svc.CampaignServing(c.ctx, c.tenant(), []*adcamp.Campaign{camp})
-	if err != nil {
-		return nil, err
-	}
+// campaignFacts lists a campaign's fields, with its serving status and
+// spend today, for people.
+func (s *Server) campaignFacts(c *call, camp *adcamp.Campaign, sv service.Serving) ([]fact, error) {
 	facts := []fact{
 		{"Daily budget", money(camp.BudgetDaily)},
-		{"Spent today", money(sv[0].SpendToday) + " (the account's day, " + c.account.TimeZone + ")"},
-		{"Serving", servingText[sv[0].Status]},
+		{"Spent today", money(sv.SpendToday) + " (the account's day, " + c.account.TimeZone + ")"},
+		{"Serving", servingText[sv.Status]},
 		{"Marketplace", camp.Marketplace},
 	}
 	if camp.ChannelAccountID != nil {

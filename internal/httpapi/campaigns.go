@@ -20,7 +20,7 @@ type campaignJSON struct {
 	Status           adcamp.Status `json:"status"`
 	Notes            optText       `json:"notes"`
 	// ServingStatus and SpendToday are read-only, on the account's day
-	// (see withServing).
+	// (see servingJSON).
 	ServingStatus adcamp.ServingStatus `json:"serving_status"`
 	SpendToday    adcamp.Money         `json:"spend_today"`
 	Version       int64                `json:"version"`
@@ -167,15 +167,15 @@ func (s *Server) listCampaigns(w http.ResponseWriter, r *http.Request, c *call) 
 	if err := q.issues.Err(); err != nil {
 		return err
 	}
-	p, err := s.svc.ListCampaigns(r.Context(), c.tenant, f)
+	p, sv, err := s.svc.ListCampaignsServing(r.Context(), c.tenant, f)
 	if err != nil {
 		return err
 	}
-	l := toListJSON(p, toCampaignJSON)
-	if l.Items, err = s.withServing(r, c, p.Items...); err != nil {
-		return err
+	items := make([]campaignJSON, len(p.Items))
+	for i, camp := range p.Items {
+		items[i] = servingJSON(camp, sv[i])
 	}
-	writeData(w, http.StatusOK, l)
+	writeData(w, http.StatusOK, listJSON[campaignJSON]{items, p.Page, p.PageSize, p.TotalItems, p.TotalPages()})
 	return nil
 }
 

@@ -37,6 +37,15 @@ func TestBudgets(t *testing.T) {
 			if c["serving_status"] != status || c["spend_today"] != spend {
 				t.Errorf("at %s: serving_status %v, spend_today %v; want %s, %v", e.clock.Now().Format(time.RFC3339), c["serving_status"], c["spend_today"], status, spend)
 			}
+			// The list reads its page's spend with the page: the same.
+			l := e.do(e.accounts[adcamp.Production].URL, key.ID, key.Secret, "GET", signing.PrefixCanonical+"/campaigns", nil)
+			items, _ := l.data()["items"].([]any)
+			if l.Status != http.StatusOK || len(items) != 1 {
+				t.Fatalf("GET campaigns = %d %s", l.Status, l.Raw)
+			}
+			if c := items[0].(map[string]any); c["serving_status"] != status || c["spend_today"] != spend {
+				t.Errorf("at %s: the list shows serving_status %v, spend_today %v; want %s, %v", e.clock.Now().Format(time.RFC3339), c["serving_status"], c["spend_today"], status, spend)
+			}
 		}
 		post := func(hour string, cost float64) {
 			t.Helper()

@@ -160,24 +160,63 @@ func (s *Ads) GetCampaignServing(ctx context.Context, t adcamp.Tenant, id string
 
 // ListCampaigns returns one page of the tenant's campaigns, newest first.
 func (s *Ads) ListCampaigns(ctx context.Context, t adcamp.Tenant, f adcamp.CampaignFilter) (*adcamp.Page[*adcamp.Campaign], error) {
+	p, _, err := s.listCampaigns(ctx, t, f, false)
+	return p, err
+}
+
+// ListCampaignsServing is ListCampaigns with each campaign's serving
+// status and spend today (in the order of the page's items), read in the
+// same transaction as the page.
+func (s *Ads) ListCampaignsServing(ctx context.Context, t adcamp.Tenant, f adcamp.CampaignFilter) (*adcamp.Page[*adcamp.Campaign], []Serving, error) {
+	return s.listCampaigns(ctx, t, f, true)
+}
+
+func (s *Ads) listCampaigns(ctx context.Context, t adcamp.Tenant, f adcamp.CampaignFilter, serving bool) (*adcamp.Page[*adcamp.Campaign], []Serving, error) {
 	var issues adcamp.Issues
 	checkPaging(&issues, f.Page, f.PageSize)
 	checkFilter(&issues, "status", f.Status, adcamp.CampaignStatuses)
 	if err := issues.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	var zone string
+	if serving {
+		var err error
+		if zone, err = s.accountZone(ctx, t.AccountID); err != nil {
+			return nil, nil, err
+		}
 	}
 	p := &adcamp.Page[*adcamp.Campaign]{Page: f.Page, PageSize: f.PageSize}
+	var spend map[string]adcamp.Money
+	var today adcamp.Date
 	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error
 		q := pageQuery(f.Page, f.PageSize, f.Status)
 		q.Today = s.today()
 		p.Items, p.TotalItems, err = tx.ListCampaigns(ctx, t, q)
+		if err != nil || !serving || len(p.Items) == 0 {
+			return err
+		}
+		ids := make([]string, len(p.Items))
+		for i, c := range p.Items {
+			ids[i] = c.ID
+		}
+		spend, today, err = s.spendToday(ctx, tx, zone, ids)
 		return err
 	})
-	for _, c := range p.Items {
-		s.view(c)
+	if err != nil {
+		return nil, nil, err
 	}
-	return p, err
+	var sv []Serving
+	if serving {
+		sv = make([]Serving, len(p.Items))
+	}
+	for i, c := range p.Items {
+		s.view(c)
+		if serving {
+			sv[i] = Serving{Status: adcamp.ServingOf(c, today, spend[c.ID]), SpendToday: spend[c.ID]}
+		}
+	}
+	return p, sv, nil
 }
 
 // checkPaging checks page ≥ 1 and 1 ≤ page_size ≤ MaxPageSize.
