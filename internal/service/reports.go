@@ -501,8 +501,9 @@ const reportChunkRows = 8192
 //
 // A summary, and a report sorted by a metric, is one read of the store.
 // A report by day or hour in its natural order is read in chunks of
-// reportChunkRows rows (ReportJobsConfig.ChunkRows), each in a transaction of its own, the next
-// starting after the last row of the one before (keyset paging): a
+// reportChunkRows rows (ReportJobsConfig.ChunkRows), each in a
+// transaction of its own, the next starting after the last row of the
+// one before (keyset paging): a
 // long read would hold one snapshot for the whole report, which on
 // SQLite keeps every checkpoint from finishing, so the write-ahead log
 // grows for as long as the job runs and the server pays for it after.
@@ -518,8 +519,9 @@ func (s *Ads) EachPerformanceRow(ctx context.Context, t adcamp.Tenant, q ReportQ
 	var names store.ReportNames
 	var row ReportRow
 	for {
-		n := 0
+		var n int
 		err := s.store.Read(ctx, func(tx store.Tx) error {
+			n = 0 // a read may be tried again
 			if p == nil {
 				var err error
 				if p, err = s.planReport(ctx, tx, t, q, false); err != nil {
