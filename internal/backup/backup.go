@@ -27,11 +27,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
 
 	sqlitedriver "modernc.org/sqlite"
 
+	"github.com/adcamp/adcamp/internal/lowpriority"
 	"github.com/adcamp/adcamp/internal/sqlite"
 )
 
@@ -51,22 +51,12 @@ type Options struct {
 // directory's shared lock (sqlite.LockShared), so no restore replaces the
 // database while it copies; serve and the other commands go on.
 func Create(ctx context.Context, dataDir, to string, o Options) (*Manifest, error) {
-	// The work runs on a thread of its own at the lowest priority, which
-	// ends with it (a goroutine that exits locked to its thread takes the
-	// thread with it, so no other goroutine ever runs at that priority).
-	type result struct {
-		m   *Manifest
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		runtime.LockOSThread()
-		lowerPriority()
-		m, err := create(ctx, dataDir, to, o)
-		done <- result{m, err}
-	}()
-	r := <-done
-	return r.m, r.err
+	// The work runs on a thread of its own at the lowest priority: a
+	// backup is background work.
+	var m *Manifest
+	var err error
+	lowpriority.Do(func() { m, err = create(ctx, dataDir, to, o) })
+	return m, err
 }
 
 // create is Create, on its thread.

@@ -7,6 +7,3 @@ import "os"
 // writeBehind syncs f: where sync_file_range is missing, a sync per chunk
 // keeps what waits to be written as small.
 func writeBehind(f *os.File, off, n int64) { f.Sync() }
-
-// lowerPriority does nothing where thread priorities are not Linux's.
-func lowerPriority() {}

@@ -14,7 +14,7 @@ import (
 // The report store (store.ReportTx): the statements are store.ReportSQL's.
 
 func (t *tx) ReportRows(ctx context.Context, q store.ReportQuery, fn func(*store.ReportRow) error) error {
-	if q.Limit == 0 && q.Granularity != store.Summary {
+	if q.Granularity != store.Summary && (q.Limit == 0 || q.Names != nil) {
 		return t.reportStream(ctx, q, fn)
 	}
 	text, args, err := store.ReportSQL(q, false)
@@ -46,13 +46,6 @@ func (t *tx) ReportRows(ctx context.Context, q store.ReportQuery, fn func(*store
 // reportStreamBatch is how many rows reportStream fetches at a time.
 const reportStreamBatch = 4096
 
-// reportName is what reportNamesSQL gives of an entity.
-type reportName struct {
-	name, matchType string
-	status          *string
-	deleted         bool
-}
-
 // reportNamesSQL names the entities of a level whose ids are $1 as
 // store.ReportSQL's joins do (store.ReportNameSQL, for many at once).
 func reportNamesSQL(level store.ReportLevel) string {
@@ -74,7 +67,8 @@ func reportNamesSQL(level store.ReportLevel) string {
 // time, each batch's new entities named in one statement a level,
 // instead of joining the names to every row (which had the server sort
 // the joined rows of the whole range again). The names held grow with
-// the entities, not the rows.
+// the entities, not the rows; they are kept in q.Names (across the
+// transactions of a report read in chunks).
 func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*store.ReportRow) error) error {
 	text, args, err := store.ReportFiguresSQL(q, false)
 	if err != nil {
@@ -85,9 +79,9 @@ func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*sto
 	}
 	defer t.tx.Exec(context.WithoutCancel(ctx), `CLOSE report_rows`)
 	levels := []store.ReportLevel{store.LevelCampaign, store.LevelAdGroup, store.LevelKeyword}[:q.Level]
-	names := make([]map[string]reportName, len(levels))
-	for i := range names {
-		names[i] = map[string]reportName{}
+	names := q.Names
+	if names == nil {
+		names = new(store.ReportNames)
 	}
 	type figures struct {
 		entity string
@@ -121,12 +115,12 @@ func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*sto
 			return nil
 		}
 		// The ids of each level this batch names first.
-		for i, level := range levels {
+		for _, level := range levels {
 			var missing []string
 			for _, f := range batch {
 				id := [...]string{f.r.CampaignID, f.r.AdGroupID, f.entity}[level-1]
-				if _, ok := names[i][id]; !ok {
-					names[i][id] = reportName{}
+				if _, ok := names.Get(level, id); !ok {
+					names.Put(level, id, store.ReportName{})
 					missing = append(missing, id)
 				}
 			}
@@ -139,12 +133,16 @@ func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*sto
 			}
 			for rows.Next() {
 				var id string
-				var n reportName
-				if err := rows.Scan(&id, &n.name, &n.matchType, &n.status, &n.deleted); err != nil {
+				var n store.ReportName
+				var status *string
+				if err := rows.Scan(&id, &n.Name, &n.MatchType, &status, &n.Deleted); err != nil {
 					rows.Close()
 					return err
 				}
-				names[i][id] = n
+				if status != nil {
+					n.Status = *status
+				}
+				names.Put(level, id, n)
 			}
 			rows.Close()
 			if err := rows.Err(); err != nil {
@@ -153,18 +151,22 @@ func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*sto
 		}
 		for _, f := range batch {
 			r := f.r
-			own := names[0][r.CampaignID]
-			r.CampaignName = own.name
+			own, _ := names.Get(store.LevelCampaign, r.CampaignID)
+			r.CampaignName = own.Name
 			if q.Level >= store.LevelAdGroup {
-				g := names[1][r.AdGroupID]
-				r.AdGroupName, own = g.name, g
+				g, _ := names.Get(store.LevelAdGroup, r.AdGroupID)
+				r.AdGroupName, own = g.Name, g
 			}
 			if q.Level == store.LevelKeyword {
-				k := names[2][f.entity]
-				r.Keyword, r.MatchType, own = k.name, k.matchType, k
+				k, _ := names.Get(store.LevelKeyword, f.entity)
+				r.Keyword, r.MatchType, own = k.Name, k.MatchType, k
 			}
-			r.Deleted = own.deleted
-			fillReportRow(&r, q, f.entity, f.tv, own.status)
+			r.Deleted = own.Deleted
+			var status *string
+			if own.Status != "" {
+				status = &own.Status
+			}
+			fillReportRow(&r, q, f.entity, f.tv, status)
 			if err := fn(&r); err != nil {
 				return err
 			}

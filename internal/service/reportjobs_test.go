@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/secrets"
 	"github.com/adcamp/adcamp/internal/service"
@@ -253,5 +255,52 @@ func TestReportJobCrash(t *testing.T) {
 	evs, _, err := e.svc.Events(ctx, e.tenant, service.EventFilter{Types: []string{adcamp.EventReportJobFailed}})
 	if err != nil || len(evs) != 1 {
 		t.Errorf("report_job.failed events = %d, %v; want 1", len(evs), err)
+	}
+}
+
+// TestReportChunks: a report by day or hour read in chunks of two
+// rows, each its own transaction (a job's read), has the rows of the
+// report's pages, names included (a deleted keyword's too), at every
+// level.
+func TestReportChunks(t *testing.T) {
+	t.Parallel()
+	e := newJobEnv(t)
+	if err := e.svc.DeleteKeyword(admin, e.tenant, e.tree.keywords[1].ID, service.IfMatch{}); err != nil {
+		t.Fatal(err)
+	}
+	e.svc.SetReportJobs(service.ReportJobsConfig{ChunkRows: 2})
+	from, to := adcamp.DateOf(time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)), adcamp.DateOf(time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC))
+	for _, level := range []string{service.LevelCampaign, service.LevelAdGroup, service.LevelKeyword} {
+		for _, g := range []string{service.GranularityDay, service.GranularityHour} {
+			q := service.ReportQuery{Level: level, Granularity: g, From: from, To: to}
+			var got []service.ReportRow
+			err := e.svc.EachPerformanceRow(ctx, e.tenant, q, func(r *service.ReportRow) error {
+				got = append(got, *r)
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("EachPerformanceRow(%s by %s): %v", level, g, err)
+			}
+			var want []service.ReportRow
+			q.Limit = service.MaxReportLimit
+			for {
+				p, err := e.svc.PerformanceReport(ctx, e.tenant, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range p.Rows {
+					want = append(want, *r)
+				}
+				if q.Cursor = p.NextCursor; q.Cursor == "" {
+					break
+				}
+			}
+			if len(want) <= 2 {
+				t.Errorf("%s by %s: %d rows, too few for chunks of 2", level, g, len(want))
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s by %s: EachPerformanceRow's rows differ from the pages' (-pages +chunks):\n%s", level, g, diff)
+			}
+		}
 	}
 }

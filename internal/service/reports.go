@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/big"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -134,31 +135,79 @@ func (m ReportMetrics) ROAS() (string, bool) {
 	return ratio(int64(m.Sales), int64(m.Cost), RatioDigits)
 }
 
+// ratioStyle is how appendRatios writes the ratios: each after its
+// prefix, quoted or not, and null where the denominator is 0.
+type ratioStyle struct {
+	prefix [5]string
+	quote  string
+	null   string
+}
+
+// appendRatios appends the five ratios of m (ctr, cpc, conversion_rate,
+// acos, roas) in style st. It allocates nothing (a report job writes five
+// ratios for each of millions of rows).
+func (m ReportMetrics) appendRatios(b []byte, st *ratioStyle) []byte {
+	for i, r := range [...]struct {
+		num, den int64
+		digits   int
+	}{
+		{m.Clicks, m.Impressions, RatioDigits},
+		{int64(m.Cost), m.Clicks * 100, CPCDigits},
+		{m.Orders, m.Clicks, RatioDigits},
+		{int64(m.Cost), int64(m.Sales), RatioDigits},
+		{int64(m.Sales), int64(m.Cost), RatioDigits},
+	} {
+		b = append(b, st.prefix[i]...)
+		if r.den <= 0 || r.num < 0 {
+			b = append(b, st.null...)
+			continue
+		}
+		b = append(b, st.quote...)
+		b, _ = appendRatio(b, r.num, r.den, r.digits)
+		b = append(b, st.quote...)
+	}
+	return b
+}
+
 // ratio writes num/den with digits decimals, rounded half up, exactly
 // (both non-negative); ok false when den is 0.
 func ratio(num, den int64, digits int) (string, bool) {
+	var tmp [32]byte
+	b, ok := appendRatio(tmp[:0], num, den, digits)
+	return string(b), ok
+}
+
+// pow10 are the scales of the ratios' digits.
+var pow10 = [...]int64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000}
+
+// appendRatio appends ratio's text of num/den to b; ok false (b as
+// given) when den is 0.
+func appendRatio(b []byte, num, den int64, digits int) ([]byte, bool) {
 	if den <= 0 || num < 0 {
-		return "", false
+		return b, false
 	}
-	scale := int64(math.Pow10(digits))
-	var q int64
+	scale := pow10[digits]
+	var tmp [40]byte
+	var q []byte
 	if num <= (math.MaxInt64-den)/(2*scale) {
-		q = (2*num*scale + den) / (2 * den)
+		q = strconv.AppendInt(tmp[:0], (2*num*scale+den)/(2*den), 10)
 	} else {
 		n := new(big.Int).Mul(big.NewInt(num), big.NewInt(2*scale))
 		n.Add(n, big.NewInt(den))
 		n.Quo(n, new(big.Int).Mul(big.NewInt(den), big.NewInt(2)))
-		return fixed(n.String(), digits), true
+		q = n.Append(tmp[:0], 10)
 	}
-	return fixed(strconv.FormatInt(q, 10), digits), true
-}
-
-// fixed places a decimal point digits from the right of the integer s.
-func fixed(s string, digits int) string {
-	if len(s) <= digits {
-		s = strings.Repeat("0", digits-len(s)+1) + s
+	// A decimal point digits from the right, zeros before as needed.
+	if len(q) <= digits {
+		b = append(b, '0', '.')
+		for range digits - len(q) {
+			b = append(b, '0')
+		}
+		return append(b, q...), true
 	}
-	return s[:len(s)-digits] + "." + s[len(s)-digits:]
+	b = append(b, q[:len(q)-digits]...)
+	b = append(b, '.')
+	return append(b, q[len(q)-digits:]...), true
 }
 
 // reportPlan is a checked ReportQuery: the store's query and the zone.
@@ -441,23 +490,64 @@ func (s *Ads) PerformanceReport(ctx context.Context, t adcamp.Tenant, q ReportQu
 	return page, nil
 }
 
+// reportChunkRows is how many rows of a report by day or hour
+// EachPerformanceRow reads in one transaction.
+const reportChunkRows = 8192
+
 // EachPerformanceRow calls fn with every row of the report of t (Limit
-// and Cursor ignored), in its order, from one read of the store: the
-// rows stream, fn's row is reused, and memory stays flat whatever the
-// range. fn must not call the service back.
+// and Cursor ignored), in its order: the rows stream, fn's row is
+// reused, and memory stays flat whatever the range. fn must not call
+// the service back.
+//
+// A summary, and a report sorted by a metric, is one read of the store.
+// A report by day or hour in its natural order is read in chunks of
+// reportChunkRows rows (ReportJobsConfig.ChunkRows), each in a
+// transaction of its own, the next starting after the last row of the
+// one before (keyset paging): a
+// long read would hold one snapshot for the whole report, which on
+// SQLite keeps every checkpoint from finishing, so the write-ahead log
+// grows for as long as the job runs and the server pays for it after.
+// The rows are then not one snapshot: figures that arrive while the
+// report is read show in the chunks read after they were committed,
+// and not in those before. No row is read twice or left out, and each
+// entity keeps the names it had when first read.
 func (s *Ads) EachPerformanceRow(ctx context.Context, t adcamp.Tenant, q ReportQuery, fn func(*ReportRow) error) error {
 	q.Limit, q.Cursor = 0, ""
-	return s.store.Read(ctx, func(tx store.Tx) error {
-		p, err := s.planReport(ctx, tx, t, q, false)
-		if err != nil {
+	chunk := s.jobsConfig().ChunkRows
+	var p *reportPlan
+	var after *store.ReportKey
+	var names store.ReportNames
+	var row ReportRow
+	for {
+		var n int
+		err := s.store.Read(ctx, func(tx store.Tx) error {
+			n = 0 // a read may be tried again
+			if p == nil {
+				var err error
+				if p, err = s.planReport(ctx, tx, t, q, false); err != nil {
+					return err
+				}
+			}
+			sq := p.q
+			if sq.Granularity != store.Summary && sq.Sort == "" {
+				sq.After, sq.Limit, sq.Names = after, chunk, &names
+			}
+			return tx.ReportRows(ctx, sq, func(r *store.ReportRow) error {
+				n++
+				if sq.Limit > 0 && n == sq.Limit {
+					k := r.Key()
+					after = &k
+				}
+				p.rowOf(r, &row)
+				return fn(&row)
+			})
+		})
+		if err != nil || p.q.Granularity == store.Summary || p.q.Sort != "" || n < chunk {
 			return err
 		}
-		var row ReportRow
-		return tx.ReportRows(ctx, p.q, func(r *store.ReportRow) error {
-			p.rowOf(r, &row)
-			return fn(&row)
-		})
-	})
+		// Between chunks, what waits for the processor goes first.
+		runtime.Gosched()
+	}
 }
 
 // PerformanceTotals returns the sums of every row of the report of t.

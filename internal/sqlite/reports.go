@@ -12,7 +12,7 @@ import (
 // The report store (store.ReportTx): the statements are store.ReportSQL's.
 
 func (t *tx) ReportRows(ctx context.Context, q store.ReportQuery, fn func(*store.ReportRow) error) error {
-	if q.Limit == 0 && q.Granularity != store.Summary {
+	if q.Granularity != store.Summary && (q.Limit == 0 || q.Names != nil) {
 		return t.reportStream(ctx, q, fn)
 	}
 	text, args, err := store.ReportSQL(q, true)
@@ -41,18 +41,12 @@ func (t *tx) ReportRows(ctx context.Context, q store.ReportQuery, fn func(*store
 	return rows.Err()
 }
 
-// reportName is what ReportNameSQL gives of an entity.
-type reportName struct {
-	name, matchType string
-	status          sql.NullString
-	deleted         bool
-}
-
-// reportStream is ReportRows for every row of a report by day or hour
-// (a job's): the figures in their order, each entity's names looked up
-// once, on the same transaction, instead of joined to each of its rows
-// (4 M rows of 10,000 keywords: six index searches a row, most of the
-// statement's time). The names held grow with the entities, not the rows.
+// reportStream is ReportRows for the rows of a report by day or hour
+// without their names (a job's): the figures in their order, each
+// entity's names looked up once, on the same transaction, and kept in
+// q.Names (across the transactions of a report read in chunks), instead
+// of joined to each of its rows (4 M rows of 10,000 keywords: six index
+// searches a row, most of the statement's time).
 func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*store.ReportRow) error) error {
 	text, args, err := store.ReportFiguresSQL(q, true)
 	if err != nil {
@@ -61,34 +55,36 @@ func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*sto
 	if err := t.consistent(ctx); err != nil {
 		return err
 	}
+	names := q.Names
+	if names == nil {
+		names = new(store.ReportNames)
+	}
 	// Each level's look-up is prepared once for the stream.
-	names := map[store.ReportLevel]map[string]reportName{}
-	stmts := map[store.ReportLevel]*sql.Stmt{}
+	var stmts [3]*sql.Stmt
 	defer func() {
 		for _, st := range stmts {
-			st.Close()
+			if st != nil {
+				st.Close()
+			}
 		}
 	}()
-	lookup := func(level store.ReportLevel, id string) (reportName, error) {
-		m := names[level]
-		if m == nil {
-			m = map[string]reportName{}
-			names[level] = m
-		}
-		if n, ok := m[id]; ok {
+	lookup := func(level store.ReportLevel, id string) (store.ReportName, error) {
+		if n, ok := names.Get(level, id); ok {
 			return n, nil
 		}
-		st := stmts[level]
+		st := stmts[level-1]
 		if st == nil {
 			var err error
 			if st, err = t.tx.PrepareContext(t.ctx(ctx), store.ReportNameSQL(level)); err != nil {
-				return reportName{}, err
+				return store.ReportName{}, err
 			}
-			stmts[level] = st
+			stmts[level-1] = st
 		}
-		var n reportName
-		err := st.QueryRowContext(t.ctx(ctx), id).Scan(&n.name, &n.matchType, &n.status, &n.deleted)
-		m[id] = n
+		var n store.ReportName
+		var status sql.NullString
+		err := st.QueryRowContext(t.ctx(ctx), id).Scan(&n.Name, &n.MatchType, &status, &n.Deleted)
+		n.Status = status.String
+		names.Put(level, id, n)
 		return n, err
 	}
 	rows, err := t.query(ctx, text, args...)
@@ -107,24 +103,24 @@ func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*sto
 		if err != nil {
 			return err
 		}
-		r.CampaignName, r.AdGroupName, r.Keyword, r.MatchType = c.name, "", "", ""
+		r.CampaignName, r.AdGroupName, r.Keyword, r.MatchType = c.Name, "", "", ""
 		own := c
 		if q.Level >= store.LevelAdGroup {
 			g, err := lookup(store.LevelAdGroup, r.AdGroupID)
 			if err != nil {
 				return err
 			}
-			r.AdGroupName, own = g.name, g
+			r.AdGroupName, own = g.Name, g
 		}
 		if q.Level == store.LevelKeyword {
 			k, err := lookup(store.LevelKeyword, entity)
 			if err != nil {
 				return err
 			}
-			r.Keyword, r.MatchType, own = k.name, k.matchType, k
+			r.Keyword, r.MatchType, own = k.Name, k.MatchType, k
 		}
-		r.Deleted = own.deleted
-		fillReportRow(&r, q, entity, tv, own.status)
+		r.Deleted = own.Deleted
+		fillReportRow(&r, q, entity, tv, sql.NullString{String: own.Status, Valid: own.Status != ""})
 		if err := fn(&r); err != nil {
 			return err
 		}

@@ -38,6 +38,9 @@ func TestReportPlans(t *testing.T) {
 		// index: the index delivery_days is read through, if not its
 		// primary key.
 		index string
+		// keyset: the start of the range a chunk of a job reads (its
+		// figures without names, after a row: ReportFiguresSQL).
+		keyset string
 	}{
 		{name: "keyword summary page", q: with(func(q *store.ReportQuery) { q.Level, q.Limit = store.LevelKeyword, 101 }), index: "delivery_days_entity"},
 		{name: "campaign summary page", q: with(func(q *store.ReportQuery) { q.Level, q.Limit = store.LevelCampaign, 101 }), index: "delivery_days_entity"},
@@ -58,6 +61,12 @@ func TestReportPlans(t *testing.T) {
 		{name: "keyword by hour, a job", q: with(func(q *store.ReportQuery) { q.Level, q.Granularity = store.LevelKeyword, store.Hourly })},
 		{name: "keyword by hour page", q: with(func(q *store.ReportQuery) { q.Level, q.Granularity, q.Limit = store.LevelKeyword, store.Hourly, 101 })},
 		{name: "campaign by hour", q: with(func(q *store.ReportQuery) { q.Level, q.Granularity = store.LevelCampaign, store.Hourly }), sorts: true},
+		{name: "keyword by day, a job's chunk", q: with(func(q *store.ReportQuery) {
+			q.Level, q.Granularity, q.Limit, q.After = store.LevelKeyword, store.Daily, 8192, &store.ReportKey{T: 20260901, Entity: "kw_1"}
+		}), keyset: "(day,entity_id)>(?,?)"},
+		{name: "keyword by hour, a job's chunk", q: with(func(q *store.ReportQuery) {
+			q.Level, q.Granularity, q.Limit, q.After = store.LevelKeyword, store.Hourly, 8192, &store.ReportKey{T: hour.UnixMicro(), Entity: "kw_1"}
+		}), keyset: "(hour,keyword_id)>(?,?)"},
 		{name: "totals", q: with(func(q *store.ReportQuery) { q.Level = store.LevelKeyword }), totals: true},
 		{name: "totals of an ad group", q: with(func(q *store.ReportQuery) { q.Level, q.AdGroupID = store.LevelKeyword, "adg_1" }), totals: true,
 			index: "delivery_days_entity"},
@@ -66,6 +75,9 @@ func TestReportPlans(t *testing.T) {
 			text, _, err := store.ReportSQL(c.q, true)
 			if c.totals {
 				text, _, err = store.ReportTotalsSQL(c.q)
+			}
+			if c.keyset != "" {
+				text, _, err = store.ReportFiguresSQL(c.q, true)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -98,6 +110,10 @@ func TestReportPlans(t *testing.T) {
 				}
 				if strings.Contains(d, " delivery_hours ") {
 					read = true
+				}
+				if c.keyset != "" && (strings.Contains(d, " delivery_days ") || strings.Contains(d, " delivery_hours ")) &&
+					!strings.Contains(d, c.keyset) {
+					problems = append(problems, "the chunk does not start its range at the row after the last: "+d)
 				}
 				// A sort below the top is of every row read; at the top,
 				// of the page's (a LIMIT) or, without one, of rows that

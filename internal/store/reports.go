@@ -86,6 +86,82 @@ type ReportQuery struct {
 	Desc bool
 	// Offset and Limit page the rows; Limit 0 means all of them.
 	Offset, Limit int
+	// After, if set, keeps the rows after it in the natural order of a
+	// daily or hourly report without Sort: keyset paging, for a report
+	// read in chunks of short transactions (a report job's).
+	After *ReportKey
+	// Names, if set, is where the store keeps the names of the entities
+	// it named for a daily or hourly report, and looks them up again:
+	// the rows come without a join to their names, each entity named
+	// once, also across the transactions of a report read in chunks.
+	Names *ReportNames
+}
+
+// ReportKey is a row's place in a daily or hourly report's natural
+// order: its day (YYYYMMDD) or hour (Unix microseconds), then its
+// entity's id.
+type ReportKey struct {
+	T      int64
+	Entity string
+}
+
+// Key returns r's place in its report's natural order (a daily or
+// hourly report's).
+func (r *ReportRow) Key() ReportKey {
+	k := ReportKey{T: int64(r.Day), Entity: r.KeywordID}
+	if !r.Hour.IsZero() {
+		k.T = r.Hour.UnixMicro()
+	}
+	if k.Entity == "" {
+		k.Entity = r.AdGroupID
+	}
+	if k.Entity == "" {
+		k.Entity = r.CampaignID
+	}
+	return k
+}
+
+// ReportName is what a report shows of an entity besides its figures.
+type ReportName struct {
+	Name, MatchType string
+	Status          string // "" when deleted
+	Deleted         bool
+}
+
+// ReportNames keeps entities' names by level (ReportQuery.Names). Its
+// size grows with the entities named, not the rows.
+type ReportNames struct {
+	m [3]map[string]ReportName
+	// last is each level's last name found: rows in their order come
+	// campaign after campaign, ad group after ad group.
+	last [3]struct {
+		id string
+		v  ReportName
+	}
+}
+
+// Get returns the name of id at level, if kept.
+func (n *ReportNames) Get(level ReportLevel, id string) (ReportName, bool) {
+	l := &n.last[level-1]
+	if l.id == id && id != "" {
+		return l.v, true
+	}
+	v, ok := n.m[level-1][id]
+	if ok {
+		l.id, l.v = id, v
+	}
+	return v, ok
+}
+
+// Put keeps the name of id at level.
+func (n *ReportNames) Put(level ReportLevel, id string, v ReportName) {
+	if n.m[level-1] == nil {
+		n.m[level-1] = map[string]ReportName{}
+	}
+	n.m[level-1][id] = v
+	if l := &n.last[level-1]; l.id == id {
+		l.v = v
+	}
 }
 
 // Metrics are the summed figures of a report row.
@@ -409,7 +485,10 @@ func reportRows(q ReportQuery, arg func(any) string, indexed bool) (reportQuery,
 	campaign = "campaign_id"
 	if q.Granularity == Hourly {
 		table, t = "delivery_hours", "hour"
-		where += ` AND hour >= ` + arg(q.FromHour.UnixMicro()) + ` AND hour < ` + arg(q.ToHour.UnixMicro())
+		if q.After == nil {
+			where += ` AND hour >= ` + arg(q.FromHour.UnixMicro())
+		}
+		where += ` AND hour < ` + arg(q.ToHour.UnixMicro())
 		switch q.Level {
 		case LevelCampaign:
 			entity, group = "campaign_id", "''"
@@ -420,7 +499,11 @@ func reportRows(q ReportQuery, arg func(any) string, indexed bool) (reportQuery,
 		}
 	} else {
 		table, entity, group = "delivery_days", "entity_id", "ad_group_id"
-		where += ` AND level = ` + arg(int(q.Level)) + ` AND day >= ` + arg(q.FromDay) + ` AND day <= ` + arg(q.ToDay)
+		where += ` AND level = ` + arg(int(q.Level))
+		if q.After == nil {
+			where += ` AND day >= ` + arg(q.FromDay)
+		}
+		where += ` AND day <= ` + arg(q.ToDay)
 		if q.Granularity == Daily {
 			t = "day"
 		}
@@ -430,6 +513,17 @@ func reportRows(q ReportQuery, arg func(any) string, indexed bool) (reportQuery,
 	}
 	if q.AdGroupID != "" {
 		where += ` AND ad_group_id = ` + arg(q.AdGroupID)
+	}
+	if q.After != nil {
+		// A row value, which both stores read as the start of a range
+		// of their keys (TestReportPlans), in place of the range's first
+		// day or hour (After is in the range): beside another lower bound
+		// of the same column, SQLite starts from that one and reads
+		// every row before After again.
+		if t == "" || q.Sort != "" {
+			return reportQuery{}, fmt.Errorf("report: keyset paging of a summary or a sorted report")
+		}
+		where += ` AND (` + t + `, ` + entity + `) > (` + arg(q.After.T) + `, ` + arg(q.After.Entity) + `)`
 	}
 	// One stored row per entity and day (delivery_days' key) or keyword
 	// and hour (delivery_hours'): those reports read the rows as they
