@@ -82,6 +82,12 @@ func create(ctx context.Context, dataDir, to string, o Options) (*Manifest, erro
 	if err := onlineCopy(ctx, src, copyPath); err != nil {
 		return nil, fmt.Errorf("copy the database: %w", err)
 	}
+	// What is left reads and writes the backup's own files, which no one
+	// waits for: the disk serves them when the server's I/O leaves it free.
+	// (The copy and its checkpoint, before, stay best-effort: the copy
+	// holds the snapshot that makes the WAL grow, and the checkpoint writes
+	// the server's database, whose syncs the server waits for.)
+	lowpriority.IdleIO()
 	m, err := describe(ctx, copyPath)
 	if err != nil {
 		return nil, err

@@ -1,7 +1,10 @@
 // Package lowpriority runs background work (a backup, a report job) on a
 // thread of its own at the lowest CPU and I/O priority short of idle, so
 // that on a machine of few cores it takes what the server leaves rather
-// than the server's share.
+// than the server's share. Inside it, IdleIO lowers the thread's I/O to
+// the idle class for files no one waits for, and Usual runs what others
+// do wait for (a write the store may batch with the API's) at the usual
+// priority.
 package lowpriority
 
 import "runtime"
@@ -16,6 +19,21 @@ func Do(fn func()) {
 	go func() {
 		runtime.LockOSThread()
 		lower()
+		defer close(done)
+		fn()
+	}()
+	<-done
+}
+
+// Usual runs fn at the usual priority, from inside Do's fn, and returns
+// when fn does: for work that others wait on. A write through the store is
+// such work on SQLite, where the first of the writes waiting leads the
+// batch that commits them all (the API's among them), on its own thread.
+// fn runs on another goroutine, which the runtime never puts on Do's
+// thread (a thread locked to a goroutine runs that goroutine alone).
+func Usual(fn func()) {
+	done := make(chan struct{})
+	go func() {
 		defer close(done)
 		fn()
 	}()

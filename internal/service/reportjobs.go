@@ -474,15 +474,20 @@ func (c *chunkWriter) flush() error {
 	if len(c.buf) == 0 {
 		return nil
 	}
-	err := c.s.store.Write(c.ctx, func(tx store.Tx) error {
-		ok, err := tx.RenewReportJob(c.ctx, c.job.ID, c.owner, c.s.Now().Add(c.lease))
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return errLeaseLost
-		}
-		return tx.PutReportChunk(c.ctx, c.job.ID, c.seq, c.buf)
+	// At the usual priority: on SQLite this write may lead a batch that
+	// commits the API's writes too (see lowpriority.Usual).
+	var err error
+	lowpriority.Usual(func() {
+		err = c.s.store.Write(c.ctx, func(tx store.Tx) error {
+			ok, err := tx.RenewReportJob(c.ctx, c.job.ID, c.owner, c.s.Now().Add(c.lease))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return errLeaseLost
+			}
+			return tx.PutReportChunk(c.ctx, c.job.ID, c.seq, c.buf)
+		})
 	})
 	if err != nil {
 		return err
@@ -525,13 +530,17 @@ func (s *Service) writeJob(ctx context.Context, j *ReportJob, owner string, leas
 		// the lease on time anyway.
 		if rows%4096 == 0 && s.Now().Sub(renewed) > lease/3 {
 			renewed = s.Now()
-			return s.store.Write(ctx, func(tx store.Tx) error {
-				ok, err := tx.RenewReportJob(ctx, j.ID, owner, renewed.Add(lease))
-				if err == nil && !ok {
-					err = errLeaseLost
-				}
-				return err
+			var err error
+			lowpriority.Usual(func() { // as chunkWriter.flush's
+				err = s.store.Write(ctx, func(tx store.Tx) error {
+					ok, err := tx.RenewReportJob(ctx, j.ID, owner, renewed.Add(lease))
+					if err == nil && !ok {
+						err = errLeaseLost
+					}
+					return err
+				})
 			})
+			return err
 		}
 		return nil
 	})
