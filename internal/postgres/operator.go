@@ -98,6 +98,7 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 // at SERIALIZABLE: two batches correcting the same hour cannot both take
 // the old figures off.
 func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
+	rows = store.SortDelivery(rows)
 	n := len(rows)
 	kw, hour := make([]string, n), make([]int64, n)
 	for i, r := range rows {
