@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -269,11 +270,13 @@ func nullDay(d int32) any {
 
 // storedHoursSQL reads the stored rows of size keys: SQLite walks the
 // values and finds each row by its primary key (an IN list would first
-// sort the keys into a temporary index).
+// sort the keys into a temporary index). Each row answers its key's
+// place in the values, not its key and where it lies: a keyword stays
+// in its ad group and campaign, so those are the batch row's, and the
+// figures alone are read (no text to copy out of SQLite).
 var storedHoursSQL = chunkSQL(func(size int) string {
-	return `SELECT d.keyword_id, d.hour, coalesce(d.day, 0), d.account_id, d.environment, d.campaign_id, d.ad_group_id,
-		d.impressions, d.clicks, d.cost, d.orders, d.sales
-		FROM (VALUES ` + placeholders(size, 2) + `) AS v JOIN delivery_hours d ON d.keyword_id = v.column1 AND d.hour = v.column2`
+	return `SELECT v.column3, coalesce(d.day, 0), d.impressions, d.clicks, d.cost, d.orders, d.sales
+		FROM (VALUES ` + placeholders(size, 3) + `) AS v JOIN delivery_hours d ON d.keyword_id = v.column1 AND d.hour = v.column2`
 })
 
 // storedHours returns the stored rows of rows' keys, Day 0 for an
@@ -281,9 +284,9 @@ var storedHoursSQL = chunkSQL(func(size int) string {
 func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow) ([]store.HourFigures, error) {
 	out := make([]store.HourFigures, 0, len(rows))
 	err := chunks(len(rows), func(start, size int) error {
-		args := make([]any, 0, size*2)
-		for _, r := range rows[start : start+size] {
-			args = append(args, r.KeywordID, micros(r.Hour))
+		args := make([]any, 0, size*3)
+		for i, r := range rows[start : start+size] {
+			args = append(args, r.KeywordID, micros(r.Hour), i)
 		}
 		q, err := t.query(ctx, storedHoursSQL(size), args...)
 		if err != nil {
@@ -291,11 +294,16 @@ func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow) ([]store
 		}
 		defer q.Close()
 		for q.Next() {
+			var i int
 			var h store.HourFigures
-			if err := q.Scan(&h.KeywordID, &h.Hour, &h.Day, &h.AccountID, &h.Environment, &h.CampaignID, &h.AdGroupID,
-				&h.Impressions, &h.Clicks, &h.Cost, &h.Orders, &h.Sales); err != nil {
+			if err := q.Scan(&i, &h.Day, &h.Impressions, &h.Clicks, &h.Cost, &h.Orders, &h.Sales); err != nil {
 				return err
 			}
+			if i < 0 || i >= size {
+				return fmt.Errorf("stored delivery row: place %d out of the %d values", i, size)
+			}
+			r := &rows[start+i]
+			h.KeywordID, h.Hour, h.DeliveryKeyword = r.KeywordID, micros(r.Hour), r.DeliveryKeyword
 			out = append(out, h)
 		}
 		return q.Err()

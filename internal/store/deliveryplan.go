@@ -20,7 +20,9 @@ type DeliveryPlan struct {
 	Insert []DeliveryRow
 	// Update holds the rows of stored keys whose figures or day change,
 	// Day set to the day to store (the stored one when the row has none).
-	// Where the row lies stays the stored row's.
+	// Where the row lies stays the stored row's (a keyword never moves to
+	// another ad group or campaign, so the stores may give the stored
+	// rows the batch rows' places).
 	Update []DeliveryRow
 	// Spend is what to add to campaign_hour_spend, none zero.
 	Spend []HourSpend
