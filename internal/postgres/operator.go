@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/adcamp/adcamp"
@@ -98,12 +99,13 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 // at SERIALIZABLE: two batches correcting the same hour cannot both take
 // the old figures off.
 func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
+	rows = store.SortDelivery(rows)
 	n := len(rows)
 	kw, hour := make([]string, n), make([]int64, n)
 	for i, r := range rows {
 		kw[i], hour[i] = r.KeywordID, micros(r.Hour)
 	}
-	old, err := t.storedHours(ctx, kw, hour)
+	old, err := t.storedHours(ctx, rows, kw, hour)
 	if err != nil {
 		return err
 	}
@@ -179,27 +181,34 @@ func (t *tx) updateHours(ctx context.Context, rows []store.DeliveryRow, now time
 	return err
 }
 
-// storedHours returns the stored rows of the keys (keyword, hour), Day 0
-// for an undated one (never added to a day).
-func (t *tx) storedHours(ctx context.Context, kw []string, hour []int64) ([]store.HourFigures, error) {
-	rows, err := t.tx.Query(ctx, `SELECT d.keyword_id, d.hour, coalesce(d.day, 0), d.account_id, d.environment, d.campaign_id, d.ad_group_id,
-		d.impressions, d.clicks, d.cost, d.orders, d.sales
-		FROM unnest($1::text[], $2::bigint[]) AS p(k, h)
+// storedHours returns the stored rows of rows' keys (kw and hour are
+// their keywords and hours), Day 0 for an undated one (never added to a
+// day). Each row answers its key's place in the arrays, not its key and
+// where it lies: a keyword stays in its ad group and campaign, so those
+// are the batch row's, and the figures alone are sent back.
+func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow, kw []string, hour []int64) ([]store.HourFigures, error) {
+	q, err := t.tx.Query(ctx, `SELECT p.n, coalesce(d.day, 0), d.impressions, d.clicks, d.cost, d.orders, d.sales
+		FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS p(k, h, n)
 		JOIN delivery_hours d ON d.keyword_id = p.k AND d.hour = p.h`, kw, hour)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
+	defer q.Close()
 	out := make([]store.HourFigures, 0, len(kw))
-	for rows.Next() {
+	for q.Next() {
+		var n int64
 		var h store.HourFigures
-		if err := rows.Scan(&h.KeywordID, &h.Hour, &h.Day, &h.AccountID, &h.Environment, &h.CampaignID, &h.AdGroupID,
-			&h.Impressions, &h.Clicks, &h.Cost, &h.Orders, &h.Sales); err != nil {
+		if err := q.Scan(&n, &h.Day, &h.Impressions, &h.Clicks, &h.Cost, &h.Orders, &h.Sales); err != nil {
 			return nil, err
 		}
+		if n < 1 || n > int64(len(rows)) {
+			return nil, fmt.Errorf("stored delivery row: place %d out of the %d keys", n, len(rows))
+		}
+		r := &rows[n-1]
+		h.KeywordID, h.Hour, h.DeliveryKeyword = r.KeywordID, hour[n-1], r.DeliveryKeyword
 		out = append(out, h)
 	}
-	return out, rows.Err()
+	return out, q.Err()
 }
 
 // addDays adds each delta to its row of delivery_days, in one statement.

@@ -73,3 +73,43 @@ func TestMigration37ExpiresFeedPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestMigration43DeliveryFillfactor: 00043 leaves room in the pages of
+// delivery_hours and delivery_days on a database with figures in them,
+// which stay as they were, and its down step takes the setting away.
+func TestMigration43DeliveryFillfactor(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, p := migrator(t, new([]string))
+	if _, err := p.UpTo(ctx, 42); err != nil {
+		t.Fatalf("migrate up to 42: %v", err)
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO delivery_hours (keyword_id, hour, account_id, environment, campaign_id, ad_group_id,
+		impressions, clicks, cost, orders, sales, updated_at, day) VALUES ('kw_1', 1, 'acc_1', 'production', 'cmp_1', 'adg_1', 10, 1, 125, 0, 0, 1, 20261127)`); err != nil {
+		t.Fatal(err)
+	}
+	options := func() string {
+		var o sql.NullString
+		if err := db.QueryRowContext(ctx, `SELECT string_agg(relname || ':' || array_to_string(reloptions, ','), ' ' ORDER BY relname)
+			FROM pg_class WHERE relname IN ('delivery_hours', 'delivery_days') AND relnamespace = current_schema()::regnamespace`).Scan(&o); err != nil {
+			t.Fatal(err)
+		}
+		return o.String
+	}
+	if _, err := p.UpTo(ctx, 43); err != nil {
+		t.Fatalf("migrate up to 43: %v", err)
+	}
+	if got, want := options(), "delivery_days:fillfactor=70 delivery_hours:fillfactor=70"; got != want {
+		t.Errorf("storage parameters after 00043 = %q, want %q", got, want)
+	}
+	var impressions int64
+	if err := db.QueryRowContext(ctx, `SELECT impressions FROM delivery_hours WHERE keyword_id = 'kw_1'`).Scan(&impressions); err != nil || impressions != 10 {
+		t.Errorf("the stored row after 00043: impressions %d, %v; want 10", impressions, err)
+	}
+	if _, err := p.DownTo(ctx, 42); err != nil {
+		t.Fatalf("migrate down to 42: %v", err)
+	}
+	if got := options(); got != "" {
+		t.Errorf("storage parameters after 00043's down step = %q, want none", got)
+	}
+}

@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -91,6 +93,25 @@ func chunks(n int, fn func(start, size int) error) error {
 	return nil
 }
 
+// chunkSQL returns build's statement for a chunk of size rows: built
+// once for each of chunkSizes (a 250-row statement's text is 10 KB or
+// more, and building it again for each chunk cost a tenth of a 10,000-row
+// delivery request's allocations).
+func chunkSQL(build func(size int) string) func(size int) string {
+	var texts [len(chunkSizes)]string
+	for i, n := range chunkSizes {
+		texts[i] = build(n)
+	}
+	return func(size int) string {
+		for i, n := range chunkSizes {
+			if n == size {
+				return texts[i]
+			}
+		}
+		return build(size)
+	}
+}
+
 // placeholders returns "(?, …, ?), (…)" for rows rows of cols values.
 // Anonymous parameters: the driver looks each named one ($1) up by
 // number in a list of all of them, which makes binding thousands of
@@ -115,10 +136,10 @@ func placeholders(rows, cols int) string {
 
 // deliveryKeywordsSQL reads where size keywords lie: SQLite walks the
 // values and finds each keyword and its ad group by primary key.
-func deliveryKeywordsSQL(size int) string {
+var deliveryKeywordsSQL = chunkSQL(func(size int) string {
 	return `SELECT k.id, k.account_id, k.environment, g.campaign_id, k.ad_group_id
 		FROM (VALUES ` + placeholders(size, 1) + `) AS v JOIN keywords k ON k.id = v.column1 JOIN ad_groups g ON g.id = k.ad_group_id`
-}
+})
 
 func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]store.DeliveryKeyword, error) {
 	out := make(map[string]store.DeliveryKeyword, len(ids))
@@ -151,7 +172,18 @@ const deliveryColumns = 13
 // the new and changed rows (an unchanged row is not written), adds each campaign's change of cost to
 // its hours in campaign_hour_spend and the changes of the days to
 // delivery_days (store.PlanDelivery).
-func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
+func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) (err error) {
+	if len(rows) >= bigDelivery {
+		if err := t.cacheSize(ctx, deliveryCacheKiB); err != nil {
+			return err
+		}
+		defer func() {
+			if e := t.cacheSize(ctx, writerCacheKiB); err == nil {
+				err = e
+			}
+		}()
+	}
+	rows = store.SortDelivery(rows)
 	old, err := t.storedHours(ctx, rows)
 	if err != nil {
 		return err
@@ -163,17 +195,16 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 	// UPDATE … FROM (VALUES …) of the changed ones cost more (it first
 	// collects the rows to update).
 	write := append(plan.Insert, plan.Update...)
+	if len(plan.Insert) > 0 && len(plan.Update) > 0 {
+		write = store.SortDelivery(write)
+	}
 	err = chunks(len(write), func(start, size int) error {
 		args := make([]any, 0, size*deliveryColumns)
 		for _, r := range write[start : start+size] {
 			args = append(args, r.KeywordID, micros(r.Hour), r.AccountID, string(r.Environment), r.CampaignID, r.AdGroupID,
 				r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales), at, nullDay(r.Day))
 		}
-		_, err := t.exec(ctx, `INSERT INTO delivery_hours (keyword_id, hour, account_id, environment, campaign_id, ad_group_id,
-			impressions, clicks, cost, orders, sales, updated_at, day) VALUES `+placeholders(size, deliveryColumns)+`
-			ON CONFLICT (keyword_id, hour) DO UPDATE SET impressions = excluded.impressions, clicks = excluded.clicks,
-			cost = excluded.cost, orders = excluded.orders, sales = excluded.sales, updated_at = excluded.updated_at,
-			day = COALESCE(excluded.day, delivery_hours.day)`, args...)
+		_, err := t.exec(ctx, putHoursSQL(size), args...)
 		return err
 	})
 	if err != nil {
@@ -184,14 +215,49 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 		for _, h := range plan.Spend[start : start+size] {
 			args = append(args, h.CampaignID, h.Hour, int64(h.Cost))
 		}
-		_, err := t.exec(ctx, `INSERT INTO campaign_hour_spend (campaign_id, hour, cost) VALUES `+placeholders(size, 3)+`
-			ON CONFLICT (campaign_id, hour) DO UPDATE SET cost = campaign_hour_spend.cost + excluded.cost`, args...)
+		_, err := t.exec(ctx, addSpendSQL(size), args...)
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	return t.addDays(ctx, plan.Days)
+}
+
+// putHoursSQL writes size rows of delivery_hours.
+var putHoursSQL = chunkSQL(func(size int) string {
+	return `INSERT INTO delivery_hours (keyword_id, hour, account_id, environment, campaign_id, ad_group_id,
+		impressions, clicks, cost, orders, sales, updated_at, day) VALUES ` + placeholders(size, deliveryColumns) + `
+		ON CONFLICT (keyword_id, hour) DO UPDATE SET impressions = excluded.impressions, clicks = excluded.clicks,
+		cost = excluded.cost, orders = excluded.orders, sales = excluded.sales, updated_at = excluded.updated_at,
+		day = COALESCE(excluded.day, delivery_hours.day)`
+})
+
+// addSpendSQL adds size changes of cost to campaign_hour_spend.
+var addSpendSQL = chunkSQL(func(size int) string {
+	return `INSERT INTO campaign_hour_spend (campaign_id, hour, cost) VALUES ` + placeholders(size, 3) + `
+		ON CONFLICT (campaign_id, hour) DO UPDATE SET cost = campaign_hour_spend.cost + excluded.cost`
+})
+
+// A delivery batch of bigDelivery rows or more runs with a page cache of
+// deliveryCacheKiB on the writer's connection, given back to SQLite's
+// default (writerCacheKiB) when it is written. Its rows touch more pages
+// of delivery_hours, delivery_days and keywords than the default holds
+// (10,000 rows: about 8 MiB), so with the default, pages were written to
+// the WAL before the commit to make room and read back again (a quarter
+// of the CPU of a 10,000-row batch went to pread and pwrite); with
+// every writer's cache that large, the process would keep the pages of
+// any write for good (the mixed sitting's memory is bounded).
+const (
+	bigDelivery      = 1000
+	deliveryCacheKiB = 64 << 10
+	writerCacheKiB   = 2000
+)
+
+// cacheSize sets the page cache of the transaction's connection.
+func (t *tx) cacheSize(ctx context.Context, kib int) error {
+	_, err := t.tx.ExecContext(t.ctx(ctx), "PRAGMA cache_size = -"+strconv.Itoa(kib))
+	return err
 }
 
 // nullDay is a row's day, NULL for none.
@@ -204,21 +270,23 @@ func nullDay(d int32) any {
 
 // storedHoursSQL reads the stored rows of size keys: SQLite walks the
 // values and finds each row by its primary key (an IN list would first
-// sort the keys into a temporary index).
-func storedHoursSQL(size int) string {
-	return `SELECT d.keyword_id, d.hour, coalesce(d.day, 0), d.account_id, d.environment, d.campaign_id, d.ad_group_id,
-		d.impressions, d.clicks, d.cost, d.orders, d.sales
-		FROM (VALUES ` + placeholders(size, 2) + `) AS v JOIN delivery_hours d ON d.keyword_id = v.column1 AND d.hour = v.column2`
-}
+// sort the keys into a temporary index). Each row answers its key's
+// place in the values, not its key and where it lies: a keyword stays
+// in its ad group and campaign, so those are the batch row's, and the
+// figures alone are read (no text to copy out of SQLite).
+var storedHoursSQL = chunkSQL(func(size int) string {
+	return `SELECT v.column3, coalesce(d.day, 0), d.impressions, d.clicks, d.cost, d.orders, d.sales
+		FROM (VALUES ` + placeholders(size, 3) + `) AS v JOIN delivery_hours d ON d.keyword_id = v.column1 AND d.hour = v.column2`
+})
 
 // storedHours returns the stored rows of rows' keys, Day 0 for an
 // undated one (never added to a day).
 func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow) ([]store.HourFigures, error) {
 	out := make([]store.HourFigures, 0, len(rows))
 	err := chunks(len(rows), func(start, size int) error {
-		args := make([]any, 0, size*2)
-		for _, r := range rows[start : start+size] {
-			args = append(args, r.KeywordID, micros(r.Hour))
+		args := make([]any, 0, size*3)
+		for i, r := range rows[start : start+size] {
+			args = append(args, r.KeywordID, micros(r.Hour), i)
 		}
 		q, err := t.query(ctx, storedHoursSQL(size), args...)
 		if err != nil {
@@ -226,11 +294,16 @@ func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow) ([]store
 		}
 		defer q.Close()
 		for q.Next() {
+			var i int
 			var h store.HourFigures
-			if err := q.Scan(&h.KeywordID, &h.Hour, &h.Day, &h.AccountID, &h.Environment, &h.CampaignID, &h.AdGroupID,
-				&h.Impressions, &h.Clicks, &h.Cost, &h.Orders, &h.Sales); err != nil {
+			if err := q.Scan(&i, &h.Day, &h.Impressions, &h.Clicks, &h.Cost, &h.Orders, &h.Sales); err != nil {
 				return err
 			}
+			if i < 0 || i >= size {
+				return fmt.Errorf("stored delivery row: place %d out of the %d values", i, size)
+			}
+			r := &rows[start+i]
+			h.KeywordID, h.Hour, h.DeliveryKeyword = r.KeywordID, micros(r.Hour), r.DeliveryKeyword
 			out = append(out, h)
 		}
 		return q.Err()
@@ -243,6 +316,16 @@ func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow) ([]store
 
 const dayColumns = 12
 
+// addDaysSQL adds size deltas to their rows of delivery_days.
+var addDaysSQL = chunkSQL(func(size int) string {
+	return `INSERT INTO delivery_days (account_id, environment, level, day, entity_id, campaign_id, ad_group_id,
+		impressions, clicks, cost, orders, sales) VALUES ` + placeholders(size, dayColumns) + `
+		ON CONFLICT (account_id, environment, level, day, entity_id) DO UPDATE SET
+		impressions = delivery_days.impressions + excluded.impressions, clicks = delivery_days.clicks + excluded.clicks,
+		cost = delivery_days.cost + excluded.cost, orders = delivery_days.orders + excluded.orders,
+		sales = delivery_days.sales + excluded.sales`
+})
+
 // addDays adds each delta to its row of delivery_days.
 func (t *tx) addDays(ctx context.Context, ds []store.DayDelta) error {
 	return chunks(len(ds), func(start, size int) error {
@@ -251,12 +334,7 @@ func (t *tx) addDays(ctx context.Context, ds []store.DayDelta) error {
 			args = append(args, d.AccountID, string(d.Environment), int(d.Level), d.Day, d.EntityID, d.CampaignID, d.AdGroupID,
 				d.Impressions, d.Clicks, int64(d.Cost), d.Orders, int64(d.Sales))
 		}
-		_, err := t.exec(ctx, `INSERT INTO delivery_days (account_id, environment, level, day, entity_id, campaign_id, ad_group_id,
-			impressions, clicks, cost, orders, sales) VALUES `+placeholders(size, dayColumns)+`
-			ON CONFLICT (account_id, environment, level, day, entity_id) DO UPDATE SET
-			impressions = delivery_days.impressions + excluded.impressions, clicks = delivery_days.clicks + excluded.clicks,
-			cost = delivery_days.cost + excluded.cost, orders = delivery_days.orders + excluded.orders,
-			sales = delivery_days.sales + excluded.sales`, args...)
+		_, err := t.exec(ctx, addDaysSQL(size), args...)
 		return err
 	})
 }

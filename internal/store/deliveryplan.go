@@ -1,6 +1,12 @@
 package store
 
-import "github.com/adcamp/adcamp"
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/adcamp/adcamp"
+)
 
 // DeliveryPlan is how a batch of delivery rows is written over the rows
 // stored for their keys: both stores read the stored rows first (for the
@@ -14,7 +20,9 @@ type DeliveryPlan struct {
 	Insert []DeliveryRow
 	// Update holds the rows of stored keys whose figures or day change,
 	// Day set to the day to store (the stored one when the row has none).
-	// Where the row lies stays the stored row's.
+	// Where the row lies stays the stored row's (a keyword never moves to
+	// another ad group or campaign, so the stores may give the stored
+	// rows the batch rows' places).
 	Update []DeliveryRow
 	// Spend is what to add to campaign_hour_spend, none zero.
 	Spend []HourSpend
@@ -53,11 +61,13 @@ func PlanDelivery(old []HourFigures, rows []DeliveryRow) DeliveryPlan {
 		}
 		spend[k] += cost
 	}
-	var p DeliveryPlan
-	for _, r := range rows {
+	p := DeliveryPlan{Insert: make([]DeliveryRow, 0, max(0, len(rows)-len(old))), Update: make([]DeliveryRow, 0, len(old))}
+	days := make([]int32, len(rows)) // the day each row goes to
+	for j, r := range rows {
 		h := r.Hour.UnixMicro()
 		i, ok := stored[hourKey{r.KeywordID, h}]
 		if !ok {
+			days[j] = r.Day
 			p.Insert = append(p.Insert, r)
 			addSpend(r.CampaignID, h, r.Cost)
 			continue
@@ -66,6 +76,7 @@ func PlanDelivery(old []HourFigures, rows []DeliveryRow) DeliveryPlan {
 		if r.Day == 0 {
 			r.Day = o.Day
 		}
+		days[j] = r.Day
 		if r.Day == o.Day && (Metrics{r.Impressions, r.Clicks, r.Orders, r.Cost, r.Sales}) == o.Metrics {
 			continue // sent again: nothing changes
 		}
@@ -78,6 +89,34 @@ func PlanDelivery(old []HourFigures, rows []DeliveryRow) DeliveryPlan {
 			p.Spend = append(p.Spend, HourSpend{k.campaign, k.hour, c})
 		}
 	}
-	p.Days = DayDeltas(old, rows)
+	p.Days = dayDeltas(old, rows, days)
+	slices.SortFunc(p.Days, compareDays)
 	return p
+}
+
+// SortDelivery returns rows in the order of delivery_hours' primary key
+// (keyword, hour), a copy: both stores read and write the rows of a
+// batch in that order, so that consecutive rows fall on the same pages
+// (an ad server sends its keywords in no particular order, and a batch
+// in the order sent touched each page many times, far apart).
+func SortDelivery(rows []DeliveryRow) []DeliveryRow {
+	out := slices.Clone(rows)
+	slices.SortFunc(out, func(a, b DeliveryRow) int {
+		if c := strings.Compare(a.KeywordID, b.KeywordID); c != 0 {
+			return c
+		}
+		return a.Hour.Compare(b.Hour)
+	})
+	return out
+}
+
+// compareDays orders day deltas as delivery_days' primary key.
+func compareDays(a, b DayDelta) int {
+	if c := strings.Compare(a.AccountID, b.AccountID); c != 0 {
+		return c
+	}
+	if c := strings.Compare(string(a.Environment), string(b.Environment)); c != 0 {
+		return c
+	}
+	return cmp.Or(cmp.Compare(a.Level, b.Level), cmp.Compare(a.Day, b.Day), strings.Compare(a.EntityID, b.EntityID))
 }

@@ -249,14 +249,35 @@ type DayDelta struct {
 // the sum of their hours as they were dated. Stores call it in
 // PutDelivery, in the transaction that writes the hours.
 func DayDeltas(old []HourFigures, rows []DeliveryRow) []DayDelta {
+	type hourKey struct {
+		keyword string
+		hour    int64
+	}
+	stored := make(map[hourKey]int32, len(old))
+	for _, o := range old {
+		stored[hourKey{o.KeywordID, o.Hour}] = o.Day
+	}
+	days := make([]int32, len(rows))
+	for i, r := range rows {
+		if days[i] = r.Day; days[i] == 0 {
+			days[i] = stored[hourKey{r.KeywordID, r.Hour.UnixMicro()}]
+		}
+	}
+	return dayDeltas(old, rows, days)
+}
+
+// dayDeltas is DayDeltas given the day each row goes to (days[i] for
+// rows[i], 0 for none).
+func dayDeltas(old []HourFigures, rows []DeliveryRow, days []int32) []DayDelta {
 	type key struct {
 		level  ReportLevel
 		day    int32
 		entity string
 	}
-	idx := map[key]int{}
-	var out []DayDelta
-	add := func(k DeliveryKeyword, keyword string, day int32, m Metrics, sign int64) {
+	// A row per keyword and day, and few of campaigns and ad groups.
+	idx := make(map[key]int, len(rows)+len(rows)/8)
+	out := make([]DayDelta, 0, len(rows)+len(rows)/8)
+	add := func(k *DeliveryKeyword, keyword string, day int32, m *Metrics, sign int64) {
 		for _, l := range [...]ReportLevel{LevelCampaign, LevelAdGroup, LevelKeyword} {
 			entity, group := k.CampaignID, ""
 			switch l {
@@ -281,24 +302,14 @@ func DayDeltas(old []HourFigures, rows []DeliveryRow) []DayDelta {
 			d.Sales += adcamp.Money(sign) * m.Sales
 		}
 	}
-	type hourKey struct {
-		keyword string
-		hour    int64
-	}
-	stored := make(map[hourKey]int32, len(old))
-	for _, o := range old {
-		stored[hourKey{o.KeywordID, o.Hour}] = o.Day
-		if o.Day != 0 {
-			add(o.DeliveryKeyword, o.KeywordID, o.Day, o.Metrics, -1)
+	for i := range old {
+		if o := &old[i]; o.Day != 0 {
+			add(&o.DeliveryKeyword, o.KeywordID, o.Day, &o.Metrics, -1)
 		}
 	}
-	for _, r := range rows {
-		day := r.Day
-		if day == 0 {
-			day = stored[hourKey{r.KeywordID, r.Hour.UnixMicro()}]
-		}
-		if day != 0 {
-			add(r.DeliveryKeyword, r.KeywordID, day, Metrics{r.Impressions, r.Clicks, r.Orders, r.Cost, r.Sales}, 1)
+	for i := range rows {
+		if r := &rows[i]; days[i] != 0 {
+			add(&r.DeliveryKeyword, r.KeywordID, days[i], &Metrics{r.Impressions, r.Clicks, r.Orders, r.Cost, r.Sales}, 1)
 		}
 	}
 	// Drop what nets to nothing (a row sent again unchanged).
