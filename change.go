@@ -100,6 +100,13 @@ type Change struct {
 	// service call, or all the calls of one API request): a cascade or a
 	// keyword batch is one transaction of many records.
 	TransactionID string
+	// EventType is the type of the webhook event that is this record
+	// itself (its id "evt_" and the record's ULID, its data the record), or
+	// "" if the record is none (or was written before the history kept
+	// it). The service sets it when it writes the record; the store keeps
+	// it for GET /events (store.WebhooksTx.ChangeEvents). GET /changes does
+	// not show it.
+	EventType string
 }
 
 // ChangeFilter selects a page of an account's change records in one

@@ -14,7 +14,7 @@ import (
 // transactions of the changes it records.
 
 const changeColumns = `id, occurred_at, account_id, environment, entity_type, entity_id, campaign_id, ad_group_id,
-	operation, changes, actor_type, actor_id, request_id, idempotency_key, transaction_id`
+	operation, changes, actor_type, actor_id, request_id, idempotency_key, transaction_id, event_type`
 
 // nullID stores "" as NULL, so that the partial indexes leave it out.
 func nullID(s string) *string {
@@ -24,14 +24,16 @@ func nullID(s string) *string {
 	return &s
 }
 
-// insertChange stores one record ($1 to $15, as changeArgs gives them).
+// insertChange stores one record ($1 to $16, as changeArgs gives them),
+// with its event's type (adcamp.Change.EventType): the events' queries
+// select on it (webhooks.go).
 const insertChange = `INSERT INTO changes (` + changeColumns + `)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
 
 func changeArgs(c *adcamp.Change) []any {
 	return []any{c.ID, micros(c.OccurredAt), c.AccountID, string(c.Environment), string(c.EntityType), c.EntityID,
 		nullID(c.CampaignID), nullID(c.AdGroupID), string(c.Operation), string(store.EncodeFieldChanges(c.Changes)),
-		string(c.Actor.Type), c.Actor.ID, c.RequestID, c.IdempotencyKey, c.TransactionID}
+		string(c.Actor.Type), c.Actor.ID, c.RequestID, c.IdempotencyKey, c.TransactionID, nullID(c.EventType)}
 }
 
 func (t *tx) AddChanges(ctx context.Context, cs []*adcamp.Change) error {
@@ -52,10 +54,10 @@ func (t *tx) AddChanges(ctx context.Context, cs []*adcamp.Change) error {
 		texts[i] = make([]string, n)
 	}
 	occurred := make([]int64, n)
-	campaigns, adGroups := make([]*string, n), make([]*string, n)
+	campaigns, adGroups, events := make([]*string, n), make([]*string, n), make([]*string, n)
 	for i, c := range cs {
 		occurred[i] = micros(c.OccurredAt)
-		campaigns[i], adGroups[i] = nullID(c.CampaignID), nullID(c.AdGroupID)
+		campaigns[i], adGroups[i], events[i] = nullID(c.CampaignID), nullID(c.AdGroupID), nullID(c.EventType)
 		for j, v := range []string{c.ID, c.AccountID, string(c.Environment), string(c.EntityType), c.EntityID,
 			string(c.Operation), string(store.EncodeFieldChanges(c.Changes)), string(c.Actor.Type), c.Actor.ID,
 			c.RequestID, c.IdempotencyKey, c.TransactionID} {
@@ -63,15 +65,16 @@ func (t *tx) AddChanges(ctx context.Context, cs []*adcamp.Change) error {
 		}
 	}
 	return t.later(ctx, execErr, `INSERT INTO changes (id, occurred_at, account_id, environment, entity_type, entity_id,
-			campaign_id, ad_group_id, operation, changes, actor_type, actor_id, request_id, idempotency_key, transaction_id)
+			campaign_id, ad_group_id, operation, changes, actor_type, actor_id, request_id, idempotency_key, transaction_id,
+			event_type)
 		SELECT u.id, u.occurred_at, u.account_id, u.environment, u.entity_type, u.entity_id, u.campaign_id, u.ad_group_id,
-			u.operation, u.changes, u.actor_type, u.actor_id, u.request_id, u.idempotency_key, u.transaction_id
+			u.operation, u.changes, u.actor_type, u.actor_id, u.request_id, u.idempotency_key, u.transaction_id, u.event_type
 		FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-			$9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
+			$9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])
 			AS u (id, occurred_at, account_id, environment, entity_type, entity_id, campaign_id, ad_group_id,
-			operation, changes, actor_type, actor_id, request_id, idempotency_key, transaction_id)`,
+			operation, changes, actor_type, actor_id, request_id, idempotency_key, transaction_id, event_type)`,
 		texts[0], occurred, texts[1], texts[2], texts[3], texts[4], campaigns, adGroups,
-		texts[5], texts[6], texts[7], texts[8], texts[9], texts[10], texts[11])
+		texts[5], texts[6], texts[7], texts[8], texts[9], texts[10], texts[11], events)
 }
 
 // changeWhere is the WHERE of a history query for one environment, with
@@ -137,11 +140,11 @@ func (t *tx) ListChanges(ctx context.Context, q store.ChangeQuery) ([]*adcamp.Ch
 func scanChange(r row) (*adcamp.Change, error) {
 	var c adcamp.Change
 	var occurred int64
-	var campaign, adGroup *string
+	var campaign, adGroup, event *string
 	var env, entityType, operation, changes, actorType string
 	err := r.Scan(&c.ID, &occurred, &c.AccountID, &env, &entityType, &c.EntityID,
 		&campaign, &adGroup, &operation, &changes, &actorType, &c.Actor.ID, &c.RequestID,
-		&c.IdempotencyKey, &c.TransactionID)
+		&c.IdempotencyKey, &c.TransactionID, &event)
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +156,9 @@ func scanChange(r row) (*adcamp.Change, error) {
 	}
 	if adGroup != nil {
 		c.AdGroupID = *adGroup
+	}
+	if event != nil {
+		c.EventType = *event
 	}
 	if c.Changes, err = store.DecodeFieldChanges([]byte(changes)); err != nil {
 		return nil, err

@@ -147,7 +147,7 @@ func (t *tx) AddEventsOnly(ctx context.Context, evs []*adcamp.Event) error {
 	if len(evs) == 0 {
 		return nil
 	}
-	_, err := t.tx.Exec(ctx, insertEvents, eventArrays(evs)...)
+	_, err := t.tx.Exec(ctx, insertEvents+` ON CONFLICT (id) DO NOTHING`, eventArrays(evs)...)
 	return err
 }
 
@@ -197,22 +197,22 @@ func (t *tx) ListEvents(ctx context.Context, q store.EventQuery) ([]*adcamp.Even
 	return collectRows(rows, scanEvent)
 }
 
-func (t *tx) TakeOutbox(ctx context.Context, limit int) ([]*adcamp.Event, []*adcamp.Change, error) {
+func (t *tx) TakeOutbox(ctx context.Context, limit int) (int, []*adcamp.Event, []*adcamp.Change, error) {
 	var taken []string
 	err := t.tx.QueryRow(ctx, `WITH taken AS (DELETE FROM webhook_outbox WHERE event_id IN (
 			SELECT event_id FROM webhook_outbox ORDER BY event_id LIMIT $1 FOR UPDATE SKIP LOCKED)
 			RETURNING event_id)
 		SELECT coalesce(array_agg(event_id), '{}') FROM taken`, limit).Scan(&taken)
 	if err != nil || len(taken) == 0 {
-		return nil, nil, err
+		return 0, nil, nil, err
 	}
 	rows, err := t.tx.Query(ctx, `SELECT `+eventColumns+` FROM webhook_events WHERE id = ANY($1) ORDER BY id`, taken)
 	if err != nil {
-		return nil, nil, err
+		return 0, nil, nil, err
 	}
 	evs, err := collectRows(rows, scanEvent)
 	if err != nil {
-		return nil, nil, err
+		return 0, nil, nil, err
 	}
 	// The others are change records' events (store.WebhooksTx.AddEvents),
 	// or purged.
@@ -227,26 +227,34 @@ func (t *tx) TakeOutbox(ctx context.Context, limit int) ([]*adcamp.Event, []*adc
 		}
 	}
 	if len(refs) == 0 {
-		return evs, nil, nil
+		return len(taken), evs, nil, nil
 	}
-	rows, err = t.tx.Query(ctx, `SELECT `+changeColumns+` FROM changes WHERE id = ANY($1) ORDER BY id`, refs)
+	// Only those of a tenant with an enabled endpoint (or of no type:
+	// written before 00038) are read.
+	rows, err = t.tx.Query(ctx, `SELECT `+prefixed("c.", changeColumns)+` FROM changes c
+		WHERE c.id = ANY($1) AND (c.event_type IS NULL OR EXISTS (SELECT 1 FROM webhook_endpoints w
+			WHERE w.account_id = c.account_id AND w.environment = c.environment AND w.enabled))
+		ORDER BY c.id`, refs)
 	if err != nil {
-		return nil, nil, err
+		return 0, nil, nil, err
 	}
 	cs, err := collectRows(rows, scanChange)
-	return evs, cs, err
+	return len(taken), evs, cs, err
 }
 
-func (t *tx) OutboxChanges(ctx context.Context, q store.EventQuery) ([]*adcamp.Change, error) {
-	before := q.Before
-	if before == "" {
-		before = adcamp.PrefixEvent + "8" // after every id
+func (t *tx) ChangeEvents(ctx context.Context, q store.EventQuery) ([]*adcamp.Change, error) {
+	from, before := store.EventRecordBounds(q)
+	cond := ""
+	args := []any{q.Tenant.AccountID, string(q.Tenant.Environment), from, before, q.Limit}
+	if len(q.Types) > 0 {
+		cond = ` AND event_type = ANY($6)`
+		args = append(args, q.Types)
 	}
-	rows, err := t.tx.Query(ctx, `SELECT `+prefixed("c.", changeColumns)+` FROM webhook_outbox o
-		JOIN changes c ON c.id = '`+adcamp.PrefixChange+`' || substr(o.event_id, 5)
-		WHERE o.event_id >= $1 AND o.event_id < $2 AND c.account_id = $3 AND c.environment = $4
-			AND NOT EXISTS (SELECT 1 FROM webhook_events e WHERE e.id = o.event_id)
-		ORDER BY o.event_id DESC`, q.From, before, q.Tenant.AccountID, string(q.Tenant.Environment))
+	// The tenant's records in id order (changes_tenant), those of no event
+	// of their own (members', endpoints', a batch's keywords) passed over.
+	rows, err := t.tx.Query(ctx, `SELECT `+changeColumns+` FROM changes
+		WHERE account_id = $1 AND environment = $2 AND id >= $3 AND id < $4 AND event_type IS NOT NULL`+cond+`
+		ORDER BY id DESC LIMIT $5`, args...)
 	if err != nil {
 		return nil, err
 	}

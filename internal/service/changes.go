@@ -208,16 +208,18 @@ func (h *history) write(ctx context.Context, tx store.Tx) error {
 	if len(h.list) == 0 {
 		return nil
 	}
+	var evs []*adcamp.Event
+	if !eventsOff {
+		evs = eventsOf(h.list) // marks the records that are their events
+	}
 	if historyWrites {
 		if err := tx.AddChanges(ctx, h.list); err != nil {
 			return err
 		}
 	}
-	if !eventsOff {
-		if evs := eventsOf(h.list); len(evs) > 0 {
-			if err := tx.AddEvents(ctx, evs); err != nil {
-				return err
-			}
+	if len(evs) > 0 {
+		if err := tx.AddEvents(ctx, evs); err != nil {
+			return err
 		}
 	}
 	return appendFeedOf(ctx, tx, h.list, h.now)

@@ -130,34 +130,60 @@ func (d *dispatcher) release(ctx context.Context, owner string) {
 }
 
 // fanOut turns the outbox's events into deliveries, a batch a
-// transaction, until it is empty.
+// transaction, until it is empty. A change record's event (written as its
+// outbox row alone) is stored, with its payload made from the record,
+// only if an endpoint takes it: the deliveries and their retries read it
+// so. The store returns no record of a tenant without an enabled
+// endpoint: such an event costs its outbox row's delete, and GET /events
+// reads it from the history.
 func (d *dispatcher) fanOut(ctx context.Context) {
 	for ctx.Err() == nil {
 		n := 0
 		err := d.write(ctx, func(tx store.Tx) error {
-			evs, records, err := tx.TakeOutbox(ctx, fanOutBatch)
-			if err != nil {
+			var evs []*adcamp.Event
+			var records []*adcamp.Change
+			var err error
+			n, evs, records, err = tx.TakeOutbox(ctx, fanOutBatch)
+			if err != nil || n == 0 {
 				return err
 			}
-			n = len(evs) + len(records)
-			// The events that are their records are stored now, with
-			// their payloads, for the deliveries and their retries.
-			made := recordEvents(records)
+			endpoints := map[adcamp.Tenant][]*store.WebhookEndpoint{}
+			tenantEndpoints := func(tn adcamp.Tenant) ([]*store.WebhookEndpoint, error) {
+				list, ok := endpoints[tn]
+				if !ok {
+					if list, err = tx.ListWebhookEndpoints(ctx, tn); err != nil {
+						return nil, err
+					}
+					endpoints[tn] = list
+				}
+				return list, nil
+			}
+			var made []*adcamp.Event
+			for _, c := range records {
+				ev := recordEvent(c)
+				if ev == nil {
+					continue
+				}
+				list, err := tenantEndpoints(adcamp.Tenant{AccountID: ev.AccountID, Environment: ev.Environment})
+				if err != nil {
+					return err
+				}
+				// A record written before its type was kept is not listed
+				// from the history: its event is stored, as it was then.
+				if c.EventType == "" || slices.ContainsFunc(list, func(e *store.WebhookEndpoint) bool { return e.Takes(ev.Type) }) {
+					made = append(made, ev)
+				}
+			}
 			if err := tx.AddEventsOnly(ctx, made); err != nil {
 				return err
 			}
 			evs = append(evs, made...)
 			now := d.s.Now()
-			endpoints := map[adcamp.Tenant][]*store.WebhookEndpoint{}
 			var ds []*store.Delivery
 			for _, ev := range evs {
-				tn := adcamp.Tenant{AccountID: ev.AccountID, Environment: ev.Environment}
-				list, ok := endpoints[tn]
-				if !ok {
-					if list, err = tx.ListWebhookEndpoints(ctx, tn); err != nil {
-						return err
-					}
-					endpoints[tn] = list
+				list, err := tenantEndpoints(adcamp.Tenant{AccountID: ev.AccountID, Environment: ev.Environment})
+				if err != nil {
+					return err
 				}
 				for _, e := range list {
 					if e.Takes(ev.Type) {

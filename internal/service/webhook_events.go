@@ -11,10 +11,14 @@ import (
 // Events are the change history's records, delivered: eventsOf turns the
 // records of one service call into the events written with them, in the
 // same transaction (an outbox the dispatcher empties). The event of one
-// record is the record: only its outbox row is written with it (an event
-// without a payload, store.WebhooksTx.AddEvents), and its payload is made
-// from the record when the dispatcher takes it from the outbox
-// (recordEvent), so that a change does not store its record twice.
+// record is the record: the record carries its event's type
+// (adcamp.Change.EventType, set here), only its outbox row is written
+// with it (an event without a payload, store.WebhooksTx.AddEvents), and
+// its payload is made from the record whenever it is needed: by the
+// dispatcher, which stores it only for the endpoints that take it
+// (fanOut), and by GET /events, which reads such events from the history
+// (listEvents). So a change stores its record once, and costs an account
+// without an endpoint its outbox row alone.
 //
 //   - A create, update or delete of a campaign, ad group or keyword is its
 //     entity's .created, .updated or .deleted event, whose data is the
@@ -63,17 +67,23 @@ func eventsOf(list []*adcamp.Change) []*adcamp.Event {
 }
 
 // changeEvent is the event of type typ of record c, without its payload:
-// the record is (see recordEvent).
+// the record is (see recordEvent). It marks c as its event.
 func changeEvent(c *adcamp.Change, typ string) *adcamp.Event {
+	c.EventType = typ
 	return &adcamp.Event{ID: eventID(c.ID), AccountID: c.AccountID, Environment: c.Environment, Type: typ,
 		OccurredAt: c.OccurredAt, CampaignID: c.CampaignID}
 }
 
 // recordEvent is the event of a record whose event is the record alone
 // (eventsOf wrote it without a payload), with its payload, as the record
-// was read back from the history; nil if it makes none.
+// was read back from the history; nil if it makes none. A record written
+// before the history kept its event's type (migration 00038) has it
+// worked out again.
 func recordEvent(c *adcamp.Change) *adcamp.Event {
-	typ := eventType(c)
+	typ := c.EventType
+	if typ == "" {
+		typ = eventType(c)
+	}
 	if typ == "" {
 		return nil
 	}

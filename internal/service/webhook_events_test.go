@@ -63,6 +63,17 @@ func TestEventsOf(t *testing.T) {
 		if !slices.Equal(types(got), tc.want) {
 			t.Errorf("%s: events %v, want %v", tc.name, types(got), tc.want)
 		}
+		// A record that is its event carries the event's type (GET /events
+		// lists it from the history); the others none.
+		for _, c := range tc.list {
+			want := ""
+			if i := slices.IndexFunc(got, func(e *adcamp.Event) bool { return e.ID == eventID(c.ID) }); i >= 0 && got[i].Payload == nil {
+				want = got[i].Type
+			}
+			if c.EventType != want {
+				t.Errorf("%s: record %s %s %s carries event type %q, want %q", tc.name, c.EntityType, c.EntityID, c.Operation, c.EventType, want)
+			}
+		}
 		for _, e := range got {
 			if e.Payload == nil { // the record's: made when it is read back
 				i := slices.IndexFunc(tc.list, func(c *adcamp.Change) bool { return eventID(c.ID) == e.ID })

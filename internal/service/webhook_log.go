@@ -103,12 +103,12 @@ func (s *Ads) Event(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Ev
 	return e, err
 }
 
-// listEvents is tx.ListEvents with the events still in the outbox that
-// are their change records (not stored yet: see eventsOf).
+// listEvents is tx.ListEvents with the change records' events, read from
+// the history (tx.ChangeEvents): a record that is its event is stored as
+// an event only for its deliveries, if ever (see fanOut), so both are
+// read, and an event found in both is kept once (the same bytes).
 func listEvents(ctx context.Context, tx store.Tx, q store.EventQuery) ([]*adcamp.Event, error) {
-	// The outbox first: an event the dispatcher stores meanwhile is then
-	// read twice (and kept once), never missed.
-	records, err := tx.OutboxChanges(ctx, q)
+	records, err := tx.ChangeEvents(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func listEvents(ctx context.Context, tx store.Tx, q store.EventQuery) ([]*adcamp
 		seen[e.ID] = true
 	}
 	for _, e := range recordEvents(records) {
-		if !seen[e.ID] && (len(q.Types) == 0 || slices.Contains(q.Types, e.Type)) {
+		if !seen[e.ID] {
 			page = append(page, e)
 		}
 	}
@@ -132,12 +132,11 @@ func listEvents(ctx context.Context, tx store.Tx, q store.EventQuery) ([]*adcamp
 	return page, nil
 }
 
-// getEvent is tx.GetEvent, or the event still in the outbox that is its
-// change record.
+// getEvent is the change record's event id, or tx.GetEvent.
 func getEvent(ctx context.Context, tx store.Tx, t adcamp.Tenant, id string) (*adcamp.Event, error) {
 	if adcamp.ValidID(adcamp.PrefixEvent, id) {
-		// The outbox first, as in listEvents; [id, id+"0") holds id alone.
-		records, err := tx.OutboxChanges(ctx, store.EventQuery{Tenant: t, From: id, Before: id + "0"})
+		// [id, id+"0") holds id alone.
+		records, err := tx.ChangeEvents(ctx, store.EventQuery{Tenant: t, From: id, Before: id + "0", Limit: 1})
 		if err != nil {
 			return nil, err
 		}
@@ -277,6 +276,12 @@ func (s *Ads) Redeliver(ctx context.Context, t adcamp.Tenant, endpointID, eventI
 			if evs, err = listEvents(ctx, tx, q); err != nil {
 				return err
 			}
+		}
+		// A delivery reads its event's payload from the stored events: those
+		// read from the history are stored now (those stored already are
+		// left as they are).
+		if err := tx.AddEventsOnly(ctx, evs); err != nil {
+			return err
 		}
 		ds := make([]*store.Delivery, len(evs))
 		for i, ev := range evs {

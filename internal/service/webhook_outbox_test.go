@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/service"
@@ -98,4 +99,128 @@ func TestEventsBeforeTheDispatcher(t *testing.T) {
 			t.Errorf("event %s delivered as %s, listed before as %s", e.ID, d.Body, e.Payload)
 		}
 	}
+}
+
+// TestEventsWithoutAnEndpoint: an account without an endpoint has its
+// events taken from the outbox and not stored (the dispatcher only drops
+// the outbox rows); GET /events answers them from the history the same,
+// byte for byte, before and after; an endpoint created later gets them by
+// a redelivery of the time range, or of one event, with those bodies.
+func TestEventsWithoutAnEndpoint(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	accountID, _ := f.setup()
+	tn := adcamp.Tenant{AccountID: accountID, Environment: adcamp.Sandbox}
+	key := apiKey("ak_test_a", "req_1", "")
+	start := f.clock.Now()
+	c, err := f.svc.CreateCampaign(key, tn, adcamp.CampaignInput{Name: adcamp.Some("Spring"), BudgetDaily: adcamp.Some("25"),
+		Marketplace: adcamp.Some("US")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := f.svc.CreateAdGroup(key, tn, c.ID, adcamp.AdGroupInput{Name: adcamp.Some("Shoes"), DefaultBid: adcamp.Some("0.75")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := []adcamp.KeywordInput{{Text: adcamp.Some("red shoes"), MatchType: adcamp.Some(adcamp.MatchExact)},
+		{Text: adcamp.Some("blue shoes"), MatchType: adcamp.Some(adcamp.MatchExact)}}
+	if _, err := f.svc.CreateKeywords(key, tn, g.ID, items, service.BatchOptions{Batch: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.UpdateCampaign(key, tn, c.ID, adcamp.CampaignInput{Status: adcamp.Some(adcamp.StatusEnded)}, service.IfMatch{}, false); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"campaign.ended", "keyword.batch_created", "ad_group.created", "campaign.created"} // newest first
+	list := func() []*adcamp.Event {
+		t.Helper()
+		page, _, err := f.svc.Events(key, tn, service.EventFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return page
+	}
+	before := list()
+	var types []string
+	for _, e := range before {
+		types = append(types, e.Type)
+	}
+	if !slices.Equal(types, want) {
+		t.Fatalf("Events() = %v, want %v", types, want)
+	}
+
+	f.dispatch()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		n, _, err := f.svc.WebhookQueue(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the outbox still holds %d events", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	sameEvents := func(when string, got []*adcamp.Event) {
+		t.Helper()
+		if len(got) != len(before) {
+			t.Fatalf("Events() %s: %d events, want %d", when, len(got), len(before))
+		}
+		for i, e := range before {
+			if got[i].ID != e.ID || got[i].Type != e.Type || !bytes.Equal(got[i].Payload, e.Payload) {
+				t.Errorf("event %d %s differs:\n got %+v\nwant %+v", i, when, got[i], e)
+			}
+		}
+	}
+	sameEvents("after the dispatcher", list())
+	for _, e := range before {
+		one, err := f.svc.Event(key, tn, e.ID)
+		if err != nil || !bytes.Equal(one.Payload, e.Payload) {
+			t.Errorf("Event(%s) after the dispatcher = %v; want %s", e.ID, err, e.Payload)
+		}
+	}
+
+	// An endpoint now: nothing is sent of what came before it, until it
+	// is redelivered.
+	r := newReceiver(t)
+	e, err := f.svc.CreateWebhookEndpoint(key, tn, service.EndpointInput{URL: ptr(r.srv.URL + "/hooks")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.secret = e.Secret
+	n, err := f.svc.Redeliver(key, tn, e.ID, before[3].ID, time.Time{}, time.Time{}) // campaign.created
+	if err != nil || n != 1 {
+		t.Fatalf("Redeliver(one event) = %d, %v; want 1", n, err)
+	}
+	got := r.wait("the event redelivered", func(got []delivered) bool { return len(got) >= 1 })
+	if got[0].ID != before[3].ID || !bytes.Equal(got[0].Body, before[3].Payload) {
+		t.Errorf("redelivered %s %s, want %s %s", got[0].ID, got[0].Body, before[3].ID, before[3].Payload)
+	}
+	// The attempt recorded first: a redelivery while an attempt is in
+	// flight is overwritten by its record.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		log, _, err := f.svc.DeliveryAttempts(key, tn, e.ID, "", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(log) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the redelivery's attempt is not in the log")
+		}
+	}
+	n, err = f.svc.Redeliver(key, tn, e.ID, "", start.Add(-time.Minute), f.clock.Now().Add(time.Minute))
+	if err != nil || n != len(before) {
+		t.Fatalf("Redeliver(a time range) = %d, %v; want %d", n, err, len(before))
+	}
+	got = r.wait("the range redelivered", func(got []delivered) bool { return len(got) >= 1+len(before) })
+	for i, e := range before {
+		if d := got[len(got)-1-i]; d.ID != e.ID || !bytes.Equal(d.Body, e.Payload) {
+			t.Errorf("event %s redelivered as %s %s, listed as %s", e.ID, d.ID, d.Body, e.Payload)
+		}
+	}
+	sameEvents("after the redeliveries", list())
 }

@@ -12,13 +12,15 @@ import (
 // transactions of the changes it records.
 
 const changeColumns = `id, occurred_at, account_id, environment, entity_type, entity_id, campaign_id, ad_group_id,
-	operation, changes, actor_type, actor_id, request_id, idempotency_key, transaction_id`
+	operation, changes, actor_type, actor_id, request_id, idempotency_key, transaction_id, event_type`
 
-// changesPerInsert bounds the rows of one INSERT (15 values each): that of
+// changesPerInsert bounds the rows of one INSERT (16 values each): that of
 // the other batches, so that a full one is a cached statement (execBatch).
 const changesPerInsert = rowsPerInsert
 
-const changeRow = `(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+// A record is written with its event's type (adcamp.Change.EventType):
+// the events' queries select on it (webhooks.go).
+const changeRow = `(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 // nullID stores "" as NULL, so that the partial indexes leave it out.
 func nullID(s string) any {
@@ -33,7 +35,7 @@ func (t *tx) AddChanges(ctx context.Context, cs []*adcamp.Change) error {
 		n := min(len(cs), changesPerInsert)
 		var b strings.Builder
 		b.WriteString(`INSERT INTO changes (` + changeColumns + `) VALUES `)
-		args := make([]any, 0, n*15)
+		args := make([]any, 0, n*16)
 		for i, c := range cs[:n] {
 			if i > 0 {
 				b.WriteByte(',')
@@ -42,7 +44,7 @@ func (t *tx) AddChanges(ctx context.Context, cs []*adcamp.Change) error {
 			args = append(args, c.ID, micros(c.OccurredAt), c.AccountID, string(c.Environment), string(c.EntityType),
 				c.EntityID, nullID(c.CampaignID), nullID(c.AdGroupID), string(c.Operation),
 				store.EncodeFieldChanges(c.Changes), string(c.Actor.Type), c.Actor.ID, c.RequestID, c.IdempotencyKey,
-				c.TransactionID)
+				c.TransactionID, nullID(c.EventType))
 		}
 		if _, err := t.execBatch(ctx, n, b.String(), args...); err != nil {
 			return err
@@ -169,16 +171,16 @@ func (t *tx) ListChanges(ctx context.Context, q store.ChangeQuery) ([]*adcamp.Ch
 func scanChange(row rowScanner) (*adcamp.Change, error) {
 	var c adcamp.Change
 	var occurred intCol
-	var campaign, adGroup nullText
+	var campaign, adGroup, event nullText
 	var changes []byte
 	err := row.Scan(&c.ID, &occurred, &c.AccountID, (*string)(&c.Environment), (*string)(&c.EntityType), &c.EntityID,
 		&campaign, &adGroup, (*string)(&c.Operation), &changes, (*string)(&c.Actor.Type), &c.Actor.ID, &c.RequestID,
-		&c.IdempotencyKey, &c.TransactionID)
+		&c.IdempotencyKey, &c.TransactionID, &event)
 	if err != nil {
 		return nil, err
 	}
 	c.OccurredAt = fromMicros(int64(occurred))
-	c.CampaignID, c.AdGroupID = string(campaign), string(adGroup)
+	c.CampaignID, c.AdGroupID, c.EventType = string(campaign), string(adGroup), string(event)
 	if c.Changes, err = store.DecodeFieldChanges(changes); err != nil {
 		return nil, err
 	}

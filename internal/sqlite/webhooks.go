@@ -131,6 +131,7 @@ func (t *tx) AddEventsOnly(ctx context.Context, evs []*adcamp.Event) error {
 			args = append(args, e.ID, e.AccountID, string(e.Environment), e.Type, micros(e.OccurredAt),
 				nullID(e.CampaignID), string(e.Payload))
 		}
+		b.WriteString(` ON CONFLICT (id) DO NOTHING`)
 		// One row (a test event, a budget event) goes through the
 		// statement cache; a batch's text varies with its size.
 		var err error
@@ -201,45 +202,60 @@ const outboxChange = `'` + adcamp.PrefixChange + `' || substr(o.event_id, 5)`
 // record's (a keyword batch's event shares its first record's ULID).
 const unstored = `NOT EXISTS (SELECT 1 FROM webhook_events e WHERE e.id = o.event_id)`
 
-func (t *tx) TakeOutbox(ctx context.Context, limit int) ([]*adcamp.Event, []*adcamp.Change, error) {
+// delivered keeps the records c of a tenant with an enabled endpoint, or
+// written before their event types were kept (store.WebhooksTx.TakeOutbox).
+const delivered = `(c.event_type IS NULL OR EXISTS (SELECT 1 FROM webhook_endpoints w
+	WHERE w.account_id = c.account_id AND w.environment = c.environment AND w.enabled))`
+
+func (t *tx) TakeOutbox(ctx context.Context, limit int) (int, []*adcamp.Event, []*adcamp.Change, error) {
+	var n int
 	var last sql.NullString
-	err := t.queryRow(ctx, `SELECT max(event_id) FROM (SELECT event_id FROM webhook_outbox ORDER BY event_id LIMIT $1)`,
-		limit).Scan(&last)
+	err := t.queryRow(ctx, `SELECT count(*), max(event_id) FROM (
+		SELECT event_id FROM webhook_outbox ORDER BY event_id LIMIT $1)`, limit).Scan(&n, &last)
 	if err != nil || !last.Valid {
-		return nil, nil, err
+		return 0, nil, nil, err
 	}
 	rows, err := t.query(ctx, `SELECT `+eventColumns+` FROM webhook_events
 		WHERE id IN (SELECT event_id FROM webhook_outbox WHERE event_id <= $1) ORDER BY id`, last.String)
 	if err != nil {
-		return nil, nil, err
+		return 0, nil, nil, err
 	}
 	evs, err := collect(rows, scanEvent)
 	if err != nil {
-		return nil, nil, err
+		return 0, nil, nil, err
 	}
-	rows, err = t.query(ctx, `SELECT `+changeColumns+` FROM changes WHERE id IN (
-		SELECT `+outboxChange+` FROM webhook_outbox o WHERE o.event_id <= $1 AND `+unstored+`) ORDER BY id`, last.String)
+	rows, err = t.query(ctx, `SELECT `+prefixed("c.", changeColumns)+` FROM changes c WHERE c.id IN (
+		SELECT `+outboxChange+` FROM webhook_outbox o WHERE o.event_id <= $1 AND `+unstored+`) AND `+delivered+`
+		ORDER BY c.id`, last.String)
 	if err != nil {
-		return nil, nil, err
+		return 0, nil, nil, err
 	}
 	cs, err := collect(rows, scanChange)
 	if err != nil {
-		return nil, nil, err
+		return 0, nil, nil, err
 	}
 	// Outbox rows whose event was purged are dropped with the others.
 	_, err = t.exec(ctx, `DELETE FROM webhook_outbox WHERE event_id <= $1`, last.String)
-	return evs, cs, err
+	return n, evs, cs, err
 }
 
-func (t *tx) OutboxChanges(ctx context.Context, q store.EventQuery) ([]*adcamp.Change, error) {
-	from, before := q.From, q.Before
-	if before == "" {
-		before = adcamp.PrefixEvent + "8" // after every id
+func (t *tx) ChangeEvents(ctx context.Context, q store.EventQuery) ([]*adcamp.Change, error) {
+	from, before := store.EventRecordBounds(q)
+	args := []any{q.Tenant.AccountID, string(q.Tenant.Environment), from, before, q.Limit}
+	types := ""
+	if len(q.Types) > 0 {
+		var in []string
+		for _, typ := range q.Types {
+			args = append(args, typ)
+			in = append(in, "$"+itoa(len(args)))
+		}
+		types = ` AND event_type IN (` + strings.Join(in, ", ") + `)`
 	}
-	rows, err := t.query(ctx, `SELECT `+prefixed("c.", changeColumns)+` FROM webhook_outbox o
-		JOIN changes c ON c.id = `+outboxChange+`
-		WHERE o.event_id >= $1 AND o.event_id < $2 AND c.account_id = $3 AND c.environment = $4 AND `+unstored+`
-		ORDER BY o.event_id DESC`, from, before, q.Tenant.AccountID, string(q.Tenant.Environment))
+	// The tenant's records in id order, those of no event of their own
+	// (members', endpoints', a batch's keywords) passed over.
+	rows, err := t.query(ctx, `SELECT `+changeColumns+` FROM changes INDEXED BY changes_tenant
+		WHERE account_id = $1 AND environment = $2 AND id >= $3 AND id < $4 AND event_type IS NOT NULL`+types+`
+		ORDER BY id DESC LIMIT $5`, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/adcamp/adcamp"
@@ -26,27 +27,34 @@ type WebhooksTx interface {
 
 	// AddEvents stores events and puts them in the outbox, for
 	// TakeOutbox to fan out to endpoints. An event without a Payload is a
-	// change record's (its id is the record's ULID, "evt_" for "chg_"):
-	// only its outbox row is written, and the record is its payload, read
-	// back by TakeOutbox and OutboxChanges until the event is stored.
+	// change record's (its id is the record's ULID, "evt_" for "chg_", and
+	// the record carries its type, adcamp.Change.EventType): only its
+	// outbox row is written, and the record is its payload, read back by
+	// TakeOutbox and ChangeEvents.
 	AddEvents(ctx context.Context, evs []*adcamp.Event) error
 	// AddEventsOnly stores events without putting them in the outbox
-	// (a test event, delivered to one endpoint).
+	// (a test event, delivered to one endpoint; a change record's event,
+	// for its deliveries). An event stored already is left as it is.
 	AddEventsOnly(ctx context.Context, evs []*adcamp.Event) error
 	GetEvent(ctx context.Context, t adcamp.Tenant, id string) (*adcamp.Event, error)
-	// ListEvents returns the events q selects, newest first; never test
-	// events (adcamp.EventTest: each is for the one endpoint it was sent to).
+	// ListEvents returns the stored events q selects, newest first; never
+	// test events (adcamp.EventTest: each is for the one endpoint it was
+	// sent to). The change records' events are read by ChangeEvents.
 	ListEvents(ctx context.Context, q EventQuery) ([]*adcamp.Event, error)
 	// TakeOutbox removes at most limit events from the outbox, oldest
-	// first, and returns those stored and the change records of those that
-	// are not (see AddEvents: the caller stores them). An outbox row whose
-	// event and record are both gone (purged) is dropped. PostgreSQL skips
-	// those another transaction is taking.
-	TakeOutbox(ctx context.Context, limit int) ([]*adcamp.Event, []*adcamp.Change, error)
-	// OutboxChanges returns the change records of q's tenant whose events
-	// are still in the outbox, not stored (see AddEvents), with ids in q's
-	// range, newest first; q.Types and q.Limit are not applied.
-	OutboxChanges(ctx context.Context, q EventQuery) ([]*adcamp.Change, error)
+	// first, and returns how many it removed, those stored and the change
+	// records of those that are not (see AddEvents), each with its
+	// EventType: only the records of a tenant with an enabled endpoint,
+	// and those written before the records kept their event's type
+	// (EventType ""), for the caller to store; the others' events need
+	// nothing more (GET /events reads them from the history). An outbox
+	// row whose event and record are both gone (purged) is dropped.
+	// PostgreSQL skips those another transaction is taking.
+	TakeOutbox(ctx context.Context, limit int) (int, []*adcamp.Event, []*adcamp.Change, error)
+	// ChangeEvents returns the change records of q's tenant that are their
+	// events (EventType set, and in q.Types if given), with event ids in
+	// q's range ("evt_" for "chg_"), newest first, at most q.Limit.
+	ChangeEvents(ctx context.Context, q EventQuery) ([]*adcamp.Change, error)
 	// PurgeEvents deletes at most limit events whose id is below before,
 	// oldest first, with their deliveries and attempts.
 	PurgeEvents(ctx context.Context, before string, limit int) (int64, error)
@@ -109,4 +117,21 @@ type EventQuery struct {
 	From, Before string
 	Types        []string // nil for all
 	Limit        int
+}
+
+// EventRecordBounds turns q's event id bounds into change record ids (the
+// same ULIDs, "chg_" for "evt_"): from ≤ id < before, before never "".
+func EventRecordBounds(q EventQuery) (from, before string) {
+	from, before = recordID(q.From), recordID(q.Before)
+	if before == "" {
+		before = adcamp.PrefixChange + "8" // after every id
+	}
+	return from, before
+}
+
+func recordID(eventID string) string {
+	if eventID == "" {
+		return ""
+	}
+	return adcamp.PrefixChange + strings.TrimPrefix(eventID, adcamp.PrefixEvent)
 }

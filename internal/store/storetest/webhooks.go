@@ -1,7 +1,7 @@
 package storetest
 
 import (
-	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -53,7 +53,7 @@ func (r *roundTrip) webhooks(a *adcamp.Account) {
 		r.read("ListEvents", list, []*adcamp.Event{ev}, err)
 	})
 	r.writing(func(tx store.Tx) error {
-		taken, records, err := tx.TakeOutbox(ctx, 10)
+		_, taken, records, err := tx.TakeOutbox(ctx, 10)
 		r.read("TakeOutbox", taken, []*adcamp.Event{ev}, err)
 		if len(records) != 0 {
 			r.t.Errorf("TakeOutbox: %d change records, want none", len(records))
@@ -128,11 +128,11 @@ func testWebhooks(t *testing.T, db store.Store) {
 		return nil
 	})
 	var taken []*adcamp.Event
-	write(t, db, func(tx store.Tx) (err error) { taken, _, err = tx.TakeOutbox(ctx, 2); return err })
+	write(t, db, func(tx store.Tx) (err error) { _, taken, _, err = tx.TakeOutbox(ctx, 2); return err })
 	sameIDs(t, "TakeOutbox(2)", idsOf(taken, eventID), idsOf(evs[:2], eventID))
-	write(t, db, func(tx store.Tx) (err error) { taken, _, err = tx.TakeOutbox(ctx, 10); return err })
+	write(t, db, func(tx store.Tx) (err error) { _, taken, _, err = tx.TakeOutbox(ctx, 10); return err })
 	sameIDs(t, "TakeOutbox, then", idsOf(taken, eventID), idsOf(evs[2:], eventID))
-	write(t, db, func(tx store.Tx) (err error) { taken, _, err = tx.TakeOutbox(ctx, 10); return err })
+	write(t, db, func(tx store.Tx) (err error) { _, taken, _, err = tx.TakeOutbox(ctx, 10); return err })
 	if len(taken) != 0 {
 		t.Errorf("TakeOutbox of an empty outbox = %d events, want 0", len(taken))
 	}
@@ -231,64 +231,108 @@ func testWebhooks(t *testing.T, db store.Store) {
 func eventID(e *adcamp.Event) string { return e.ID }
 
 // testRecordEvents: an event written without a payload is its change
-// record's (same ULID): OutboxChanges reads the records of a tenant's such
-// events still in the outbox, TakeOutbox returns them (beside the stored
-// events, of which a keyword batch's shares its first record's ULID), and
-// drops an outbox row whose record is gone.
+// record's (same ULID), and the record carries its type: ChangeEvents
+// reads a tenant's such records (not those of no event, nor those of
+// before 00038 without a type), whether their events are in the outbox or
+// not; TakeOutbox returns the stored events (a keyword batch's shares its
+// first record's ULID) and only the records of tenants with an enabled
+// endpoint or without a type, and drops an outbox row whose record is
+// gone.
 func testRecordEvents(t *testing.T, db store.Store) {
 	ctx := t.Context()
 	acc, other := newAccount(t, db, "one").ID, newAccount(t, db, "two").ID
 	tn := adcamp.Tenant{AccountID: acc, Environment: adcamp.Production}
+	sandbox := adcamp.Tenant{AccountID: acc, Environment: adcamp.Sandbox}
+	otherTn := adcamp.Tenant{AccountID: other, Environment: adcamp.Production}
+	// An enabled endpoint for other's production, a disabled one for the
+	// sandbox; none for tn.
+	for i, e := range []struct {
+		tn      adcamp.Tenant
+		enabled bool
+	}{{otherTn, true}, {sandbox, false}} {
+		ep := &store.WebhookEndpoint{WebhookEndpoint: adcamp.WebhookEndpoint{ID: "whe_r" + strconv.Itoa(i),
+			AccountID: e.tn.AccountID, Environment: e.tn.Environment, URL: "https://x.test/", Ordering: adcamp.OrderingNone,
+			Enabled: e.enabled, CreatedAt: base, UpdatedAt: base}, Secret: []byte("s")}
+		write(t, db, func(tx store.Tx) error { return tx.CreateWebhookEndpoint(ctx, ep) })
+	}
 	actor := adcamp.Actor{Type: adcamp.ActorAPIKey, ID: "ak_1"}
 	var records []*adcamp.Change
-	for i, tenant := range []adcamp.Tenant{tn, tn, {AccountID: other, Environment: adcamp.Production},
-		{AccountID: acc, Environment: adcamp.Sandbox}, tn, tn} {
-		records = append(records, change(tenant, adcamp.EntityCampaign, "cmp_1", "cmp_1", "", at(i), actor))
+	for i, tenant := range []adcamp.Tenant{tn, tn, otherTn, sandbox, tn, tn, tn, tn} {
+		c := change(tenant, adcamp.EntityCampaign, "cmp_1", "cmp_1", "", at(i), actor)
+		c.EventType = adcamp.EventCampaignUpdated
+		records = append(records, c)
 	}
+	records[4].EventType = "" // a batch's first record: its event is stored
+	records[6].EventType = "" // written before 00038: its event in the outbox, no type
+	records[7].EventType = "" // no event of its own
 	asEvent := func(c *adcamp.Change, payload []byte) *adcamp.Event {
 		return &adcamp.Event{ID: adcamp.PrefixEvent + strings.TrimPrefix(c.ID, adcamp.PrefixChange), AccountID: c.AccountID,
 			Environment: c.Environment, Type: adcamp.EventCampaignUpdated, OccurredAt: c.OccurredAt, Payload: payload}
 	}
 	var evs []*adcamp.Event
-	for _, c := range records {
+	for _, c := range records[:7] {
 		evs = append(evs, asEvent(c, nil))
 	}
-	evs[4].Payload = []byte(`{"stored":true}`) // a batch's: stored, its record too
-	// records[5]'s is written, its record not (purged before the event).
-	write(t, db, func(tx store.Tx) error { return tx.AddChanges(ctx, records[:5]) })
+	evs[4].Payload = []byte(`{"stored":true}`)
+	// records[5]'s event is written, its record not (purged before the event).
+	write(t, db, func(tx store.Tx) error {
+		return tx.AddChanges(ctx, []*adcamp.Change{records[0], records[1], records[2], records[3], records[4], records[6],
+			records[7]})
+	})
 	write(t, db, func(tx store.Tx) error { return tx.AddEvents(ctx, evs) })
 	recordIDs := func(cs []*adcamp.Change) []string { return idsOf(cs, func(c *adcamp.Change) string { return c.ID }) }
+	changeEvents := func(when string) {
+		read(t, db, func(tx store.Tx) error {
+			got, err := tx.ChangeEvents(ctx, store.EventQuery{Tenant: tn, Limit: 10})
+			sameIDs(t, "ChangeEvents "+when, recordIDs(got), recordIDs([]*adcamp.Change{records[1], records[0]}))
+			if len(got) == 2 {
+				same(t, "ChangeEvents()[0] "+when, got[0], records[1])
+			}
+			got, _ = tx.ChangeEvents(ctx, store.EventQuery{Tenant: tn, Limit: 1})
+			sameIDs(t, "ChangeEvents, limit 1 "+when, recordIDs(got), recordIDs(records[1:2]))
+			got, _ = tx.ChangeEvents(ctx, store.EventQuery{Tenant: tn, From: evs[1].ID, Before: evs[1].ID + "0", Limit: 10})
+			sameIDs(t, "ChangeEvents of one id "+when, recordIDs(got), recordIDs(records[1:2]))
+			got, _ = tx.ChangeEvents(ctx, store.EventQuery{Tenant: tn, Before: evs[1].ID, Limit: 10})
+			sameIDs(t, "ChangeEvents before an id "+when, recordIDs(got), recordIDs(records[:1]))
+			got, _ = tx.ChangeEvents(ctx, store.EventQuery{Tenant: tn, From: evs[1].ID, Limit: 10})
+			sameIDs(t, "ChangeEvents from an id "+when, recordIDs(got), recordIDs(records[1:2]))
+			got, _ = tx.ChangeEvents(ctx, store.EventQuery{Tenant: tn, Limit: 10,
+				Types: []string{adcamp.EventCampaignCreated, adcamp.EventCampaignUpdated}})
+			sameIDs(t, "ChangeEvents of its type "+when, recordIDs(got), recordIDs([]*adcamp.Change{records[1], records[0]}))
+			got, _ = tx.ChangeEvents(ctx, store.EventQuery{Tenant: tn, Limit: 10, Types: []string{adcamp.EventCampaignCreated}})
+			sameIDs(t, "ChangeEvents of another type "+when, recordIDs(got), nil)
+			got, _ = tx.ChangeEvents(ctx, store.EventQuery{Tenant: otherTn, Limit: 10})
+			sameIDs(t, "ChangeEvents of the other account "+when, recordIDs(got), recordIDs(records[2:3]))
+			return err
+		})
+	}
+	changeEvents("in the outbox")
 	read(t, db, func(tx store.Tx) error {
-		got, err := tx.OutboxChanges(ctx, store.EventQuery{Tenant: tn})
-		sameIDs(t, "OutboxChanges", recordIDs(got), recordIDs([]*adcamp.Change{records[1], records[0]}))
-		if len(got) == 2 {
-			same(t, "OutboxChanges()[0]", got[0], records[1])
+		n, _, err := tx.WebhookQueue(ctx)
+		if n != 7 {
+			t.Errorf("WebhookQueue() = %d, want 7", n)
 		}
-		got, _ = tx.OutboxChanges(ctx, store.EventQuery{Tenant: tn, From: evs[1].ID, Before: evs[1].ID + "0"})
-		sameIDs(t, "OutboxChanges of one id", recordIDs(got), recordIDs(records[1:2]))
-		got, _ = tx.OutboxChanges(ctx, store.EventQuery{Tenant: tn, Before: evs[1].ID})
-		sameIDs(t, "OutboxChanges before an id", recordIDs(got), recordIDs(records[:1]))
-		n, _, err2 := tx.WebhookQueue(ctx)
-		if n != 6 {
-			t.Errorf("WebhookQueue() = %d, want 6", n)
-		}
-		return errors.Join(err, err2)
+		return err
 	})
+	var n int
 	var stored []*adcamp.Event
 	var taken []*adcamp.Change
-	write(t, db, func(tx store.Tx) (err error) { stored, taken, err = tx.TakeOutbox(ctx, 10); return err })
+	write(t, db, func(tx store.Tx) (err error) { n, stored, taken, err = tx.TakeOutbox(ctx, 10); return err })
+	if n != 7 {
+		t.Errorf("TakeOutbox took %d, want 7", n)
+	}
 	sameIDs(t, "TakeOutbox's events", idsOf(stored, eventID), idsOf(evs[4:5], eventID))
-	sameIDs(t, "TakeOutbox's records", recordIDs(taken), recordIDs(records[:4]))
+	sameIDs(t, "TakeOutbox's records", recordIDs(taken), recordIDs([]*adcamp.Change{records[2], records[6]}))
+	if len(taken) == 2 {
+		same(t, "TakeOutbox's records[0]", taken[0], records[2])
+	}
+	changeEvents("after TakeOutbox")
 	read(t, db, func(tx store.Tx) error {
-		got, err := tx.OutboxChanges(ctx, store.EventQuery{Tenant: tn})
-		if len(got) != 0 {
-			t.Errorf("OutboxChanges after TakeOutbox = %d records, want 0", len(got))
-		}
-		n, _, err2 := tx.WebhookQueue(ctx)
+		n, _, err := tx.WebhookQueue(ctx)
 		if n != 0 {
 			t.Errorf("WebhookQueue() after TakeOutbox = %d, want 0", n)
 		}
-		return errors.Join(err, err2)
+		return err
 	})
 }
 
