@@ -230,7 +230,7 @@ func (t *tx) TakeOutbox(ctx context.Context, limit int) (int, []*adcamp.Event, [
 		return len(taken), evs, nil, nil
 	}
 	// Only those of a tenant with an enabled endpoint (or of no type:
-	// written before 00038) are read.
+	// written before 00044) are read.
 	rows, err = t.tx.Query(ctx, `SELECT `+prefixed("c.", changeColumns)+` FROM changes c
 		WHERE c.id = ANY($1) AND (c.event_type IS NULL OR EXISTS (SELECT 1 FROM webhook_endpoints w
 			WHERE w.account_id = c.account_id AND w.environment = c.environment AND w.enabled))

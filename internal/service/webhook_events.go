@@ -77,7 +77,7 @@ func changeEvent(c *adcamp.Change, typ string) *adcamp.Event {
 // recordEvent is the event of a record whose event is the record alone
 // (eventsOf wrote it without a payload), with its payload, as the record
 // was read back from the history; nil if it makes none. A record written
-// before the history kept its event's type (migration 00038) has it
+// before the history kept its event's type (migration 00044) has it
 // worked out again.
 func recordEvent(c *adcamp.Change) *adcamp.Event {
 	typ := c.EventType

@@ -233,7 +233,7 @@ func eventID(e *adcamp.Event) string { return e.ID }
 // testRecordEvents: an event written without a payload is its change
 // record's (same ULID), and the record carries its type: ChangeEvents
 // reads a tenant's such records (not those of no event, nor those of
-// before 00038 without a type), whether their events are in the outbox or
+// before 00044 without a type), whether their events are in the outbox or
 // not; TakeOutbox returns the stored events (a keyword batch's shares its
 // first record's ULID) and only the records of tenants with an enabled
 // endpoint or without a type, and drops an outbox row whose record is
@@ -263,7 +263,7 @@ func testRecordEvents(t *testing.T, db store.Store) {
 		records = append(records, c)
 	}
 	records[4].EventType = "" // a batch's first record: its event is stored
-	records[6].EventType = "" // written before 00038: its event in the outbox, no type
+	records[6].EventType = "" // written before 00044: its event in the outbox, no type
 	records[7].EventType = "" // no event of its own
 	asEvent := func(c *adcamp.Change, payload []byte) *adcamp.Event {
 		return &adcamp.Event{ID: adcamp.PrefixEvent + strings.TrimPrefix(c.ID, adcamp.PrefixChange), AccountID: c.AccountID,
