@@ -294,7 +294,7 @@ func (t *tx) PutDeliveries(ctx context.Context, ds []*store.Delivery) error {
 	return t.later(ctx, execErr, `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, state, attempts,
 			next_attempt_at, created_at)
 		SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::bigint[])
-		ON CONFLICT (endpoint_id, event_id) DO UPDATE SET state = excluded.state, attempts = excluded.attempts,
+		ON CONFLICT (endpoint_id, event_id) DO UPDATE SET id = excluded.id, state = excluded.state, attempts = excluded.attempts,
 			next_attempt_at = excluded.next_attempt_at`,
 		ids, endpoints, events, accounts, states, attempts, next, created)
 }

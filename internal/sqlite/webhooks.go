@@ -284,7 +284,7 @@ func (t *tx) PutDeliveries(ctx context.Context, ds []*store.Delivery) error {
 	for _, d := range ds {
 		_, err := t.exec(ctx, `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, state, attempts,
 			next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-			ON CONFLICT (endpoint_id, event_id) DO UPDATE SET state = excluded.state, attempts = excluded.attempts,
+			ON CONFLICT (endpoint_id, event_id) DO UPDATE SET id = excluded.id, state = excluded.state, attempts = excluded.attempts,
 			next_attempt_at = excluded.next_attempt_at`,
 			d.ID, d.EndpointID, d.EventID, d.AccountID, d.State, d.Attempts, micros(d.NextAttempt), micros(d.CreatedAt))
 		if err != nil {

@@ -60,7 +60,9 @@ type WebhooksTx interface {
 	PurgeEvents(ctx context.Context, before string, limit int) (int64, error)
 
 	// PutDeliveries stores deliveries; one of an endpoint and event that
-	// exists already becomes pending again, due at its NextAttemptAt.
+	// exists already becomes pending again, due at its NextAttemptAt, under
+	// the new delivery's id, so that an attempt of it in flight, finished
+	// after (FinishAttempt, by id), leaves it pending.
 	PutDeliveries(ctx context.Context, ds []*Delivery) error
 	// ClaimEndpoints leases to owner, until until, at most limit enabled
 	// endpoints that have a delivery due at now and no live lease, and

@@ -185,6 +185,31 @@ func testWebhooks(t *testing.T, db store.Store) {
 	redo.ID, redo.State, redo.Attempts, redo.NextAttempt = "whd_other", adcamp.DeliveryPending, 0, at(25)
 	write(t, db, func(tx store.Tx) error { return tx.PutDeliveries(ctx, []*store.Delivery{&redo}) })
 	sameIDs(t, "DueDeliveries after a redelivery", dueIDs(), idsOf(evs, eventID))
+	// A redelivery queued while an attempt of the same delivery was being
+	// sent outlives the attempt's record: that finishes the delivery it
+	// took (its id), not the one queued since.
+	var inFlight *store.Delivery // as the dispatcher takes it
+	read(t, db, func(tx store.Tx) error {
+		due, err := tx.DueDeliveries(ctx, e1.ID, at(30), 10, false)
+		for _, d := range due {
+			if d.EventID == first.EventID {
+				inFlight = d
+			}
+		}
+		return err
+	})
+	if inFlight == nil {
+		t.Fatal("the redelivered delivery is not due")
+	}
+	inFlight.State, inFlight.Attempts = adcamp.DeliverySucceeded, 1
+	again := redo
+	again.ID, again.NextAttempt = "whd_again", at(26)
+	write(t, db, func(tx store.Tx) error { return tx.PutDeliveries(ctx, []*store.Delivery{&again}) })
+	write(t, db, func(tx store.Tx) error {
+		return tx.FinishAttempt(ctx, inFlight, &adcamp.DeliveryAttempt{ID: "wha_2", AccountID: acc, EndpointID: e1.ID,
+			EventID: first.EventID, EventType: "x", AttemptedAt: at(27), Status: 200, Succeeded: true})
+	})
+	sameIDs(t, "DueDeliveries after an attempt finished under a redelivery", dueIDs(), idsOf(evs, eventID))
 
 	write(t, db, func(tx store.Tx) error { return tx.ReleaseLeases(ctx, "p1") })
 	sameIDs(t, "ClaimEndpoints after the release", claim("p2", at(21)), []string{e1.ID})
@@ -192,8 +217,8 @@ func testWebhooks(t *testing.T, db store.Store) {
 
 	read(t, db, func(tx store.Tx) error {
 		list, err := tx.ListAttempts(ctx, tn, e1.ID, "", 10)
-		if err != nil || len(list) != 1 {
-			t.Errorf("ListAttempts = %d, %v; want 1 attempt", len(list), err)
+		if err != nil || len(list) != 2 {
+			t.Errorf("ListAttempts = %d, %v; want 2 attempts", len(list), err)
 		}
 		list, err = tx.ListAttempts(ctx, adcamp.Tenant{AccountID: other, Environment: adcamp.Production}, e1.ID, "", 10)
 		if err != nil || len(list) != 0 {
