@@ -37,7 +37,7 @@ func TestZeroFields(t *testing.T) {
 				"EndDate", "Status", "Notes", "Version", "CreatedAt", "UpdatedAt"}},
 		{"each element of a slice", change, []string{"ID", "OccurredAt", "AccountID", "Environment", "EntityType",
 			"EntityID", "CampaignID", "AdGroupID", "Operation", "Changes[1].Old", "Actor.Type", "Actor.ID",
-			"RequestID", "IdempotencyKey", "TransactionID"}},
+			"RequestID", "IdempotencyKey", "TransactionID", "EventType"}},
 		{"an empty list", []*adcamp.Account{}, []string{""}},
 		{"a list", []*adcamp.Account{{ID: "acc_x", Name: "A", Email: "a@example.test", TimeZone: "UTC"}}, []string{"[0].CreatedAt"}},
 	} {
