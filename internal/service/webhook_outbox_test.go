@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"bytes"
+	"context"
 	"slices"
 	"testing"
 	"time"
@@ -28,24 +29,7 @@ func TestEventsBeforeTheDispatcher(t *testing.T) {
 	}
 	r.secret = e.Secret
 
-	c, err := f.svc.CreateCampaign(key, tn, adcamp.CampaignInput{Name: adcamp.Some("Spring"), BudgetDaily: adcamp.Some("25"),
-		Marketplace: adcamp.Some("US")}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := f.svc.CreateAdGroup(key, tn, c.ID, adcamp.AdGroupInput{Name: adcamp.Some("Shoes"), DefaultBid: adcamp.Some("0.75")}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	items := []adcamp.KeywordInput{{Text: adcamp.Some("red shoes"), MatchType: adcamp.Some(adcamp.MatchExact)},
-		{Text: adcamp.Some("blue shoes"), MatchType: adcamp.Some(adcamp.MatchExact)}}
-	if _, err := f.svc.CreateKeywords(key, tn, g.ID, items, service.BatchOptions{Batch: true}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.svc.UpdateCampaign(key, tn, c.ID, adcamp.CampaignInput{Status: adcamp.Some(adcamp.StatusEnded)}, service.IfMatch{}, false); err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"campaign.ended", "keyword.batch_created", "ad_group.created", "campaign.created"} // newest first
+	want := fourEvents(t, f, key, tn)
 
 	list := func(filter service.EventFilter) []*adcamp.Event {
 		t.Helper()
@@ -113,24 +97,7 @@ func TestEventsWithoutAnEndpoint(t *testing.T) {
 	tn := adcamp.Tenant{AccountID: accountID, Environment: adcamp.Sandbox}
 	key := apiKey("ak_test_a", "req_1", "")
 	start := f.clock.Now()
-	c, err := f.svc.CreateCampaign(key, tn, adcamp.CampaignInput{Name: adcamp.Some("Spring"), BudgetDaily: adcamp.Some("25"),
-		Marketplace: adcamp.Some("US")}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := f.svc.CreateAdGroup(key, tn, c.ID, adcamp.AdGroupInput{Name: adcamp.Some("Shoes"), DefaultBid: adcamp.Some("0.75")}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	items := []adcamp.KeywordInput{{Text: adcamp.Some("red shoes"), MatchType: adcamp.Some(adcamp.MatchExact)},
-		{Text: adcamp.Some("blue shoes"), MatchType: adcamp.Some(adcamp.MatchExact)}}
-	if _, err := f.svc.CreateKeywords(key, tn, g.ID, items, service.BatchOptions{Batch: true}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.svc.UpdateCampaign(key, tn, c.ID, adcamp.CampaignInput{Status: adcamp.Some(adcamp.StatusEnded)}, service.IfMatch{}, false); err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"campaign.ended", "keyword.batch_created", "ad_group.created", "campaign.created"} // newest first
+	want := fourEvents(t, f, key, tn)
 	list := func() []*adcamp.Event {
 		t.Helper()
 		page, _, err := f.svc.Events(key, tn, service.EventFilter{})
@@ -223,4 +190,29 @@ func TestEventsWithoutAnEndpoint(t *testing.T) {
 		}
 	}
 	sameEvents("after the redeliveries", list())
+}
+
+// fourEvents creates a campaign, an ad group, a batch of two keywords and
+// ends the campaign, and returns the types of the events that makes,
+// newest first.
+func fourEvents(t *testing.T, f *fixture, key context.Context, tn adcamp.Tenant) []string {
+	t.Helper()
+	c, err := f.svc.CreateCampaign(key, tn, adcamp.CampaignInput{Name: adcamp.Some("Spring"), BudgetDaily: adcamp.Some("25"),
+		Marketplace: adcamp.Some("US")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := f.svc.CreateAdGroup(key, tn, c.ID, adcamp.AdGroupInput{Name: adcamp.Some("Shoes"), DefaultBid: adcamp.Some("0.75")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := []adcamp.KeywordInput{{Text: adcamp.Some("red shoes"), MatchType: adcamp.Some(adcamp.MatchExact)},
+		{Text: adcamp.Some("blue shoes"), MatchType: adcamp.Some(adcamp.MatchExact)}}
+	if _, err := f.svc.CreateKeywords(key, tn, g.ID, items, service.BatchOptions{Batch: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.UpdateCampaign(key, tn, c.ID, adcamp.CampaignInput{Status: adcamp.Some(adcamp.StatusEnded)}, service.IfMatch{}, false); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"campaign.ended", "keyword.batch_created", "ad_group.created", "campaign.created"}
 }
