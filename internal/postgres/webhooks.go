@@ -122,17 +122,23 @@ func eventArrays(evs []*adcamp.Event) []any {
 
 func (t *tx) AddEvents(ctx context.Context, evs []*adcamp.Event) error {
 	var stored []*adcamp.Event
-	var refs []string // change records' events: only their outbox rows
+	var refs, accounts, envs []string // change records' events: only their outbox rows
 	for _, e := range evs {
 		if e.Payload == nil {
-			refs = append(refs, e.ID)
+			refs, accounts, envs = append(refs, e.ID), append(accounts, e.AccountID), append(envs, string(e.Environment))
 		} else {
 			stored = append(stored, e)
 		}
 	}
-	// New rows nothing can refuse: they go with the commit's round trip.
+	// New rows nothing can refuse: they go with the commit's round trip,
+	// and only for a tenant with an enabled endpoint as the commit sees it
+	// (see store.WebhooksTx.AddEvents).
 	if len(refs) > 0 {
-		if err := t.later(ctx, execErr, `INSERT INTO webhook_outbox (event_id) SELECT unnest($1::text[])`, refs); err != nil {
+		if err := t.later(ctx, execErr, `INSERT INTO webhook_outbox (event_id)
+			SELECT u.id FROM unnest($1::text[], $2::text[], $3::text[]) AS u (id, account_id, environment)
+			WHERE EXISTS (SELECT 1 FROM webhook_endpoints w
+				WHERE w.account_id = u.account_id AND w.environment = u.environment AND w.enabled)`,
+			refs, accounts, envs); err != nil {
 			return err
 		}
 	}

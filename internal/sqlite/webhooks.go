@@ -99,10 +99,29 @@ func scanEvent(row rowScanner) (*adcamp.Event, error) {
 }
 
 func (t *tx) AddEvents(ctx context.Context, evs []*adcamp.Event) error {
+	var taken map[adcamp.Tenant]bool // tenant → has an enabled endpoint
 	for _, e := range evs {
 		if e.Payload != nil {
 			if err := t.AddEventsOnly(ctx, []*adcamp.Event{e}); err != nil {
 				return err
+			}
+		} else {
+			// A change record's event: queued only for a tenant with an
+			// enabled endpoint (see store.WebhooksTx.AddEvents).
+			tn := adcamp.Tenant{AccountID: e.AccountID, Environment: e.Environment}
+			has, ok := taken[tn]
+			if !ok {
+				if err := t.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM webhook_endpoints
+					WHERE account_id = $1 AND environment = $2 AND enabled)`, tn.AccountID, string(tn.Environment)).Scan(&has); err != nil {
+					return err
+				}
+				if taken == nil {
+					taken = make(map[adcamp.Tenant]bool, 1)
+				}
+				taken[tn] = has
+			}
+			if !has {
+				continue
 			}
 		}
 		if _, err := t.exec(ctx, `INSERT INTO webhook_outbox (event_id) VALUES ($1)`, e.ID); err != nil {

@@ -30,7 +30,11 @@ type WebhooksTx interface {
 	// change record's (its id is the record's ULID, "evt_" for "chg_", and
 	// the record carries its type, adcamp.Change.EventType): only its
 	// outbox row is written, and the record is its payload, read back by
-	// TakeOutbox and ChangeEvents.
+	// TakeOutbox and ChangeEvents; and that row only when the event's
+	// tenant has an enabled endpoint, as the transaction sees the
+	// endpoints (on PostgreSQL, an endpoint committed at the same moment as
+	// the change may miss it). Without one, the event needs nothing: GET
+	// /events reads it from the history.
 	AddEvents(ctx context.Context, evs []*adcamp.Event) error
 	// AddEventsOnly stores events without putting them in the outbox
 	// (a test event, delivered to one endpoint; a change record's event,
