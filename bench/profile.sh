@@ -16,6 +16,8 @@
 # profile runs (syscr and syscw of /proc/PID/io, which count every thread's,
 # where perf stat -p misses the threads the Go runtime starts after it
 # attaches) and prints them per request, by the load's requests a second.
+# FOLLOW=1 runs the reference ad server beside the load, long-polling the
+# serving feed (follow-feed.sh), as the sitting's FOLLOW=1 does.
 # PG_WAITS=1 samples what PostgreSQL's backends of this database are doing
 # (pg_stat_activity: state and wait event, 100 times a second while the Go
 # profile runs) and prints how many backends, on average, were in each.
@@ -38,6 +40,10 @@ srv=$!
 trap 'kill $srv 2>/dev/null; wait $srv 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -fsS -o /dev/null http://127.0.0.1:18081/healthz 2>/dev/null && break; sleep 0.1; done
 "$root/bench/setup-key.sh" "$work/adcamp" "$work/data"
+if [[ -n ${FOLLOW:-} ]]; then
+	(cd "$root" && go build -o "$work/adserver" ./examples/adserver)
+	"$root/bench/follow-feed.sh" "$work/adcamp" "$work/adserver" "$work/data" http://127.0.0.1:8083
+fi
 key=$(sed -n 's/^KEY=//p' "$work/data/key.env") secret=$(sed -n 's/^SECRET=//p' "$work/data/key.env")
 taskset -c 1 "$work/load" -url http://127.0.0.1:18081 -key "$key" -secret "$secret" \
 	-sign-query=false -bodies contract -c "$C" -d "$DUR" -warmup 2s -mix "$MIX" -pid $srv | tee "$work/load.out" &

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/store"
 )
@@ -139,9 +141,19 @@ func deref(s *string) string {
 	return *s
 }
 
-func (t *tx) RecentSpend(ctx context.Context, env adcamp.Environment, since time.Time) ([]store.CampaignHourCost, error) {
-	rows, err := t.tx.Query(ctx, `SELECT s.campaign_id, s.hour, s.cost FROM campaign_hour_spend s
-		JOIN campaigns c ON c.id = s.campaign_id WHERE s.hour >= $1 AND c.environment = $2`, micros(since), string(env))
+func (t *tx) RecentSpend(ctx context.Context, env adcamp.Environment, since time.Time, campaignIDs []string) ([]store.CampaignHourCost, error) {
+	var rows pgx.Rows
+	var err error
+	if campaignIDs == nil {
+		rows, err = t.tx.Query(ctx, `SELECT s.campaign_id, s.hour, s.cost FROM campaign_hour_spend s
+			JOIN campaigns c ON c.id = s.campaign_id WHERE s.hour >= $1 AND c.environment = $2`, micros(since), string(env))
+	} else {
+		// A range of the primary key per campaign: an answer of changes
+		// reads the spend of the campaigns it answers, not the
+		// environment's.
+		rows, err = t.tx.Query(ctx, `SELECT campaign_id, hour, cost FROM campaign_hour_spend
+			WHERE campaign_id = ANY($1::text[]) AND hour >= $2`, campaignIDs, micros(since))
+	}
 	if err != nil {
 		return nil, err
 	}

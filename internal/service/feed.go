@@ -203,10 +203,12 @@ type servability struct {
 	spend map[string]adcamp.Money             // today's, by campaign, once computed
 }
 
-func (s *core) newServability(ctx context.Context, tx store.Tx, env adcamp.Environment) (*servability, error) {
+// newServability reads what deciding servability takes: the spend of
+// the campaigns named, or of every campaign of env when campaignIDs is nil.
+func (s *core) newServability(ctx context.Context, tx store.Tx, env adcamp.Environment, campaignIDs []string) (*servability, error) {
 	now := s.Now()
 	// A day is at most 26 hours long, and starts at most 26 hours ago.
-	costs, err := tx.RecentSpend(ctx, env, now.Add(-27*time.Hour))
+	costs, err := tx.RecentSpend(ctx, env, now.Add(-27*time.Hour), campaignIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +260,7 @@ func (s *Operator) Snapshot(ctx context.Context, env adcamp.Environment, fn func
 		if pos, err = tx.FeedHead(ctx); err != nil {
 			return err
 		}
-		v, err := s.newServability(ctx, tx, env)
+		v, err := s.newServability(ctx, tx, env, nil)
 		if err != nil {
 			return err
 		}
@@ -472,26 +474,44 @@ func (s *core) expandFeed(ctx context.Context, tx store.Tx, env adcamp.Environme
 			out = append(out, keyedChange{keyLists + id, FeedChange{ListsOf: id}})
 		}
 	}
-	// Keywords named are removed unless found servable.
-	v, err := s.newServability(ctx, tx, env)
-	if err != nil {
-		return nil, err
-	}
+	// Keywords named are removed unless found servable. Those found are
+	// read first, then the spend of their campaigns: only those (an
+	// environment's whole spend was read at every answer, which made a
+	// long-poll under a stream of changes cost the API a tenth of its
+	// requests; bench/README.md, FOLLOW=1).
 	answered := map[string]bool{}
+	var keywords []store.ServingKeyword
+	var spent []string // campaigns whose spend decides
+	spentSeen := map[string]bool{}
 	err = tx.ScanServing(ctx, env, scope, func(k *store.ServingKeyword) error {
 		if answered[k.ID] {
 			return nil
 		}
 		answered[k.ID] = true
+		keywords = append(keywords, *k)
+		if k.Status == adcamp.StatusActive && k.AdGroupStatus == adcamp.StatusActive && !spentSeen[k.Campaign.ID] {
+			spentSeen[k.Campaign.ID] = true
+			spent = append(spent, k.Campaign.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if spent == nil {
+		spent = []string{} // none: not the environment's every campaign
+	}
+	v, err := s.newServability(ctx, tx, env, spent)
+	if err != nil {
+		return nil, err
+	}
+	for i := range keywords {
+		k := &keywords[i]
 		c := FeedChange{KeywordID: k.ID}
 		if v.servable(k) {
 			c = FeedChange{Keyword: feedKeyword(k)}
 		}
 		out = append(out, keyedChange{keyKeyword + k.ID, c})
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	for _, id := range scope.KeywordIDs {
 		if !answered[id] {

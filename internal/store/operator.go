@@ -99,9 +99,10 @@ type FeedTx interface {
 	// active), with what deciding its servability needs. fn's keyword is
 	// reused.
 	ScanServing(ctx context.Context, env adcamp.Environment, scope FeedScope, fn func(*ServingKeyword) error) error
-	// RecentSpend returns the cost per campaign and hour of env's
-	// campaigns since since.
-	RecentSpend(ctx context.Context, env adcamp.Environment, since time.Time) ([]CampaignHourCost, error)
+	// RecentSpend returns the cost per campaign and hour since since of
+	// the campaigns named (of env's every campaign when campaignIDs is
+	// nil: a snapshot's).
+	RecentSpend(ctx context.Context, env adcamp.Environment, since time.Time, campaignIDs []string) ([]CampaignHourCost, error)
 	// AccountZones returns every account's id and time zone.
 	AccountZones(ctx context.Context) (map[string]string, error)
 	// ScanServingNegatives calls fn with each active negative keyword
