@@ -7,7 +7,10 @@
 // priority.
 package lowpriority
 
-import "runtime"
+import (
+	"runtime"
+	"time"
+)
 
 // Do runs fn on a new thread at the lowest priority and returns when fn
 // does. The thread ends with fn: a goroutine that exits locked to its
@@ -38,4 +41,26 @@ func Usual(fn func()) {
 		fn()
 	}()
 	<-done
+}
+
+// Pacer lets a long computation inside Do give way: Yield, called often
+// (every few dozen rows, say), yields the processor once every interval
+// of work. Go runs as many goroutines at once as it has processors (one,
+// for a server pinned to a core) and preempts a busy one only after
+// 10 ms, whatever its thread's priority: without yielding, a request that
+// came while the work held the processor waited up to that long.
+type Pacer struct {
+	every time.Duration
+	last  time.Time
+}
+
+// NewPacer returns a Pacer that yields every interval of work.
+func NewPacer(every time.Duration) *Pacer { return &Pacer{every: every, last: time.Now()} }
+
+// Yield yields the processor if the last yield was an interval ago.
+func (p *Pacer) Yield() {
+	if now := time.Now(); now.Sub(p.last) >= p.every {
+		runtime.Gosched()
+		p.last = time.Now()
+	}
 }

@@ -516,7 +516,14 @@ func (s *Service) writeJob(ctx context.Context, j *ReportJob, owner string, leas
 		bw.WriteString(csvHeader(j.Query))
 	}
 	renewed := s.Now()
+	// Give way to the API's requests every half millisecond of work (see
+	// lowpriority.Pacer): in a process pinned to one core, the API's p99
+	// beside a job was 26 ms, 1.9 ms with it (bench/README.md).
+	pace := lowpriority.NewPacer(500 * time.Microsecond)
 	err = s.EachPerformanceRow(ctx, j.Tenant, j.Query, func(r *ReportRow) error {
+		if rows%64 == 0 {
+			pace.Yield()
+		}
 		if csv {
 			line = appendCSVRow(line[:0], j.Query, r)
 		} else {
