@@ -48,7 +48,6 @@ func historyID(i int) string { return fmt.Sprintf("chg_%026d", i) }
 type planNode struct {
 	Type       string     `json:"Node Type"`
 	Relation   string     `json:"Relation Name"`
-	Index      string     `json:"Index Name"`
 	Rows       float64    `json:"Actual Rows"`
 	Loops      float64    `json:"Actual Loops"`
 	SharedHit  int64      `json:"Shared Hit Blocks"`
