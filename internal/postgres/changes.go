@@ -77,60 +77,161 @@ func (t *tx) AddChanges(ctx context.Context, cs []*adcamp.Change) error {
 		texts[5], texts[6], texts[7], texts[8], texts[9], texts[10], texts[11], events)
 }
 
-// changeWhere is the WHERE of a history query for one environment, with
-// its arguments appended to args.
-func changeWhere(q store.ChangeQuery, env adcamp.Environment, args []any) (string, []any) {
+// changeBranch is one range scan of a history query: what it adds to the
+// query's conditions to keep to the entries of its index, and whether
+// that index leads with the tenant (one scan per environment) or with an
+// entity (one scan for every environment).
+type changeBranch struct {
+	cond   string // "" for none; "$" for arg's parameter
+	arg    any
+	tenant bool
+}
+
+// changeBranches are the range scans of a history query, each in id order
+// on the index of its most selective filter (migration 00045), as SQLite's
+// (see its changeBranches): one usually (changes_entity, changes_actor,
+// changes_kind, changes_tenant); a campaign's own records (changes_entity)
+// and those under it (changes_campaign), the same for an ad group; one per
+// actor type for a filter by entity type alone, one per entity type for a
+// filter by actor type alone (changes_kind). Each reads a page at most,
+// and their merge a few pages: never the tenant's history.
+func changeBranches(q store.ChangeQuery) []changeBranch {
+	switch {
+	case q.EntityID != "":
+		return []changeBranch{{}}
+	case q.AdGroupID != "":
+		return ownAndUnder(q, adcamp.EntityAdGroup, q.AdGroupID, `ad_group_id <> entity_id`)
+	case q.CampaignID != "":
+		return ownAndUnder(q, adcamp.EntityCampaign, q.CampaignID, `campaign_id <> entity_id`)
+	case q.ActorID != "", q.ActorType != "" && q.EntityType != "":
+		return []changeBranch{{tenant: true}}
+	case q.ActorType != "":
+		bs := make([]changeBranch, len(adcamp.EntityTypes))
+		for i, typ := range adcamp.EntityTypes {
+			bs[i] = changeBranch{cond: `entity_type = $`, arg: string(typ), tenant: true}
+		}
+		return bs
+	case q.EntityType != "":
+		bs := make([]changeBranch, len(adcamp.ActorTypes))
+		for i, typ := range adcamp.ActorTypes {
+			bs[i] = changeBranch{cond: `actor_type = $`, arg: string(typ), tenant: true}
+		}
+		return bs
+	}
+	return []changeBranch{{tenant: true}}
+}
+
+// ownAndUnder are the branches of a filter by a campaign or an ad group
+// (id, of type typ): its own records, of entity id, and those under it,
+// whose partial index leaves its own out (under). A filter by entity
+// type keeps one of them: an entity of type typ lies under no other of
+// its type, and one of another type is not the campaign or ad group.
+func ownAndUnder(q store.ChangeQuery, typ adcamp.EntityType, id, under string) []changeBranch {
+	own := changeBranch{cond: `entity_id = $`, arg: id}
+	switch q.EntityType {
+	case "":
+		return []changeBranch{own, {cond: under}}
+	case typ:
+		return []changeBranch{own}
+	}
+	return []changeBranch{{cond: under}}
+}
+
+// changeWhere is the WHERE of a history query's branch in envs, with its
+// arguments appended to args.
+func changeWhere(q store.ChangeQuery, envs []adcamp.Environment, b changeBranch, args []any) (string, []any) {
 	var w strings.Builder
 	cond := func(c string, v any) {
 		if w.Len() > 0 {
 			w.WriteString(` AND `)
 		}
-		args = append(args, v)
-		w.WriteString(c + ` $` + itoa(len(args)))
+		if before, after, ok := strings.Cut(c, `$`); ok {
+			args = append(args, v)
+			c = before + `$` + itoa(len(args)) + after
+		}
+		w.WriteString(c)
 	}
-	cond(`account_id =`, q.AccountID)
-	cond(`environment =`, string(env))
+	cond(`account_id = $`, q.AccountID)
+	if len(envs) == 1 {
+		cond(`environment = $`, string(envs[0]))
+	} else {
+		for i, env := range envs {
+			args = append(args, string(env))
+			if i == 0 {
+				w.WriteString(` AND environment IN ($` + itoa(len(args)))
+			} else {
+				w.WriteString(`, $` + itoa(len(args)))
+			}
+		}
+		w.WriteString(`)`)
+	}
 	for _, f := range []struct{ column, value string }{
 		{"entity_id", q.EntityID}, {"ad_group_id", q.AdGroupID}, {"campaign_id", q.CampaignID},
-		{"actor_type", string(q.ActorType)}, {"actor_id", q.ActorID}, {"entity_type", string(q.EntityType)},
+		{"actor_id", q.ActorID}, {"actor_type", string(q.ActorType)}, {"entity_type", string(q.EntityType)},
 	} {
 		if f.value != "" {
-			cond(f.column+` =`, f.value)
+			cond(f.column+` = $`, f.value)
 		}
 	}
+	if b.cond != "" {
+		cond(b.cond, b.arg)
+	}
 	if q.From != "" {
-		cond(`id >=`, q.From)
+		cond(`id >= $`, q.From)
 	}
 	if q.Before != "" {
-		cond(`id <`, q.Before)
+		cond(`id < $`, q.Before)
 	}
 	return w.String(), args
 }
 
-func (t *tx) ListChanges(ctx context.Context, q store.ChangeQuery) ([]*adcamp.Change, error) {
-	var query string
-	var args []any
-	for i, env := range q.Environments {
-		var where string
-		where, args = changeWhere(q, env, args)
-		args = append(args, q.Limit)
-		sub := `SELECT ` + changeColumns + ` FROM changes WHERE ` + where + ` ORDER BY id DESC LIMIT $` + itoa(len(args))
-		if len(q.Environments) == 1 {
-			query = sub
-			break
-		}
-		if i > 0 {
-			query += ` UNION ALL `
-		}
-		query += `(` + sub + `)`
+// changeListSQL is the statement of ListChanges: one ordered, limited
+// range scan per branch, and per environment for a branch on an index
+// that leads with the tenant (the others' indexes lead with an entity,
+// which lies in one environment), merged when there are more: PostgreSQL
+// reads the parts' ranges in step (a Merge Append) and stops at the
+// limit, or sorts their few pages.
+func changeListSQL(q store.ChangeQuery) (string, []any) {
+	if len(q.Environments) == 0 {
+		return "", nil
 	}
+	var parts []string
+	var args []any
+	for _, b := range changeBranches(q) {
+		envs := [][]adcamp.Environment{q.Environments}
+		if b.tenant {
+			envs = envs[:0]
+			for _, env := range q.Environments {
+				envs = append(envs, []adcamp.Environment{env})
+			}
+		}
+		for _, in := range envs {
+			var where string
+			where, args = changeWhere(q, in, b, args)
+			parts = append(parts, `SELECT `+changeColumns+` FROM changes WHERE `+where)
+		}
+	}
+	// One parameter for every limit.
+	args = append(args, q.Limit)
+	order := ` ORDER BY id DESC LIMIT $` + itoa(len(args))
+	if len(parts) == 1 {
+		return parts[0] + order, args
+	}
+	for i, p := range parts {
+		parts[i] = `(` + p + order + `)`
+	}
+	return strings.Join(parts, ` UNION ALL `) + order, args
+}
+
+func (t *tx) ListChanges(ctx context.Context, q store.ChangeQuery) ([]*adcamp.Change, error) {
+	query, args := changeListSQL(q)
 	if query == "" {
 		return nil, nil
 	}
-	if len(q.Environments) > 1 {
-		query += ` ORDER BY id DESC LIMIT $` + itoa(len(args))
-	}
-	rows, err := t.tx.Query(ctx, query, args...)
+	// Planned for its values every time (see planned): a generic plan
+	// expects an average tenant's or entity's few records, and finds them
+	// all to sort them (a bitmap scan) rather than read a page in order.
+	rows, err := t.tx.Query(ctx, query, planned(args)...)
 	if err != nil {
 		return nil, err
 	}

@@ -5,13 +5,18 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
 
+	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/postgres/pgtest"
+	"github.com/adcamp/adcamp/internal/store"
 	"github.com/adcamp/adcamp/internal/store/storetest"
 )
 
@@ -198,5 +203,139 @@ func TestMigration19CampaignDomains(t *testing.T) {
 	}
 	if typ != "campaign_status" {
 		t.Errorf("at 19, campaigns.status is of type %s, want the domain campaign_status", typ)
+	}
+}
+
+// TestMigration45LighterChanges: migration 00045 replaces changes_type and
+// changes_actor_type with changes_kind and leaves a campaign's and an ad
+// group's own records out of changes_campaign and changes_ad_group; the
+// records written before it are found as before by every filter, and its
+// down step brings the indexes of 44 back.
+func TestMigration45LighterChanges(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := pgtest.NewSchema(t)
+	db, err := sql.Open("pgx", s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	p, err := newProvider(db, new([]string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	indexes := func() map[string]string {
+		t.Helper()
+		rows, err := db.QueryContext(ctx, `SELECT indexname, indexdef FROM pg_indexes
+			WHERE schemaname = current_schema() AND tablename = 'changes'`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		defs := map[string]string{}
+		for rows.Next() {
+			var name, def string
+			if err := rows.Scan(&name, &def); err != nil {
+				t.Fatal(err)
+			}
+			defs[name] = def
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return defs
+	}
+
+	if _, err := p.UpTo(ctx, 44); err != nil {
+		t.Fatalf("migrate up to 44: %v", err)
+	}
+	at44 := indexes()
+	// A campaign, an ad group under it, keywords under that, another
+	// campaign, a member; oldest first.
+	for i, r := range [][]string{
+		{"production", "campaign", "cmp_1", "cmp_1", "", "api_key"},
+		{"production", "ad_group", "adg_1", "cmp_1", "adg_1", "api_key"},
+		{"production", "keyword", "kw_1", "cmp_1", "adg_1", "user"},
+		{"production", "campaign", "cmp_2", "cmp_2", "", "user"},
+		{"", "member", "usr_1", "", "", "user"},
+		{"production", "keyword", "kw_2", "cmp_1", "adg_1", "api_key"},
+	} {
+		_, err := db.ExecContext(ctx, `INSERT INTO changes (id, occurred_at, account_id, environment, entity_type, entity_id,
+				campaign_id, ad_group_id, operation, changes, actor_type, actor_id, request_id, idempotency_key, transaction_id)
+			VALUES ($1, 1, 'acc_1', $2, $3, $4, NULLIF($5, ''), NULLIF($6, ''), 'create', '{}', $7, 'x', '', '', '')`,
+			fmt.Sprintf("chg_%d", i+1), r[0], r[1], r[2], r[3], r[4], r[5])
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	if _, err := p.UpTo(ctx, 45); err != nil {
+		t.Fatalf("migrate up to 45: %v", err)
+	}
+	got := indexes()
+	for name, want := range map[string]string{
+		"changes_kind":     "(account_id, environment, entity_type, actor_type, id)",
+		"changes_campaign": "(campaign_id, id) WHERE ((campaign_id IS NOT NULL) AND (campaign_id <> entity_id))",
+		"changes_ad_group": "(ad_group_id, id) WHERE ((ad_group_id IS NOT NULL) AND (ad_group_id <> entity_id))",
+	} {
+		if !strings.HasSuffix(got[name], want) {
+			t.Errorf("at 45, %s is %q, want it on %s", name, got[name], want)
+		}
+	}
+	for _, name := range []string{"changes_type", "changes_actor_type", "changes_campaign_under", "changes_ad_group_under"} {
+		if def, ok := got[name]; ok {
+			t.Errorf("at 45, %s is still there: %s", name, def)
+		}
+	}
+	if len(got) != 7 {
+		t.Errorf("at 45, changes has %d indexes, want 7 (the primary key and six): %v", len(got), got)
+	}
+
+	st := openCounts(t, s.URL)
+	prod := []adcamp.Environment{adcamp.Production}
+	for _, c := range []struct {
+		name string
+		q    store.ChangeQuery
+		want []string
+	}{
+		{"campaign", store.ChangeQuery{Environments: prod, CampaignID: "cmp_1"}, []string{"chg_6", "chg_3", "chg_2", "chg_1"}},
+		{"campaign, own type", store.ChangeQuery{Environments: prod, CampaignID: "cmp_1", EntityType: adcamp.EntityCampaign},
+			[]string{"chg_1"}},
+		{"ad group", store.ChangeQuery{Environments: prod, AdGroupID: "adg_1"}, []string{"chg_6", "chg_3", "chg_2"}},
+		{"entity type", store.ChangeQuery{Environments: prod, EntityType: adcamp.EntityCampaign}, []string{"chg_4", "chg_1"}},
+		{"actor type", store.ChangeQuery{Environments: []adcamp.Environment{adcamp.Production, ""}, ActorType: adcamp.ActorUser},
+			[]string{"chg_5", "chg_4", "chg_3"}},
+		{"page", store.ChangeQuery{Environments: []adcamp.Environment{adcamp.Production, ""}, ActorType: adcamp.ActorUser,
+			Before: "chg_5", Limit: 1}, []string{"chg_4"}},
+	} {
+		c.q.AccountID = "acc_1"
+		if c.q.Limit == 0 {
+			c.q.Limit = 10
+		}
+		var ids []string
+		err := st.ReadOne(ctx, func(tx store.Tx) error {
+			cs, err := tx.ListChanges(ctx, c.q)
+			for _, ch := range cs {
+				ids = append(ids, ch.ID)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatalf("%s: ListChanges: %v", c.name, err)
+		}
+		if !slices.Equal(ids, c.want) {
+			t.Errorf("at 45, %s: ListChanges = %v, want %v", c.name, ids, c.want)
+		}
+	}
+	st.Close()
+
+	if _, err := p.DownTo(ctx, 44); err != nil {
+		t.Fatalf("migrate down to 44: %v", err)
+	}
+	if got := indexes(); !maps.Equal(got, at44) {
+		t.Errorf("after 45's down step, the indexes of changes are\n%v\nwant those of 44\n%v", got, at44)
+	}
+	if _, err := p.UpTo(ctx, 45); err != nil {
+		t.Fatalf("migrate up to 45 again: %v", err)
 	}
 }
