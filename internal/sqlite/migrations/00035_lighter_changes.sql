@@ -13,7 +13,7 @@
 --    lies under it by changes_campaign (the same for an ad group and
 --    changes_ad_group): the filter by campaign merges the two ranges. A
 --    campaign's record, the commonest, goes into five B-trees, not seven.
--- PostgreSQL keeps its indexes (it has no 00035).
+-- PostgreSQL took the same indexes later, in its 00045.
 DROP INDEX changes_type;
 DROP INDEX changes_actor_type;
 DROP INDEX changes_campaign;
