@@ -280,15 +280,22 @@ func (s *Ads) UpdateCampaignServing(ctx context.Context, t adcamp.Tenant, id str
 		if dryRun {
 			return nil
 		}
+		// Its serving status may change: budget events (budget_events.go).
+		// The spend is read before the update: on PostgreSQL a read after
+		// a change makes the version-guarded attempt start over with row
+		// locks, in two more round trips (store.WithVersionGuards).
+		served := prev.BudgetDaily != c.BudgetDaily || prev.Status != c.Status || prev.StartDate != c.StartDate ||
+			prev.EndDate != c.EndDate
+		var v budgetView
+		if served {
+			if v, err = s.campaignBudgetView(ctx, tx, c, c.UpdatedAt); err != nil {
+				return err
+			}
+		}
 		if err := tx.UpdateCampaign(ctx, c, &prev); err != nil {
 			return err
 		}
-		if prev.BudgetDaily != c.BudgetDaily || prev.Status != c.Status || prev.StartDate != c.StartDate || prev.EndDate != c.EndDate {
-			// Its serving status may change: budget events (budget_events.go).
-			v, err := s.campaignBudgetView(ctx, tx, c, c.UpdatedAt)
-			if err != nil {
-				return err
-			}
+		if served {
 			was := v
 			was.c = &prev
 			if err := s.budgetEvents(ctx, tx, was, v, c.UpdatedAt); err != nil {
