@@ -27,7 +27,7 @@ func (t *tx) AppendFeed(ctx context.Context, rows []store.FeedRow, now time.Time
 	for i, r := range rows {
 		env[i], kind[i], id[i] = string(r.Environment), r.Kind, r.EntityID
 	}
-	return t.later(ctx, execErr, `INSERT INTO serving_feed (environment, kind, entity_id, created_at)
+	return t.laterFolded(ctx, `INSERT INTO serving_feed (environment, kind, entity_id, created_at)
 		SELECT e, k, i, $4 FROM unnest($1::text[], $2::text[], $3::text[]) AS r(e, k, i)`, env, kind, id, micros(now))
 }
 

@@ -88,6 +88,10 @@ type queued struct {
 	// changed and whose guard (a call that raises an error) runs when it
 	// changed none. Its check must look only at the error.
 	with, guard string
+	// fold: an INSERT whose only failure is an error (tx.laterFolded),
+	// which may go as a WITH query of a statement queued after it, with
+	// its parameters from $1 (see take).
+	fold bool
 }
 
 var _ querier = (*pipe)(nil)
@@ -114,11 +118,13 @@ func (p *pipe) queueWith(sql, with, guard string, args []any, check func(pgconn.
 // take removes the lone history record waiting to be sent, if there is
 // one, and returns its statement, so that the caller can send it as a
 // WITH query of its own statement: one statement less for PostgreSQL to
-// bind, plan and run in the commit's round trip. When the only other
-// statement waiting is a change that can go so too (queued.with), take
-// removes and returns it as well: every statement of the transaction then
-// goes in the caller's one.
-func (p *pipe) take() (change, main queued) {
+// bind, plan and run in the commit's round trip. The INSERTs marked fold
+// (the serving feed's journal rows, the webhook outbox's) go so too, after
+// the statements that stay; and when the only other statement waiting is
+// a change that can go so (queued.with), take removes and returns it as
+// well: every statement of the transaction then goes in the caller's one
+// (an update of a campaign was four statements).
+func (p *pipe) take() (change, main queued, folds []queued) {
 	for i := len(p.later) - 1; i >= 0; i-- {
 		if q := p.later[i]; q.change {
 			p.later = append(p.later[:i], p.later[i+1:]...)
@@ -126,10 +132,19 @@ func (p *pipe) take() (change, main queued) {
 			break
 		}
 	}
+	rest := p.later[:0]
+	for _, q := range p.later {
+		if q.fold {
+			folds = append(folds, q)
+		} else {
+			rest = append(rest, q)
+		}
+	}
+	p.later = rest
 	if len(p.later) == 1 && p.later[0].with != "" {
 		main, p.later = p.later[0], p.later[:0]
 	}
-	return change, main
+	return change, main, folds
 }
 
 // batch sends what is pending, then sql (if not empty), and reads the

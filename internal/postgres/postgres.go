@@ -476,6 +476,18 @@ func (t *tx) later(ctx context.Context, check func(pgconn.CommandTag, error) err
 	return check(t.tx.Exec(ctx, sql, args...))
 }
 
+// laterFolded is later for an INSERT whose only failure is an error and
+// that reads nothing another statement of the transaction writes: in a
+// pipe it may go as a WITH query of the replay record's statement (see
+// pipe.take), one statement less to bind and run.
+func (t *tx) laterFolded(ctx context.Context, sql string, args ...any) error {
+	if t.pipe != nil {
+		t.pipe.later = append(t.pipe.later, queued{sql: sql, args: args, check: execErr, fold: true})
+		return nil
+	}
+	return t.later(ctx, execErr, sql, args...)
+}
+
 // execErr is the check of a statement whose only failure is an error.
 func execErr(_ pgconn.CommandTag, err error) error { return err }
 

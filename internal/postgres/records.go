@@ -23,17 +23,22 @@ const saveRecord = `INSERT INTO request_records (scope, token, request_hash, sta
 
 // recordStatement is the statement that saves a replay record ($1 to $8
 // after the parameters of what goes before it) as a WITH query, with the
-// change's history record (insertChange) and the change itself
-// (queued.with, guarded by its guard) in the same statement when they are
-// given, and fails with AD001 (migration 00016) when a live record has the
-// record's name. The WITH queries touch different tables and read nothing
-// the others write, so running them in one statement (on one snapshot) is
-// the same as running them one after the other; what fails fails the
-// whole statement. A guard is tested first: a change that found its row
-// moved runs again with row locks (errVersionMoved), and its record with
-// it. The statements are built once for each kind (they are few).
-func recordStatement(main queued, history bool) string {
-	key := recordKey{main.with, main.guard, history}
+// change's history record (insertChange), the change itself (queued.with,
+// guarded by its guard) and the INSERTs that go with it (folds, see
+// pipe.take) in the same statement when they are given, and fails with
+// AD001 (migration 00016) when a live record has the record's name. The
+// WITH queries touch different tables and read nothing the others write,
+// so running them in one statement (on one snapshot) is the same as
+// running them one after the other; what fails fails the whole statement.
+// A guard is tested first: a change that found its row moved runs again
+// with row locks (errVersionMoved), and its record with it. The
+// statements are built once for each kind (they are few). Parameters come
+// in the order main, folds, history, record.
+func recordStatement(main queued, folds []queued, history bool) string {
+	key := recordKey{main.with, main.guard, "", history}
+	for _, f := range folds {
+		key.folds += f.sql + "\x00"
+	}
 	if sql, ok := recordStatements.Load(key); ok {
 		return sql.(string)
 	}
@@ -42,6 +47,10 @@ func recordStatement(main queued, history bool) string {
 	if main.with != "" {
 		with = append(with, main.with)
 		n = maxParam(main.with)
+	}
+	for i, f := range folds {
+		with = append(with, `fold`+strconv.Itoa(i)+` AS (`+shiftParams(f.sql, n)+`)`)
+		n += maxParam(f.sql)
 	}
 	if history {
 		with = append(with, `history AS (`+shiftParams(insertChange, n)+`)`)
@@ -58,8 +67,8 @@ func recordStatement(main queued, history bool) string {
 }
 
 type recordKey struct {
-	with, guard string
-	history     bool
+	with, guard, folds string
+	history            bool
 }
 
 var recordStatements sync.Map // recordKey → string
@@ -94,14 +103,17 @@ func (t *tx) SaveRecord(ctx context.Context, r *store.RequestRecord) (bool, erro
 	if t.pipe != nil {
 		// The change's history record, and the change when it can, go in
 		// the same statement (see recordStatement).
-		change, main := t.pipe.take()
-		all := make([]any, 0, len(main.args)+len(change.args)+len(args))
-		all = append(append(append(all, main.args...), change.args...), args...)
+		change, main, folds := t.pipe.take()
+		all := append([]any(nil), main.args...)
+		for _, f := range folds {
+			all = append(all, f.args...)
+		}
+		all = append(append(all, change.args...), args...)
 		check := recordTaken
 		if main.check != nil {
 			check = func(tag pgconn.CommandTag, err error) error { return recordTaken(tag, main.check(tag, err)) }
 		}
-		t.pipe.queue(recordStatement(main, change.sql != ""), all, check)
+		t.pipe.queue(recordStatement(main, folds, change.sql != ""), all, check)
 		return true, nil
 	}
 	tag, err := t.tx.Exec(ctx, saveRecord, args...)

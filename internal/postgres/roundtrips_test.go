@@ -90,6 +90,17 @@ func TestRoundTripsPerRequest(t *testing.T) {
 			if err := tx.UpdateCampaign(ctx, got, &prev); err != nil {
 				return err
 			}
+			// As the service's update: the serving feed's row and the
+			// webhook outbox's (written for an account with an endpoint),
+			// which go in the record's statement.
+			if err := tx.AppendFeed(ctx, []store.FeedRow{{Environment: tn.Environment, Kind: store.FeedCampaign, EntityID: c.ID}}, now); err != nil {
+				return err
+			}
+			ev := &adcamp.Event{ID: adcamp.NewID(adcamp.PrefixEvent, now), AccountID: tn.AccountID, Environment: tn.Environment,
+				Type: adcamp.EventCampaignUpdated, OccurredAt: now}
+			if err := tx.AddEvents(ctx, []*adcamp.Event{ev}); err != nil {
+				return err
+			}
 			return record(tx, c.ID)
 		})
 	}

@@ -134,7 +134,7 @@ func (t *tx) AddEvents(ctx context.Context, evs []*adcamp.Event) error {
 	// and only for a tenant with an enabled endpoint as the commit sees it
 	// (see store.WebhooksTx.AddEvents).
 	if len(refs) > 0 {
-		if err := t.later(ctx, execErr, `INSERT INTO webhook_outbox (event_id)
+		if err := t.laterFolded(ctx, `INSERT INTO webhook_outbox (event_id)
 			SELECT u.id FROM unnest($1::text[], $2::text[], $3::text[]) AS u (id, account_id, environment)
 			WHERE EXISTS (SELECT 1 FROM webhook_endpoints w
 				WHERE w.account_id = u.account_id AND w.environment = u.environment AND w.enabled)`,
