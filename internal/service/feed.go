@@ -207,12 +207,15 @@ type servability struct {
 // the campaigns named, or of every campaign of env when campaignIDs is nil.
 func (s *core) newServability(ctx context.Context, tx store.Tx, env adcamp.Environment, campaignIDs []string) (*servability, error) {
 	now := s.Now()
+	v := &servability{now: now, hours: map[string][]store.CampaignHourCost{}, spend: map[string]adcamp.Money{}}
+	if campaignIDs != nil && len(campaignIDs) == 0 {
+		return v, nil
+	}
 	// A day is at most 26 hours long, and starts at most 26 hours ago.
 	costs, err := tx.RecentSpend(ctx, env, now.Add(-27*time.Hour), campaignIDs)
 	if err != nil {
 		return nil, err
 	}
-	v := &servability{now: now, hours: map[string][]store.CampaignHourCost{}, spend: map[string]adcamp.Money{}}
 	for _, c := range costs {
 		v.hours[c.CampaignID] = append(v.hours[c.CampaignID], c)
 	}
