@@ -4,9 +4,11 @@
 // A backup is one tar file, mode 0600: manifest.json first (see Manifest:
 // the schema version, when it was taken, the database's size and SHA-256,
 // the rows of each table), then adcamp.db, a copy of the database made
-// with SQLite's online backup API in a single step. That step reads one
-// snapshot of the database, as any reader does in WAL mode, so writes go
-// on while it copies (bench/notes/backup.md measures what they see). The
+// with SQLite's online backup API, in steps inside one read transaction.
+// It reads one snapshot of the database, as any reader does in WAL mode,
+// so writes go on while it copies, and it copies what they wrote back into
+// the database in slices once done (onlineCopy; bench/notes/backup.md
+// measures what writes see). The
 // copy is checked (PRAGMA integrity_check) before the file is written,
 // and the file appears under its name only once complete and synced.
 //
@@ -104,10 +106,47 @@ type backuper interface {
 	NewBackup(dst string) (*sqlitedriver.Backup, error)
 }
 
-// onlineCopy copies the database at src into a new database at dst, in
-// one step of the online backup API: one read transaction, one snapshot.
-// (In several steps, every write between two would start it over.)
-func onlineCopy(ctx context.Context, src, dst string) error {
+// The copy reads one snapshot of the database, in steps of copyStep
+// pages, all inside one read transaction of its connection (the backup
+// API's steps on a connection with a transaction open read that
+// transaction's snapshot, so no write in between starts the copy over).
+//
+// While it reads, no checkpoint can copy the pages written meanwhile
+// back into the database: the WAL holds them all, a backlog of tens of
+// MB on a busy server. Copied back in one checkpoint, they reach the disk
+// in one burst, and the server's writer, whose few syncs (the one that
+// starts the WAL over, its small checkpoints) queue behind that burst,
+// stalled for 200 to 300 ms (bench/notes/backup.md). So the copy takes
+// heldSnapshots more snapshots on the way (when a quarter, a half and
+// three quarters of the pages are copied): each keeps checkpoints from
+// copying the pages written after it began, and once the copy is done the
+// backlog is copied back in heldSnapshots+1 slices, oldest first, each a
+// checkpoint of its own followed by a pause as long as it took, in which
+// the disk is the server's.
+//
+// SQLite's WAL index has four read marks for snapshots of different
+// ages: the copy and three held snapshots use them all only near the
+// copy's end, and a server's reader that then finds none free reads at
+// the newest held snapshot's mark, which only restrains checkpoints.
+var (
+	copyStep      int32 = 4096 // pages: 16 MB
+	heldSnapshots       = 3
+	// onSnapshot, for tests, runs after each held snapshot is taken.
+	onSnapshot func()
+	// onSlice, for tests, is told what each slice's checkpoint reported.
+	onSlice func(log, copied int)
+)
+
+// Pauses between slices: as long as the slice's checkpoint took, within
+// these bounds.
+const (
+	minSlicePause = 20 * time.Millisecond
+	maxSlicePause = time.Second
+)
+
+// onlineCopy copies the database at src into a new database at dst, from
+// one snapshot, then copies back into src what was written meanwhile.
+func onlineCopy(ctx context.Context, src, dst string) (err error) {
 	db, err := sqlite.OpenFile(src)
 	if err != nil {
 		return err
@@ -118,6 +157,19 @@ func onlineCopy(ctx context.Context, src, dst string) error {
 		return err
 	}
 	defer conn.Close()
+	var held []*sql.Tx
+	defer func() {
+		for _, tx := range held {
+			tx.Rollback()
+		}
+	}()
+	if _, err := conn.ExecContext(ctx, `BEGIN`); err != nil {
+		return err
+	}
+	var tables int
+	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&tables); err != nil {
+		return err
+	}
 	err = conn.Raw(func(dc any) error {
 		b, ok := dc.(backuper)
 		if !ok {
@@ -130,20 +182,78 @@ func onlineCopy(ctx context.Context, src, dst string) error {
 		if err != nil {
 			return err
 		}
-		_, err = bk.Step(-1)
-		return errors.Join(err, bk.Finish())
+		for {
+			more, err := bk.Step(copyStep)
+			if err != nil || !more {
+				return errors.Join(err, bk.Finish())
+			}
+			if err := ctx.Err(); err != nil {
+				return errors.Join(err, bk.Finish())
+			}
+			total, done := bk.PageCount(), bk.PageCount()-bk.Remaining()
+			if len(held) < heldSnapshots && done*(heldSnapshots+1) >= (len(held)+1)*total {
+				tx, err := holdSnapshot(ctx, db)
+				if err != nil {
+					return errors.Join(err, bk.Finish())
+				}
+				held = append(held, tx)
+				if onSnapshot != nil {
+					onSnapshot()
+				}
+			}
+		}
 	})
+	if _, e := conn.ExecContext(ctx, `COMMIT`); err == nil {
+		err = e
+	}
 	if err != nil {
 		return err
 	}
-	// While the copy read its snapshot, no checkpoint could copy the pages
-	// written meanwhile back into the database: the WAL holds them all.
-	// Copy them now, here, in a PASSIVE checkpoint (no writer waits for
-	// it), rather than leave the backlog to the server's next pass, which
-	// would copy it at once on the core that answers requests
-	// (bench/notes/backup.md).
-	_, err = conn.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
-	return err
+	for {
+		took, err := checkpointSlice(ctx, conn)
+		if err != nil || len(held) == 0 {
+			return err
+		}
+		select {
+		case <-time.After(min(max(took, minSlicePause), maxSlicePause)):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		err = held[0].Rollback()
+		held = held[1:]
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// holdSnapshot begins a read transaction on a connection of its own.
+func holdSnapshot(ctx context.Context, db *sql.DB) (*sql.Tx, error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var tables int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&tables); err != nil {
+		tx.Rollback()
+		return nil, err
+	}
+	return tx, nil
+}
+
+// checkpointSlice runs a PASSIVE checkpoint (no writer waits for it): it
+// copies the WAL's pages up to the oldest snapshot still read, and says
+// how long that took.
+func checkpointSlice(ctx context.Context, conn *sql.Conn) (time.Duration, error) {
+	start := time.Now()
+	var busy, log, copied int
+	if err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &log, &copied); err != nil {
+		return 0, err
+	}
+	if onSlice != nil {
+		onSlice(log, copied)
+	}
+	return time.Since(start), nil
 }
 
 // describe checks the copy at path and says what it holds. It first takes

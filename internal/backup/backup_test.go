@@ -369,3 +369,64 @@ func TestBackupCheckpointsWhatItHeldBack(t *testing.T) {
 		t.Errorf("after the backup the database file holds %d of the 200 rows written to the WAL; want all", n)
 	}
 }
+
+// TestBackupCopiesBackInSlices: what is written while a backup copies is
+// copied back into the database in several checkpoints, each up to the
+// snapshot taken at a quarter, a half and three quarters of the copy, not
+// in one; the last leaves nothing in the WAL.
+func TestBackupCopiesBackInSlices(t *testing.T) {
+	// Not parallel: it sets the package's test hooks and copy step.
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := openDir(t, dir)
+	storetest.Fill(t, db)
+	db.Close()
+	path := filepath.Join(dir, sqlite.FileName)
+	w, err := sql.Open("sqlite", dsn(path, "_pragma=wal_autocheckpoint(0)&_txlock=immediate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.SetMaxOpenConns(1)
+	write := func(tag string) {
+		t.Helper()
+		for i := range 20 {
+			if _, err := w.Exec(`INSERT INTO instance_settings (name, value) VALUES (?, randomblob(3000))`, fmt.Sprint(tag, "-", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// A first checkpoint empties the WAL, so that every frame the
+	// checkpoints below copy was written during the copy.
+	if _, err := w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	var pages int
+	if err := w.QueryRow(`PRAGMA page_count`).Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	type slice struct{ log, copied int }
+	var slices []slice
+	step, hold, report := copyStep, onSnapshot, onSlice
+	t.Cleanup(func() { copyStep, onSnapshot, onSlice = step, hold, report })
+	copyStep = int32(max(pages/16, 1)) // 16 steps or so: a snapshot every four
+	snapshots := 0
+	onSnapshot = func() { snapshots++; write(fmt.Sprint("snap", snapshots)) }
+	onSlice = func(log, copied int) { slices = append(slices, slice{log, copied}) }
+	write("before")
+	if _, err := Create(ctx, dir, filepath.Join(t.TempDir(), "b.tar"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if snapshots != heldSnapshots || len(slices) != heldSnapshots+1 {
+		t.Fatalf("the backup took %d snapshots and copied back in %d checkpoints (%v); want %d and %d",
+			snapshots, len(slices), slices, heldSnapshots, heldSnapshots+1)
+	}
+	for i, s := range slices {
+		if i > 0 && s.copied <= slices[i-1].copied {
+			t.Errorf("slice %d copied back %d frames, the one before %d: want each to go further (%v)", i, s.copied, slices[i-1].copied, slices)
+		}
+		if last := i == len(slices)-1; last != (s.copied == s.log) {
+			t.Errorf("slice %d of %d copied back %d of the WAL's %d frames: want all in the last alone (%v)", i, len(slices), s.copied, s.log, slices)
+		}
+	}
+}
