@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"database/sql"
 	"encoding/csv"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/adcamp/adcamp/internal/service"
+	"github.com/adcamp/adcamp/internal/sqlite"
 )
 
 // TestReportJobsAPI: POST /report-jobs queues a job (202), GET follows
@@ -84,4 +87,42 @@ func TestReportJobsAPI(t *testing.T) {
 	if got := r.Header.Get("Retry-After"); got == "" {
 		t.Errorf("the 429 of a report job beyond the account's limit has no Retry-After")
 	}
+}
+
+// TestReportJobFileGoneAPI: on SQLite a job's file is kept in reports.db,
+// which a backup does not hold; a done job whose file is not there (as
+// after a restore) answers its download 404 NOT_FOUND in the envelope,
+// saying to create the job again, and GET still shows the job.
+func TestReportJobFileGoneAPI(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db, err := sqlite.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	e := newEnv(t, func(c *service.Config) { c.Store = db })
+	_, sandbox := e.account("Acme")
+	r := sandbox.do("POST", "/report-jobs", `{"level":"campaign","from":"2026-11-21","to":"2026-11-22","format":"csv.gz"}`)
+	want(t, r, http.StatusAccepted, "")
+	id := r.Data()["id"].(string)
+	if ran, err := e.svc.RunReportJob(context.Background(), "test"); !ran || err != nil {
+		t.Fatalf("RunReportJob = %v, %v", ran, err)
+	}
+	files, err := sql.Open("sqlite", filepath.Join(dir, sqlite.ReportsFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer files.Close()
+	if res, err := files.Exec(`DELETE FROM report_file_chunks`); err != nil {
+		t.Fatal(err)
+	} else if n, _ := res.RowsAffected(); n == 0 {
+		t.Fatal("the job's file is not in reports.db")
+	}
+	r = sandbox.do("GET", "/report-jobs/"+id+"/download", "")
+	want(t, r, http.StatusNotFound, "NOT_FOUND")
+	if msg, _ := r.Error()["message"].(string); !strings.Contains(msg, "no longer available") || !strings.Contains(msg, "create the job again") {
+		t.Errorf("download of a job without its file: message %q, want it no longer available, to create again", msg)
+	}
+	want(t, sandbox.do("GET", "/report-jobs/"+id, ""), http.StatusOK, "")
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -20,8 +21,9 @@ import (
 )
 
 // Report jobs (docs/report-jobs.md): a report of any size, written in the
-// background to a gzipped file (JSON lines or CSV) kept in the database
-// in chunks, downloaded through the API's signed requests.
+// background to a gzipped file (JSON lines or CSV) kept in chunks (in the
+// database on PostgreSQL, in a database of their own on SQLite: see
+// store.ReportJobsTx), downloaded through the API's signed requests.
 
 // The report jobs' statuses and formats.
 const (
@@ -266,13 +268,30 @@ func (s *Ads) DownloadReportJob(ctx context.Context, t adcamp.Tenant, id string,
 		if err != nil {
 			return err
 		}
-		if err := start(rj); err != nil {
-			return err
-		}
-		return tx.ReportChunks(ctx, id, func(b []byte) error {
+		// Headers once the file is known to be there, so that a missing
+		// one is answered as an error. The file is its first Size bytes:
+		// a worker that lost its lease may have added chunks after them.
+		started, left := false, j.Size
+		err = tx.ReportChunks(ctx, id, func(b []byte) error {
+			if !started {
+				if err := start(rj); err != nil {
+					return err
+				}
+				started = true
+			}
+			b = b[:min(int64(len(b)), left)]
+			left -= int64(len(b))
 			_, err := w.Write(b)
 			return err
 		})
+		switch {
+		case errors.Is(err, store.ErrReportFileGone) || err == nil && !started:
+			return adcamp.Errorf(adcamp.CodeNotFound, "the report job's file is no longer available "+
+				"(the database was restored from a backup, which holds no report files); create the job again")
+		case err == nil && left > 0:
+			return fmt.Errorf("report job %s: its file ended %d bytes short", id, left)
+		}
+		return err
 	})
 }
 
@@ -443,7 +462,7 @@ func ReportJobJSON(j *ReportJob) ReportJobView {
 }
 
 // chunkWriter stores what is written to it as a job's chunks, renewing
-// the job's lease with each.
+// the job's lease on time.
 type chunkWriter struct {
 	ctx   context.Context
 	s     *Service
@@ -453,6 +472,8 @@ type chunkWriter struct {
 	buf   []byte
 	seq   int
 	size  int64
+	// renewed is when the lease was last renewed (see renew).
+	renewed time.Time
 }
 
 func (c *chunkWriter) Write(p []byte) (int, error) {
@@ -474,18 +495,14 @@ func (c *chunkWriter) flush() error {
 	if len(c.buf) == 0 {
 		return nil
 	}
+	if err := c.renew(); err != nil {
+		return err
+	}
 	// At the usual priority: on SQLite this write may lead a batch that
 	// commits the API's writes too (see lowpriority.Usual).
 	var err error
 	lowpriority.Usual(func() {
 		err = c.s.store.Write(c.ctx, func(tx store.Tx) error {
-			ok, err := tx.RenewReportJob(c.ctx, c.job.ID, c.owner, c.s.Now().Add(c.lease))
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return errLeaseLost
-			}
 			return tx.PutReportChunk(c.ctx, c.job.ID, c.seq, c.buf)
 		})
 	})
@@ -498,9 +515,34 @@ func (c *chunkWriter) flush() error {
 	return nil
 }
 
+// renew extends the job's lease once a third of it has passed since the
+// last renewal (the claim the first), and stops the job if another worker
+// took it. Not with each chunk: on SQLite every commit to the main
+// database costs the API's reads (they map its file again), and the
+// chunks, a database apart, commit nothing there (docs/report-jobs.md).
+func (c *chunkWriter) renew() error {
+	now := c.s.Now()
+	if now.Sub(c.renewed) <= c.lease/3 {
+		return nil
+	}
+	c.renewed = now
+	var err error
+	lowpriority.Usual(func() { // as flush's
+		err = c.s.store.Write(c.ctx, func(tx store.Tx) error {
+			ok, err := tx.RenewReportJob(c.ctx, c.job.ID, c.owner, now.Add(c.lease))
+			if err == nil && !ok {
+				err = errLeaseLost
+			}
+			return err
+		})
+	})
+	return err
+}
+
 // writeJob writes j's file and sets its row count and size.
 func (s *Service) writeJob(ctx context.Context, j *ReportJob, owner string, lease time.Duration) error {
-	cw := &chunkWriter{ctx: ctx, s: s, job: j.ReportJob, owner: owner, lease: lease, buf: make([]byte, 0, reportChunk)}
+	cw := &chunkWriter{ctx: ctx, s: s, job: j.ReportJob, owner: owner, lease: lease, buf: make([]byte, 0, reportChunk),
+		renewed: s.Now()}
 	// klauspost/compress's gzip at its fastest level: about 1.7 times
 	// the speed of the standard library's, for a smaller file
 	// (bench/notes/reports.md).
@@ -515,7 +557,6 @@ func (s *Service) writeJob(ctx context.Context, j *ReportJob, owner string, leas
 	if csv {
 		bw.WriteString(csvHeader(j.Query))
 	}
-	renewed := s.Now()
 	// Give way to the API's requests every half millisecond of work (see
 	// lowpriority.Pacer): in a process pinned to one core, the API's p99
 	// beside a job was 26 ms, 1.9 ms with it (bench/README.md).
@@ -535,19 +576,8 @@ func (s *Service) writeJob(ctx context.Context, j *ReportJob, owner string, leas
 		}
 		// Rows that compress well may fill no chunk for a while: renew
 		// the lease on time anyway.
-		if rows%4096 == 0 && s.Now().Sub(renewed) > lease/3 {
-			renewed = s.Now()
-			var err error
-			lowpriority.Usual(func() { // as chunkWriter.flush's
-				err = s.store.Write(ctx, func(tx store.Tx) error {
-					ok, err := tx.RenewReportJob(ctx, j.ID, owner, renewed.Add(lease))
-					if err == nil && !ok {
-						err = errLeaseLost
-					}
-					return err
-				})
-			})
-			return err
+		if rows%4096 == 0 {
+			return cw.renew()
 		}
 		return nil
 	})

@@ -91,8 +91,12 @@ func (t *tx) ClaimReportJob(ctx context.Context, owner string, now, leaseUntil t
 	if err != nil {
 		return nil, err
 	}
-	_, err = t.exec(ctx, `DELETE FROM report_job_chunks WHERE job_id = $1`, j.ID)
-	return j, err
+	// What an earlier run wrote: in the files' database, or in the main
+	// one by an adcamp before it had one.
+	if _, err := t.exec(ctx, `DELETE FROM report_job_chunks WHERE job_id = $1`, j.ID); err != nil {
+		return nil, err
+	}
+	return j, t.stmts.files.remove(ctx, j.ID)
 }
 
 func (t *tx) RenewReportJob(ctx context.Context, id, owner string, leaseUntil time.Time) (bool, error) {
@@ -105,9 +109,11 @@ func (t *tx) RenewReportJob(ctx context.Context, id, owner string, leaseUntil ti
 	return n == 1, err
 }
 
+// PutReportChunk writes the chunk into the files' database (reportFiles),
+// committed there when it returns, whatever becomes of t: it changes
+// nothing in the main database.
 func (t *tx) PutReportChunk(ctx context.Context, id string, seq int, data []byte) error {
-	_, err := t.exec(ctx, `INSERT INTO report_job_chunks (job_id, seq, data) VALUES ($1, $2, $3)`, id, seq, data)
-	return err
+	return t.stmts.files.put(ctx, id, seq, data)
 }
 
 func (t *tx) FinishReportJob(ctx context.Context, j *store.ReportJob, owner string) (bool, error) {
@@ -119,25 +125,56 @@ func (t *tx) FinishReportJob(ctx context.Context, j *store.ReportJob, owner stri
 		return false, err
 	}
 	n, err := res.RowsAffected()
-	return n == 1, err
+	if err != nil || n != 1 {
+		return false, err
+	}
+	if j.Status != "done" {
+		// A failed job's file is never read: what it wrote goes now.
+		return true, t.stmts.files.remove(ctx, j.ID)
+	}
+	return true, nil
 }
 
+// ReportChunks reads the file from the files' database; a job done by
+// an adcamp before it had one has its chunks in the main database's
+// report_job_chunks, read there until the job expires. A file in neither,
+// or shorter than the job's size_bytes (a restored backup holds the main
+// database only), is store.ErrReportFileGone, before fn is called.
 func (t *tx) ReportChunks(ctx context.Context, id string, fn func([]byte) error) error {
+	if err := t.consistent(ctx); err != nil {
+		return err
+	}
+	var size int64
+	err := t.queryRow(ctx, `SELECT size_bytes FROM report_jobs WHERE id = $1`, id).Scan(&size)
+	if errors.Is(err, sql.ErrNoRows) {
+		return adcamp.NotFound("report job", id)
+	}
+	if err != nil {
+		return err
+	}
+	files := t.stmts.files
+	n, bytes, err := files.size(ctx, id)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		if bytes < size {
+			return store.ErrReportFileGone
+		}
+		return files.each(ctx, id, fn)
+	}
+	if err := t.queryRow(ctx, `SELECT count(*), coalesce(sum(length(data)), 0) FROM report_job_chunks WHERE job_id = $1`,
+		id).Scan(&n, &bytes); err != nil {
+		return err
+	}
+	if n == 0 || bytes < size {
+		return store.ErrReportFileGone
+	}
 	rows, err := t.query(ctx, `SELECT data FROM report_job_chunks WHERE job_id = $1 ORDER BY seq`, id)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	var b []byte
-	for rows.Next() {
-		if err := rows.Scan(&b); err != nil {
-			return err
-		}
-		if err := fn(b); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return eachChunk(rows, fn)
 }
 
 func (t *tx) PurgeReportJobs(ctx context.Context, now time.Time, limit int) (int64, error) {
@@ -166,5 +203,37 @@ func (t *tx) PurgeReportJobs(ctx context.Context, now time.Time, limit int) (int
 			return 0, err
 		}
 	}
-	return int64(len(ids)), nil
+	return int64(len(ids)), t.purgeReportFiles(ctx)
+}
+
+// purgeReportFiles deletes the files in the files' database whose job is
+// gone: purged just now in t (deleted before t commits, as they would be
+// after), or by a run that stopped between the two databases, or absent
+// from a restored backup. Chunks are written only for a job claimed, so
+// none belongs to a job yet to be committed.
+func (t *tx) purgeReportFiles(ctx context.Context) error {
+	files := t.stmts.files
+	ids, err := files.jobs(ctx)
+	if err != nil {
+		return err
+	}
+	removed := false
+	for _, id := range ids {
+		var one int
+		err := t.queryRow(ctx, `SELECT 1 FROM report_jobs WHERE id = $1`, id).Scan(&one)
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if err := files.remove(ctx, id); err != nil {
+			return err
+		}
+		removed = true
+	}
+	if removed {
+		return files.vacuum(ctx)
+	}
+	return nil
 }

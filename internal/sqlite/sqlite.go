@@ -7,6 +7,9 @@
 // of read-only connections that never block the writer. Several processes
 // may open the same file (the admin CLI while serve runs): write
 // transactions start with BEGIN IMMEDIATE and wait up to the busy timeout.
+// The report jobs' files are kept in a database of their own beside it,
+// ReportsFileName, so that writing them commits nothing to the main
+// database (reportFiles).
 //
 // What it cannot do: serve several machines. For that, use PostgreSQL.
 package sqlite
@@ -49,6 +52,7 @@ type DB struct {
 	writes                *batcher
 
 	checkpoints *sql.DB // one connection, for checkpointLoop
+	files       *reportFiles
 	stop        chan struct{}
 	stopped     chan struct{}
 	stopOnce    sync.Once
@@ -72,7 +76,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (*DB, error) {
 		opt(&o)
 	}
 	path := filepath.Join(dir, FileName)
-	if err := private(dir, path); err != nil {
+	if err := private(dir, path, filepath.Join(dir, ReportsFileName)); err != nil {
 		return nil, err
 	}
 	unlock, err := LockShared(dir)
@@ -164,6 +168,14 @@ func open(ctx context.Context, dir, path string, o *options) (*DB, error) {
 		return nil, err
 	}
 	ck.SetMaxOpenConns(1)
+	files, err := openReportFiles(ctx, filepath.Join(dir, ReportsFileName))
+	if err != nil {
+		ck.Close()
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("open the report jobs' files: %w", err)
+	}
+	db.files, db.writeStmts.files, db.readStmts.files = files, files, files
 	db.checkpoints, db.stop, db.stopped = ck, make(chan struct{}), make(chan struct{})
 	go db.checkpointLoop(checkpointEvery)
 	return db, nil
@@ -219,22 +231,26 @@ func (m ReadMemory) pragmas() string {
 	return "&_pragma=cache_size(-" + strconv.FormatInt(m.CacheKiB, 10) + ")&_pragma=mmap_size(" + strconv.FormatInt(m.MmapBytes, 10) + ")"
 }
 
-// private makes dir (created if needed) 0700, and the database at path
-// 0600, creating its file before SQLite does: SQLite would create it with
-// the mode the umask leaves (0644, commonly), and gives its -wal and -shm
-// files the database file's mode. The directory is changed where the
-// process may (it may not own a directory it was given).
-func private(dir, path string) error {
+// private makes dir (created if needed) 0700, and the databases at paths
+// 0600, creating their files before SQLite does: SQLite would create them
+// with the mode the umask leaves (0644, commonly), and gives their -wal
+// and -shm files the database file's mode. The directory is changed where
+// the process may (it may not own a directory it was given).
+func private(dir string, paths ...string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create data directory: %w", err)
 	}
 	os.Chmod(dir, 0o700)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("create the database: %w", err)
+	files := []string{filepath.Join(dir, "migrate.lock")}
+	for _, path := range paths {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return fmt.Errorf("create the database: %w", err)
+		}
+		f.Close()
+		files = append(files, path, path+"-wal", path+"-shm")
 	}
-	f.Close()
-	for _, p := range []string{path, path + "-wal", path + "-shm", filepath.Join(dir, "migrate.lock")} {
+	for _, p := range files {
 		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("make %s private: %w", filepath.Base(p), err)
 		}
@@ -408,7 +424,7 @@ func (db *DB) Close() error {
 		db.stopCheckpoints()
 		db.writeStmts.close()
 		db.readStmts.close()
-		err = errors.Join(db.checkpoints.Close(), db.read.Close(), db.write.Close())
+		err = errors.Join(db.checkpoints.Close(), db.files.close(), db.read.Close(), db.write.Close())
 		if db.unlock != nil {
 			db.unlock()
 		}

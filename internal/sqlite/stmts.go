@@ -26,7 +26,8 @@ const maxCachedStatements = 256
 // runs it, and Tx.StmtContext reuses those per-connection programs.
 type stmtCache struct {
 	db      *sql.DB
-	stmts   sync.Map // query text → *sql.Stmt
+	files   *reportFiles // the report jobs' files, which every transaction reaches through its cache
+	stmts   sync.Map     // query text → *sql.Stmt
 	size    atomic.Int32
 	pending atomic.Bool
 	mu      sync.Mutex

@@ -7,6 +7,9 @@
 -- setting lease_owner and lease_until. The file is kept in the database
 -- as chunks of up to 1 MiB (report_job_chunks), so that the download
 -- needs no other storage and is served from a backup or by any process.
+-- (No longer so on SQLite: new files are written to reports.db beside
+-- the database, which a backup does not hold; this table keeps the files
+-- of jobs done before, until they expire. See internal/sqlite/reportfiles.go.)
 -- Times are Unix microseconds.
 CREATE TABLE report_jobs (
     id           TEXT PRIMARY KEY,
