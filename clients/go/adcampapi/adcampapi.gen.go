@@ -7303,7 +7303,10 @@ type ClientInterface interface {
 	//
 	// Streams the file of a `done` job as stored, gzipped (`Content-Type: application/gzip`, with
 	// `Content-Length` and a `Content-Disposition` file name): uncompress it yourself. Signed like
-	// every request: there are no pre-signed URLs. A job not yet done is `409 CONFLICT`.
+	// every request: there are no pre-signed URLs. A job not yet done is `409 CONFLICT`. A done job
+	// whose file is no longer kept (an embedded database restored from a backup, which holds the jobs
+	// but not their files, or a file cut short by a power loss) is `404 NOT_FOUND`: create the job
+	// again.
 	//
 	// Corresponds with GET /report-jobs/{job_id}/download (the `DownloadReportJob` operationId).
 	DownloadReportJob(ctx context.Context, jobId string, params *DownloadReportJobParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9762,7 +9765,10 @@ func (c *Client) HeadReportJob(ctx context.Context, jobId string, params *HeadRe
 //
 // Streams the file of a `done` job as stored, gzipped (`Content-Type: application/gzip`, with
 // `Content-Length` and a `Content-Disposition` file name): uncompress it yourself. Signed like
-// every request: there are no pre-signed URLs. A job not yet done is `409 CONFLICT`.
+// every request: there are no pre-signed URLs. A job not yet done is `409 CONFLICT`. A done job
+// whose file is no longer kept (an embedded database restored from a backup, which holds the jobs
+// but not their files, or a file cut short by a power loss) is `404 NOT_FOUND`: create the job
+// again.
 //
 // Corresponds with GET /report-jobs/{job_id}/download (the `DownloadReportJob` operationId).
 func (c *Client) DownloadReportJob(ctx context.Context, jobId string, params *DownloadReportJobParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -18440,7 +18446,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// Streams the file of a `done` job as stored, gzipped (`Content-Type: application/gzip`, with
 	// `Content-Length` and a `Content-Disposition` file name): uncompress it yourself. Signed like
-	// every request: there are no pre-signed URLs. A job not yet done is `409 CONFLICT`.
+	// every request: there are no pre-signed URLs. A job not yet done is `409 CONFLICT`. A done job
+	// whose file is no longer kept (an embedded database restored from a backup, which holds the jobs
+	// but not their files, or a file cut short by a power loss) is `404 NOT_FOUND`: create the job
+	// again.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -38952,7 +38961,10 @@ func (c *ClientWithResponses) HeadReportJobWithResponse(ctx context.Context, job
 //
 // Streams the file of a `done` job as stored, gzipped (`Content-Type: application/gzip`, with
 // `Content-Length` and a `Content-Disposition` file name): uncompress it yourself. Signed like
-// every request: there are no pre-signed URLs. A job not yet done is `409 CONFLICT`.
+// every request: there are no pre-signed URLs. A job not yet done is `409 CONFLICT`. A done job
+// whose file is no longer kept (an embedded database restored from a backup, which holds the jobs
+// but not their files, or a file cut short by a power loss) is `404 NOT_FOUND`: create the job
+// again.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -1562,7 +1562,10 @@ export interface paths {
          * Download a report job's file
          * @description Streams the file of a `done` job as stored, gzipped (`Content-Type: application/gzip`, with
          *     `Content-Length` and a `Content-Disposition` file name): uncompress it yourself. Signed like
-         *     every request: there are no pre-signed URLs. A job not yet done is `409 CONFLICT`.
+         *     every request: there are no pre-signed URLs. A job not yet done is `409 CONFLICT`. A done job
+         *     whose file is no longer kept (an embedded database restored from a backup, which holds the jobs
+         *     but not their files, or a file cut short by a power loss) is `404 NOT_FOUND`: create the job
+         *     again.
          */
         get: operations["downloadReportJob"];
         put?: never;
