@@ -375,7 +375,7 @@ func writeArchive(to string, m *Manifest, dbPath string) (err error) {
 	defer func() {
 		if err != nil {
 			tmp.Close()
-			os.Remove(tmp.Name())
+			removeGently(tmp.Name())
 		}
 	}()
 	if err := tmp.Chmod(0o600); err != nil {
@@ -463,7 +463,7 @@ func tempPath(dir, pattern string) (string, error) {
 // files, those that exist.
 func removeDatabase(path string) {
 	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
-		os.Remove(p)
+		removeGently(p)
 	}
 }
 
