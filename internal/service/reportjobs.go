@@ -561,7 +561,7 @@ func (s *Service) writeJob(ctx context.Context, j *ReportJob, owner string, leas
 	// lowpriority.Pacer): in a process pinned to one core, the API's p99
 	// beside a job was 26 ms, 1.9 ms with it (bench/README.md).
 	pace := lowpriority.NewPacer(500 * time.Microsecond)
-	err = s.EachPerformanceRow(ctx, j.Tenant, j.Query, func(r *ReportRow) error {
+	err = s.EachPerformanceRow(store.WithBackgroundReads(ctx), j.Tenant, j.Query, func(r *ReportRow) error {
 		if rows%64 == 0 {
 			pace.Yield()
 		}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/adcamp/adcamp/internal/store"
 )
 
 // TestReadMemoryFor: a small database keeps SQLite's page cache and no
@@ -78,5 +80,36 @@ func TestReadMemoryApplied(t *testing.T) {
 			t.Errorf("writer: mmap_size %d (%v), want 0", mmap, err)
 		}
 		db.Close()
+	}
+}
+
+// TestBackgroundReadsUnmapped: a read marked as a background job's runs
+// on a connection without the readers' memory map; the API's reads keep
+// it.
+func TestBackgroundReadsUnmapped(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	const mapped = 256 << 20
+	db, err := Open(ctx, t.TempDir(), WithReadMemory(ReadMemory{CacheKiB: 2000, MmapBytes: mapped}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mmapSize := func(ctx context.Context) int64 {
+		t.Helper()
+		var n int64
+		err := db.Read(ctx, func(st store.Tx) error {
+			return st.(*tx).tx.QueryRow(`PRAGMA mmap_size`).Scan(&n)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := mmapSize(ctx); n != mapped {
+		t.Errorf("an API read's connection maps %d bytes; want %d", n, mapped)
+	}
+	if n := mmapSize(store.WithBackgroundReads(ctx)); n != 0 {
+		t.Errorf("a background read's connection maps %d bytes; want none", n)
 	}
 }

@@ -51,6 +51,9 @@ type DB struct {
 	writeStmts, readStmts *stmtCache
 	writes                *batcher
 
+	background      *sql.DB // background readers (see Read)
+	backgroundStmts *stmtCache
+
 	checkpoints *sql.DB // one connection, for checkpointLoop
 	files       *reportFiles
 	stop        chan struct{}
@@ -161,8 +164,20 @@ func open(ctx context.Context, dir, path string, o *options) (*DB, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	db.read, db.readStmts = r, newStmtCache(r)
+	// The background readers: no memory map, SQLite's default page cache
+	// (see DB.Read).
+	bg, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)"+ReadMemory{CacheKiB: 2000}.pragmas())
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	bg.SetMaxOpenConns(backgroundReaders)
+	bg.SetConnMaxIdleTime(time.Minute)
+	db.background, db.backgroundStmts = bg, newStmtCache(bg)
 	ck, err := sql.Open("sqlite", dsn)
 	if err != nil {
+		bg.Close()
 		r.Close()
 		w.Close()
 		return nil, err
@@ -171,6 +186,7 @@ func open(ctx context.Context, dir, path string, o *options) (*DB, error) {
 	files, err := openReportFiles(ctx, filepath.Join(dir, ReportsFileName))
 	if err != nil {
 		ck.Close()
+		bg.Close()
 		r.Close()
 		w.Close()
 		return nil, fmt.Errorf("open the report jobs' files: %w", err)
@@ -424,7 +440,8 @@ func (db *DB) Close() error {
 		db.stopCheckpoints()
 		db.writeStmts.close()
 		db.readStmts.close()
-		err = errors.Join(db.checkpoints.Close(), db.files.close(), db.read.Close(), db.write.Close())
+		db.backgroundStmts.close()
+		err = errors.Join(db.checkpoints.Close(), db.files.close(), db.background.Close(), db.read.Close(), db.write.Close())
 		if db.unlock != nil {
 			db.unlock()
 		}
@@ -451,11 +468,22 @@ func (db *DB) Write(ctx context.Context, fn func(store.Tx) error) error {
 	return db.writes.write(fn)
 }
 
-// Read runs fn in a read transaction on a reader connection.
+// Read runs fn in a read transaction on a reader connection. A context
+// marked by store.WithBackgroundReads (a report job's rows) reads on a
+// background reader instead: at most backgroundReaders of them, without
+// the readers' memory map. Through the map, the pages a job reads would
+// stay mapped in the process, counted in its resident memory: a 4 M-row
+// job over a 2 GB database left 1.4 GB there (bench/notes/reports.md).
 func (db *DB) Read(ctx context.Context, fn func(store.Tx) error) error {
 	db.writes.stepAside()
+	if store.BackgroundReads(ctx) {
+		return transact(ctx, db.backgroundStmts, fn)
+	}
 	return transact(ctx, db.readStmts, fn)
 }
+
+// backgroundReaders is how many background reads run at once; more wait.
+const backgroundReaders = 2
 
 // ReadOne runs fn, which makes one call on its Tx, on the reader pool. A
 // call of one statement runs it without BEGIN and COMMIT (a statement sees

@@ -185,6 +185,23 @@ func VersionGuards(ctx context.Context) bool {
 	return v
 }
 
+type backgroundReadsKey struct{}
+
+// WithBackgroundReads marks ctx for Read: the reads are a background
+// job's (a report job's rows: long, in key order, each row read once),
+// which a store may run on connections of their own that keep nothing of
+// what they read, so that the job neither takes the API's connections nor
+// leaves the whole range it read in the process's memory.
+func WithBackgroundReads(ctx context.Context) context.Context {
+	return context.WithValue(ctx, backgroundReadsKey{}, true)
+}
+
+// BackgroundReads reports whether ctx is marked by WithBackgroundReads.
+func BackgroundReads(ctx context.Context) bool {
+	v, _ := ctx.Value(backgroundReadsKey{}).(bool)
+	return v
+}
+
 // RequestRecord is the stored answer to a mutating request.
 type RequestRecord struct {
 	Scope       string
