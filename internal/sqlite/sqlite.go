@@ -138,7 +138,7 @@ func open(ctx context.Context, dir, path string, o *options) (*DB, error) {
 	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)"
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas
 	// The writer leaves checkpoints to checkpointLoop, up to a WAL of
-	// walCheckpointPages pages (should the loop fall behind).
+	// walCheckpointPages pages (should the loop fall behind for good).
 	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate&_pragma=wal_autocheckpoint("+itoa(walCheckpointPages)+")")
 	if err != nil {
 		return nil, err
@@ -288,7 +288,8 @@ func private(dir string, paths ...string) error {
 //     many were left (checkpointBeside), then the writer's next batch,
 //     once answered, copies the few still left (batcher.checkpoint);
 //   - the writer's own checkpoint at walCheckpointPages stays as the
-//     bound should the loop fall behind.
+//     bound should the loop fall behind for good (a disk slower than the
+//     writes): far above what a long reader leaves behind, see below.
 //
 // Measured (bench/notes/2026-11-23-sqlite-sitting.md): at 64 connections
 // this machine appends about 16,000 pages a second to the WAL. With the bound at 20,000 pages the
@@ -300,12 +301,23 @@ func private(dir string, paths ...string) error {
 // quarter of a GB under that load): each one's syncs slow the writes
 // around it. The WAL holds up to checkpointEvery of writes, and so does
 // what a power cut can take (synchronous=NORMAL syncs at checkpoints).
+//
+// A long reader (a backup's copy, which holds its snapshot for seconds)
+// keeps every checkpoint from copying the pages written after its
+// snapshot began, so the WAL grows by seconds of writes: past 100,000
+// pages in a backup of a 540 MB database under the sitting's load. With
+// the bound there, the writer's next commit after the reader let go
+// copied that backlog itself, syncs included, and every write waited for
+// it: the 90 to 190 ms stalls at the end of a backup's copy
+// (bench/notes/backup.md). With the bound at a million pages (4 GB) the
+// backlog goes back beside the writer, by the backup's own slices and
+// this loop; the WAL file keeps its size once grown (SQLite reuses it).
 const (
 	checkpointEvery    = 2 * time.Second
 	checkpointPasses   = 4
-	checkpointLeft     = 64     // pages: few enough for the writer to copy
-	catchUpMax         = 2048   // pages (8 MB): the most the writer is asked to copy
-	walCheckpointPages = 100000 // 400 MB: 3 checkpointEvery at the rate above
+	checkpointLeft     = 64      // pages: few enough for the writer to copy
+	catchUpMax         = 2048    // pages (8 MB): the most the writer is asked to copy
+	walCheckpointPages = 1000000 // 4 GB: a minute of writes at the rate above
 )
 
 func (db *DB) checkpointLoop(every time.Duration) {
