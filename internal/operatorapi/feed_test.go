@@ -203,12 +203,13 @@ func (f *feedClient) follow(state map[string]json.RawMessage, pos string) string
 // settle follows the changes and compares with a fresh snapshot. On
 // PostgreSQL a change is answered once every transaction that began
 // before it has ended, in the whole cluster (see internal/postgres/feed.go):
-// a transaction of another client of the server can hold it back a
-// moment, so settle follows again until the two agree, a bounded number
-// of times, and then compares.
+// a transaction of another client of the server can hold it back (in CI,
+// another package's tests, which under the race detector may take
+// seconds), so settle follows again until the two agree, for up to a
+// minute, and then compares.
 func (f *feedClient) settle(state map[string]json.RawMessage, pos, when string) string {
 	f.e.t.Helper()
-	for range 100 {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
 		pos = f.follow(state, pos)
 		fresh, _ := f.snapshot()
 		if len(fresh) == len(state) && reflect.DeepEqual(fresh, compactAll(state)) {
