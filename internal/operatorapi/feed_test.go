@@ -227,9 +227,9 @@ func (f *feedClient) settle(state map[string]json.RawMessage, pos, when string) 
 // PostgreSQL a snapshot's position is behind the transactions still open
 // when it was taken, so the setup's own changes may be answered again
 // after it; they come before the marker's or in its stretch (answers are
-// in commit order), and a test that counts the records of its next change starts after the
-// barrier. The marker is a keyword of an account of its own, left in
-// the state: a fresh snapshot holds it too.
+// in commit order), so a test that counts the records of its next change
+// starts after the barrier. The marker is a keyword of an account of its
+// own, left in the state: a fresh snapshot holds it too.
 func (f *feedClient) barrier(state map[string]json.RawMessage, pos string) string {
 	f.e.t.Helper()
 	marker := f.e.tree("", f.environment, "20.00", 1).keywords[0].ID

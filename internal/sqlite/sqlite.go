@@ -305,7 +305,7 @@ func private(dir string, paths ...string) error {
 // A long reader (a backup's copy, which holds its snapshot for seconds)
 // keeps every checkpoint from copying the pages written after its
 // snapshot began, so the WAL grows by seconds of writes: past 100,000
-// pages in a backup of a 540 MB database under the sitting's load. With
+// pages in a backup of a 540 MB database under 16 busy writers. With
 // the bound there, the writer's next commit after the reader let go
 // copied that backlog itself, syncs included, and every write waited for
 // it: the 90 to 190 ms stalls at the end of a backup's copy
