@@ -112,4 +112,14 @@ func TestBackgroundReadsUnmapped(t *testing.T) {
 	if n := mmapSize(store.WithBackgroundReads(ctx)); n != 0 {
 		t.Errorf("a background read's connection maps %d bytes; want none", n)
 	}
+	// The metrics see the background pool beside the API's.
+	var bg *store.PoolStats
+	for _, p := range db.PoolStats() {
+		if p.Name == "background" {
+			bg = &p
+		}
+	}
+	if bg == nil || bg.MaxOpen != backgroundReaders || bg.Open < 1 {
+		t.Errorf("PoolStats' background pool = %+v, want at most %d connections, the one just used open", bg, backgroundReaders)
+	}
 }

@@ -570,9 +570,11 @@ func (t *tx) ctx(context.Context) context.Context { return context.Background() 
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// PoolStats describes the writer connection and the reader pool.
+// PoolStats describes the writer connection, the reader pool and the
+// background readers' pool (report jobs).
 func (db *DB) PoolStats() []store.PoolStats {
-	return []store.PoolStats{poolStats("write", db.write.Stats()), poolStats("read", db.read.Stats())}
+	return []store.PoolStats{poolStats("write", db.write.Stats()), poolStats("read", db.read.Stats()),
+		poolStats("background", db.background.Stats())}
 }
 
 func poolStats(name string, s sql.DBStats) store.PoolStats {

@@ -138,6 +138,17 @@ type RecordChecker interface {
 	RequireNoRecord(ctx context.Context, scope string, tokens []string, now time.Time) error
 }
 
+// mark returns ctx marked with key, for Write or Read to see (marked).
+func mark(ctx context.Context, key any) context.Context {
+	return context.WithValue(ctx, key, true)
+}
+
+// marked reports whether ctx is marked with key.
+func marked(ctx context.Context, key any) bool {
+	v, _ := ctx.Value(key).(bool)
+	return v
+}
+
 type rowLocksKey struct{}
 
 // WithRowLocks marks ctx for Write: the transaction's correctness rests
@@ -153,13 +164,12 @@ type rowLocksKey struct{}
 // their replay records; everything else (members and their roles,
 // credentials, counted invariants) stays serializable.
 func WithRowLocks(ctx context.Context) context.Context {
-	return context.WithValue(ctx, rowLocksKey{}, true)
+	return mark(ctx, rowLocksKey{})
 }
 
 // RowLocks reports whether ctx is marked by WithRowLocks.
 func RowLocks(ctx context.Context) bool {
-	v, _ := ctx.Value(rowLocksKey{}).(bool)
-	return v
+	return marked(ctx, rowLocksKey{})
 }
 
 type versionGuardsKey struct{}
@@ -176,13 +186,12 @@ type versionGuardsKey struct{}
 // without an update that checks the copy (a dry run). The API marks an
 // update of a campaign (service.VersionGuarded).
 func WithVersionGuards(ctx context.Context) context.Context {
-	return context.WithValue(ctx, versionGuardsKey{}, true)
+	return mark(ctx, versionGuardsKey{})
 }
 
 // VersionGuards reports whether ctx is marked by WithVersionGuards.
 func VersionGuards(ctx context.Context) bool {
-	v, _ := ctx.Value(versionGuardsKey{}).(bool)
-	return v
+	return marked(ctx, versionGuardsKey{})
 }
 
 type backgroundReadsKey struct{}
@@ -193,13 +202,12 @@ type backgroundReadsKey struct{}
 // what they read, so that the job neither takes the API's connections nor
 // leaves the whole range it read in the process's memory.
 func WithBackgroundReads(ctx context.Context) context.Context {
-	return context.WithValue(ctx, backgroundReadsKey{}, true)
+	return mark(ctx, backgroundReadsKey{})
 }
 
 // BackgroundReads reports whether ctx is marked by WithBackgroundReads.
 func BackgroundReads(ctx context.Context) bool {
-	v, _ := ctx.Value(backgroundReadsKey{}).(bool)
-	return v
+	return marked(ctx, backgroundReadsKey{})
 }
 
 // RequestRecord is the stored answer to a mutating request.
