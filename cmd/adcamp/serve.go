@@ -376,6 +376,7 @@ func (a *app) run(ctx context.Context, ls listeners) error {
 	wg.Go(func() { a.svc.Run(runCtx, 5*time.Second) })
 	wg.Go(func() { a.runWebhooks(runCtx, a.webhooksAllowPrivate) })
 	wg.Go(func() { a.svc.RunFeed(runCtx, feedTick) })
+	wg.Go(func() { a.svc.RunDayFold(runCtx) })
 	wg.Go(func() { a.svc.RunSimulator(runCtx, simulatorTick) })
 	for i := range a.reportWorkers {
 		owner := fmt.Sprintf("%s/%d/%s/%d", hostname(), os.Getpid(), adcamp.NewID("", time.Now()), i)

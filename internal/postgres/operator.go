@@ -94,8 +94,8 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 // PutDelivery reads the stored rows of the batch's keys (for the days
 // they were added to, and the cost they had), writes the batch in one
 // statement over arrays (an unchanged row is not written), adds each
-// campaign's change of cost to its hours in campaign_hour_spend and the
-// changes of the days to delivery_days (store.PlanDelivery). Writes run
+// campaign's change of cost to its hours in campaign_hour_spend and
+// journals the changes of the days (store.PlanDelivery, FoldDays). Writes run
 // at SERIALIZABLE: two batches correcting the same hour cannot both take
 // the old figures off.
 func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
@@ -128,7 +128,68 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 			return err
 		}
 	}
-	return t.addDays(ctx, plan.Days)
+	return t.journalDays(ctx, plan.Days)
+}
+
+// journalDays appends ds to the days' journal, as one entry.
+func (t *tx) journalDays(ctx context.Context, ds []store.DayDelta) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	_, err := t.tx.Exec(ctx, `INSERT INTO delivery_day_journal (deltas) VALUES ($1)`, store.EncodeDayDeltas(ds))
+	return err
+}
+
+func (t *tx) DaysPending(ctx context.Context) (bool, error) {
+	var pending bool
+	err := t.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM delivery_day_journal)`).Scan(&pending)
+	return pending, err
+}
+
+// FoldDays locks the entries it reads (FOR UPDATE, waiting for a fold
+// that holds them: once that commits they are gone, and the days it
+// wrote are read by this transaction's next statements), sums their
+// deltas, adds the sums to delivery_days in the order of its key (two
+// folds lock the rows they share in the same order) and deletes them.
+func (t *tx) FoldDays(ctx context.Context, limit int) (int, error) {
+	q := `SELECT seq, deltas FROM delivery_day_journal ORDER BY seq FOR UPDATE`
+	args := []any{}
+	if limit > 0 {
+		q = `SELECT seq, deltas FROM delivery_day_journal ORDER BY seq LIMIT $1 FOR UPDATE`
+		args = append(args, limit)
+	}
+	rows, err := t.tx.Query(ctx, q, args...)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var sums store.DaySums
+	var seqs []int64
+	for rows.Next() {
+		var seq int64
+		var raw []byte
+		if err := rows.Scan(&seq, &raw); err != nil {
+			return 0, err
+		}
+		if err := sums.Add(raw); err != nil {
+			return 0, fmt.Errorf("%w (seq %d)", err, seq)
+		}
+		seqs = append(seqs, seq)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	if len(seqs) == 0 {
+		return 0, nil
+	}
+	if err := t.addDays(ctx, sums.Deltas()); err != nil {
+		return 0, err
+	}
+	if _, err := t.tx.Exec(ctx, `DELETE FROM delivery_day_journal WHERE seq = ANY($1::bigint[])`, seqs); err != nil {
+		return 0, err
+	}
+	return len(seqs), nil
 }
 
 // insertHours inserts rows of keys not stored.

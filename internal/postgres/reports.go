@@ -272,6 +272,9 @@ func (t *tx) PurgeReportNames(ctx context.Context, before time.Time, limit int) 
 }
 
 func (t *tx) DeleteCampaignReports(ctx context.Context, tn adcamp.Tenant, campaignID string) error {
+	if _, err := t.FoldDays(ctx, 0); err != nil {
+		return err
+	}
 	if _, err := t.tx.Exec(ctx, `DELETE FROM report_names WHERE account_id = $1 AND environment = $2 AND entity_id IN
 		(SELECT entity_id FROM delivery_days WHERE account_id = $1 AND environment = $2 AND campaign_id = $3)`,
 		tn.AccountID, string(tn.Environment), campaignID); err != nil {

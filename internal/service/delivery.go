@@ -125,6 +125,7 @@ func (s *core) ingestDelivery(ctx context.Context, env adcamp.Environment, items
 	if err != nil {
 		return nil, err
 	}
+	s.daysJournaled()
 	return results, nil
 }
 

@@ -439,6 +439,9 @@ func (p *reportPlan) rowOf(r *store.ReportRow, out *ReportRow) {
 // PerformanceReport returns one page of a report of t, with the totals
 // of the whole range on the first page and the cursor of the next.
 func (s *Ads) PerformanceReport(ctx context.Context, t adcamp.Tenant, q ReportQuery) (*ReportPage, error) {
+	if err := s.foldPendingDays(ctx); err != nil {
+		return nil, err
+	}
 	var page *ReportPage
 	err := s.read(ctx, func(tx store.Tx) error {
 		p, err := s.planReport(ctx, tx, t, q, true)
@@ -513,6 +516,9 @@ const reportChunkRows = 8192
 // entity keeps the names it had when first read.
 func (s *Ads) EachPerformanceRow(ctx context.Context, t adcamp.Tenant, q ReportQuery, fn func(*ReportRow) error) error {
 	q.Limit, q.Cursor = 0, ""
+	if err := s.foldPendingDays(ctx); err != nil {
+		return err
+	}
 	chunk := s.jobsConfig().ChunkRows
 	var p *reportPlan
 	var after *store.ReportKey
@@ -553,6 +559,9 @@ func (s *Ads) EachPerformanceRow(ctx context.Context, t adcamp.Tenant, q ReportQ
 // PerformanceTotals returns the sums of every row of the report of t.
 func (s *Ads) PerformanceTotals(ctx context.Context, t adcamp.Tenant, q ReportQuery) (*ReportMetrics, error) {
 	q.Limit, q.Cursor = 0, ""
+	if err := s.foldPendingDays(ctx); err != nil {
+		return nil, err
+	}
 	var out *ReportMetrics
 	err := s.read(ctx, func(tx store.Tx) error {
 		p, err := s.planReport(ctx, tx, t, q, false)
@@ -592,6 +601,9 @@ func (s *Service) RollUpUndatedHours(ctx context.Context) (int64, error) {
 			return tx.PutDelivery(ctx, rows, s.Now())
 		})
 		total += int64(n)
+		if n > 0 {
+			s.daysJournaled()
+		}
 		if err != nil || n < rollUpBatch || ctx.Err() != nil {
 			return total, err
 		}
@@ -605,12 +617,17 @@ func dayOfHour(h time.Time, loc *time.Location) int32 {
 	return store.DayNumber(adcamp.Date{Year: y, Month: m, Day: d})
 }
 
-// PurgeReports deletes the hourly figures older than HourRetention, the
-// daily ones older than DayRetentionDays (counted back from today in
-// UTC, a day earlier than the earliest account's today), and the names
-// of entities deleted before that, in small transactions, and says how
-// many rows it deleted.
+// PurgeReports folds the journal of days, then deletes the hourly
+// figures older than HourRetention, the daily ones older than
+// DayRetentionDays (counted back from today in UTC, a day earlier than
+// the earliest account's today), and the names of entities deleted
+// before that, in small transactions, and says how many rows it deleted.
 func (s *Service) PurgeReports(ctx context.Context) (int64, error) {
+	// The journal first: an entry folded after the purge would bring
+	// back part of a day it deleted.
+	if _, err := s.FoldDays(ctx); err != nil {
+		return 0, err
+	}
 	now := s.Now()
 	hours := now.Add(-HourRetention)
 	day := store.DayNumber(addDays(adcamp.DateOf(now), -DayRetentionDays))

@@ -1,10 +1,12 @@
 package service_test
 
 import (
+	"context"
 	"crypto/rand"
 	"fmt"
 	mrand "math/rand/v2"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -230,6 +232,23 @@ func testReportsAreExact(t *testing.T, db store.Store) {
 	for _, k := range kws {
 		alive[k.id] = true
 	}
+	// The journal of days folded beside the ingest, as other processes
+	// would (FoldDays waits for one another on PostgreSQL; SQLite has one
+	// writer), and the reports below fold what is left first.
+	foldCtx, stopFolds := context.WithCancel(ctx)
+	var folds sync.WaitGroup
+	for range 2 {
+		other := service.New(service.Config{Store: db, Box: box, Now: clk.Now})
+		folds.Go(func() {
+			for foldCtx.Err() == nil {
+				if _, err := other.FoldDays(foldCtx); err != nil && foldCtx.Err() == nil {
+					t.Errorf("FoldDays beside the ingest: %v", err)
+					return
+				}
+				time.Sleep(time.Millisecond)
+			}
+		})
+	}
 	rng := mrand.New(mrand.NewPCG(34, 9))
 	zone, _ := time.LoadLocation("Asia/Tokyo")
 	now := clk.Now().Truncate(time.Hour)
@@ -287,6 +306,8 @@ func testReportsAreExact(t *testing.T, db store.Store) {
 			final[hk] = f
 		}
 	}
+	stopFolds()
+	folds.Wait()
 	var want service.ReportMetrics
 	wantDays := map[string]service.ReportMetrics{} // keyword id + day
 	for hk, f := range final {

@@ -116,6 +116,7 @@ type core struct {
 	trail   map[string][]pendingUse // key id -> last uses not yet written, oldest first
 
 	reportsPurged atomic.Pointer[time.Time] // when reportDuties last purged
+	days          dayFold                   // see dayfold.go
 
 	console console                         // see sessions.go
 	feed    feedState                       // see feed.go
@@ -131,6 +132,7 @@ func New(cfg Config) *Service {
 		usage: make(map[string]time.Time), uses: make(map[keyDay]int64), trail: make(map[string][]pendingUse),
 	}
 	s.console.hashing = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
+	s.days.wake = make(chan struct{}, 1)
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

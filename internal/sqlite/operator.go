@@ -169,9 +169,9 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 const deliveryColumns = 13
 
 // PutDelivery reads the stored rows of the batch's keys, then upserts
-// the new and changed rows (an unchanged row is not written), adds each campaign's change of cost to
-// its hours in campaign_hour_spend and the changes of the days to
-// delivery_days (store.PlanDelivery).
+// the new and changed rows (an unchanged row is not written), adds each
+// campaign's change of cost to its hours in campaign_hour_spend and
+// journals the changes of the days (store.PlanDelivery, FoldDays).
 func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) (err error) {
 	if len(rows) >= bigDelivery {
 		if err := t.cacheSize(ctx, deliveryCacheKiB); err != nil {
@@ -221,7 +221,72 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 	if err != nil {
 		return err
 	}
-	return t.addDays(ctx, plan.Days)
+	return t.journalDays(ctx, plan.Days)
+}
+
+// journalDays appends ds to the days' journal, as one entry.
+func (t *tx) journalDays(ctx context.Context, ds []store.DayDelta) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	_, err := t.exec(ctx, `INSERT INTO delivery_day_journal (deltas) VALUES ($1)`, store.EncodeDayDeltas(ds))
+	return err
+}
+
+func (t *tx) DaysPending(ctx context.Context) (bool, error) {
+	var pending bool
+	err := t.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM delivery_day_journal)`).Scan(&pending)
+	return pending, err
+}
+
+// FoldDays reads the entries in order, sums their deltas and adds the
+// sums to delivery_days (SQLite's one writer: no other fold runs).
+func (t *tx) FoldDays(ctx context.Context, limit int) (n int, err error) {
+	if limit <= 0 {
+		limit = -1 // SQLite's LIMIT for none
+	}
+	rows, err := t.query(ctx, `SELECT seq, deltas FROM delivery_day_journal ORDER BY seq LIMIT $1`, limit)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var sums store.DaySums
+	var last int64
+	for rows.Next() {
+		var raw sql.RawBytes
+		if err := rows.Scan(&last, &raw); err != nil {
+			return 0, err
+		}
+		if err := sums.Add(raw); err != nil {
+			return 0, fmt.Errorf("%w (seq %d)", err, last)
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	rows.Close()
+	if n == 0 {
+		return 0, nil
+	}
+	ds := sums.Deltas()
+	if len(ds) >= bigDelivery {
+		if err := t.cacheSize(ctx, deliveryCacheKiB); err != nil {
+			return 0, err
+		}
+		defer func() {
+			if e := t.cacheSize(ctx, writerCacheKiB); err == nil {
+				err = e
+			}
+		}()
+	}
+	if err := t.addDays(ctx, ds); err != nil {
+		return 0, err
+	}
+	if _, err := t.exec(ctx, `DELETE FROM delivery_day_journal WHERE seq <= $1`, last); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // putHoursSQL writes size rows of delivery_hours.

@@ -13,8 +13,9 @@ import (
 // rolled up from the hourly ones, read back aggregated per campaign, ad
 // group or keyword, and purged past their retention. It is an interface
 // of its own so that another engine could take the figures over
-// (docs/scaling.md). PutDelivery (OperatorTx) writes both the hours and
-// their days, in one transaction.
+// (docs/scaling.md). PutDelivery (OperatorTx) writes the hours and
+// journals the changes of their days, in one transaction; FoldDays adds
+// the journal to the days (dayjournal.go).
 type ReportTx interface {
 	// ReportRows calls fn with each row of q, in q's order (fn's row is
 	// reused). A row's names are the live entity's, or the last ones of
@@ -26,6 +27,14 @@ type ReportTx interface {
 	// ReportEntity reports whether id is a campaign (level 1), ad group
 	// (2) or keyword (3) of t, live or deleted.
 	ReportEntity(ctx context.Context, t adcamp.Tenant, level ReportLevel, id string) (bool, error)
+	// FoldDays adds at most limit entries of the days' journal (0: all
+	// of them) to delivery_days and removes them, and returns how many
+	// it folded. On PostgreSQL it waits for a fold running in another
+	// transaction, so that a fold that returns has added every entry
+	// committed before it began.
+	FoldDays(ctx context.Context, limit int) (int, error)
+	// DaysPending reports whether the days' journal holds entries.
+	DaysPending(ctx context.Context) (bool, error)
 	// UndatedHours returns at most limit hourly rows stored before the
 	// days were kept (no day): the roll-up then puts them again with
 	// their day, through PutDelivery.
@@ -40,7 +49,8 @@ type ReportTx interface {
 	PurgeReportNames(ctx context.Context, before time.Time, limit int) (int64, error)
 	// DeleteCampaignReports removes a campaign's daily figures (with
 	// its ad groups' and keywords') and the names of its deleted
-	// entities: the sandbox's reset.
+	// entities: the sandbox's reset. It folds the days' journal first,
+	// so that no entry adds the campaign's days back.
 	DeleteCampaignReports(ctx context.Context, t adcamp.Tenant, campaignID string) error
 }
 

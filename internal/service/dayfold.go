@@ -1,0 +1,115 @@
+package service
+
+import (
+	"context"
+	"time"
+
+	"github.com/adcamp/adcamp/internal/store"
+)
+
+// The fold of the days' journal (internal/store/dayjournal.go): a
+// delivery batch journals the changes of its keywords' days, and the
+// fold adds them to the daily figures later, many batches at once. An ad
+// server sends running totals of the same keywords again and again, so
+// a fold writes each keyword-day once however many batches it sums. The
+// days stay exact for whoever reads them: a report folds what is pending
+// before it reads (foldPendingDays).
+
+const (
+	// foldPause is the least time between two folds of RunDayFold: at
+	// most one write of each keyword-day a second, whatever the pace of
+	// the batches.
+	foldPause = time.Second
+	// foldIdle is how often RunDayFold looks at the journal without an
+	// ingest of its process to wake it: the entries another process
+	// journaled (PostgreSQL), or those left by a stop.
+	foldIdle = 10 * time.Second
+	// foldBatch bounds the entries one transaction folds: an entry is
+	// one batch, up to 10,000 keyword-days and their campaigns' and ad
+	// groups', so a fold holds at most a few hundred thousand deltas.
+	foldBatch = 32
+)
+
+// dayFold wakes RunDayFold when an ingest has journaled days.
+type dayFold struct {
+	wake chan struct{}
+}
+
+// daysJournaled tells RunDayFold that a batch journaled days.
+func (s *core) daysJournaled() {
+	select {
+	case s.days.wake <- struct{}{}:
+	default:
+	}
+}
+
+// FoldDays adds the whole journal of days to the daily figures, in
+// transactions of foldBatch entries, and says how many entries it folded.
+func (s *core) FoldDays(ctx context.Context) (int, error) {
+	total := 0
+	for {
+		var n int
+		err := s.store.Write(ctx, func(tx store.Tx) (err error) {
+			n, err = tx.FoldDays(ctx, foldBatch)
+			return err
+		})
+		total += n
+		if err != nil || n < foldBatch {
+			return total, err
+		}
+	}
+}
+
+// foldPendingDays folds the journal if it holds entries: what a report
+// does before it reads the days, so that it counts every batch
+// acknowledged before it began. It costs one read when nothing is
+// pending.
+func (s *core) foldPendingDays(ctx context.Context) error {
+	if tx, ok := ctx.Value(txKey{}).(store.Tx); ok {
+		// A request's own transaction (replay protection): a write,
+		// which another would wait for.
+		_, err := tx.FoldDays(ctx, 0)
+		return err
+	}
+	var pending bool
+	err := s.store.Read(ctx, func(tx store.Tx) (err error) {
+		pending, err = tx.DaysPending(ctx)
+		return err
+	})
+	if err != nil || !pending {
+		return err
+	}
+	_, err = s.FoldDays(ctx)
+	return err
+}
+
+// RunDayFold folds the journal of days when an ingest of this process
+// wakes it (at most once every foldPause) and every foldIdle, until ctx
+// ends; then once more, for up to 5 seconds, so that a stopped server
+// leaves nothing pending.
+func (s *Service) RunDayFold(ctx context.Context) {
+	fold := func(ctx context.Context) {
+		if _, err := s.FoldDays(ctx); err != nil && ctx.Err() == nil {
+			s.log.Error("fold the journal of days into the daily figures", "err", err)
+		}
+	}
+	idle := time.NewTimer(0)
+	defer idle.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			last, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			fold(last)
+			cancel()
+			return
+		case <-s.days.wake:
+		case <-idle.C:
+		}
+		fold(ctx)
+		idle.Reset(foldIdle)
+		select {
+		case <-ctx.Done():
+		case <-time.After(foldPause):
+		}
+	}
+}
