@@ -85,6 +85,11 @@ type serveConfig struct {
 	// (0: the service's 30 s). No flag: only tests shorten it
 	// (TestReportJobSurvivesSIGKILL), so as not to wait 30 s for a re-run.
 	reportLease time.Duration
+	// dayFoldPause is the least time between two folds of the days'
+	// journal, from ADCAMP_TEST_DAY_FOLD_PAUSE (service.FoldPause
+	// otherwise). No flag: only tests lengthen it
+	// (TestDayJournalSurvivesSIGKILL), to leave entries in the journal.
+	dayFoldPause time.Duration
 }
 
 func (c *cli) serveFlags(args []string) (*serveConfig, error) {
@@ -155,6 +160,12 @@ func (c *cli) serveFlags(args []string) (*serveConfig, error) {
 	}
 	if cfg.simulatorSeed, err = strconv.ParseUint(seed, 10, 64); err != nil {
 		return nil, usageError("--sandbox-seed must be a whole number ≥ 0, got %q", seed)
+	}
+	cfg.dayFoldPause = service.FoldPause
+	if v, ok := c.lookup(envTestDayFoldPause); ok && v != "" {
+		if cfg.dayFoldPause, err = time.ParseDuration(v); err != nil || cfg.dayFoldPause <= 0 {
+			return nil, usageError("%s must be a duration such as 1h, got %q", envTestDayFoldPause, v)
+		}
 	}
 	if v, ok := c.lookup(envTestReportLease); ok && v != "" {
 		if cfg.reportLease, err = time.ParseDuration(v); err != nil || cfg.reportLease <= 0 {
@@ -234,11 +245,16 @@ type app struct {
 	sole    bool // the only process on its store (SQLite)
 	// webhooksAllowPrivate is serve --webhooks-allow-private.
 	webhooksAllowPrivate bool
-	reportWorkers        int // serve --report-job-workers
+	reportWorkers        int           // serve --report-job-workers
+	dayFoldPause         time.Duration // see serveConfig
 }
 
 // envTestReportLease shortens the report jobs' lease, for tests.
 const envTestReportLease = "ADCAMP_TEST_REPORT_JOB_LEASE"
+
+// envTestDayFoldPause lengthens the pause between two folds of the days'
+// journal, for tests that need entries left in it.
+const envTestDayFoldPause = "ADCAMP_TEST_DAY_FOLD_PAUSE"
 
 // openServe opens the store and builds the service of serve.
 func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger) (*app, error) {
@@ -263,7 +279,8 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 	b := readBuildInfo()
 	m.SetBuildInfo(b.Version, b.Commit, b.GoVersion)
 	return &app{db: db, svc: svc, metrics: m, log: log, ops: &opsRuntime{cfg: cfg.ops, dataDir: cfg.store.dataDir},
-		sole: cfg.store.databaseURL == "", webhooksAllowPrivate: cfg.webhooksAllowPrivate, reportWorkers: cfg.reportWorkers}, nil
+		sole: cfg.store.databaseURL == "", webhooksAllowPrivate: cfg.webhooksAllowPrivate, reportWorkers: cfg.reportWorkers,
+		dayFoldPause: cfg.dayFoldPause}, nil
 }
 
 // listener is one bound address and the server that will serve it.
@@ -376,7 +393,7 @@ func (a *app) run(ctx context.Context, ls listeners) error {
 	wg.Go(func() { a.svc.Run(runCtx, 5*time.Second) })
 	wg.Go(func() { a.runWebhooks(runCtx, a.webhooksAllowPrivate) })
 	wg.Go(func() { a.svc.RunFeed(runCtx, feedTick) })
-	wg.Go(func() { a.svc.RunDayFold(runCtx) })
+	wg.Go(func() { a.svc.RunDayFold(runCtx, a.dayFoldPause) })
 	wg.Go(func() { a.svc.RunSimulator(runCtx, simulatorTick) })
 	for i := range a.reportWorkers {
 		owner := fmt.Sprintf("%s/%d/%s/%d", hostname(), os.Getpid(), adcamp.NewID("", time.Now()), i)

@@ -15,6 +15,7 @@ import (
 	"github.com/adcamp/adcamp/client/signing"
 	"github.com/adcamp/adcamp/internal/postgres"
 	"github.com/adcamp/adcamp/internal/postgres/pgtest"
+	"github.com/adcamp/adcamp/internal/service"
 	"github.com/adcamp/adcamp/internal/sqlite"
 	"github.com/adcamp/adcamp/internal/store"
 )
@@ -68,7 +69,7 @@ func BenchmarkDelivery(b *testing.B) {
 	}
 	foldCtx, stopFold := context.WithCancel(ctx)
 	folded := make(chan struct{})
-	go func() { e.svc.RunDayFold(foldCtx); close(folded) }()
+	go func() { e.svc.RunDayFold(foldCtx, service.FoldPause); close(folded) }()
 	b.ResetTimer()
 	start, cpu := time.Now(), cpuTime()
 	for i := 0; i < b.N; i++ {

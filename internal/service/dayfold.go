@@ -15,11 +15,12 @@ import (
 // days stay exact for whoever reads them: a report folds what is pending
 // before it reads (foldPendingDays).
 
+// FoldPause is the least time between two folds of RunDayFold in serve:
+// at most one write of each keyword-day a second, whatever the pace of
+// the batches.
+const FoldPause = time.Second
+
 const (
-	// foldPause is the least time between two folds of RunDayFold: at
-	// most one write of each keyword-day a second, whatever the pace of
-	// the batches.
-	foldPause = time.Second
 	// foldIdle is how often RunDayFold looks at the journal without an
 	// ingest of its process to wake it: the entries another process
 	// journaled (PostgreSQL), or those left by a stop.
@@ -83,33 +84,43 @@ func (s *core) foldPendingDays(ctx context.Context) error {
 	return err
 }
 
-// RunDayFold folds the journal of days when an ingest of this process
-// wakes it (at most once every foldPause) and every foldIdle, until ctx
-// ends; then once more, for up to 5 seconds, so that a stopped server
-// leaves nothing pending.
-func (s *Service) RunDayFold(ctx context.Context) {
+// RunDayFold folds the journal of days at start, then when an ingest of
+// this process wakes it, and every foldIdle, never sooner than pause
+// after the fold before (FoldPause in serve), until ctx ends; then once
+// more, for up to 5 seconds, so that a stopped server leaves nothing
+// pending (a killed one leaves it to the next start).
+func (s *Service) RunDayFold(ctx context.Context, pause time.Duration) {
 	fold := func(ctx context.Context) {
 		if _, err := s.FoldDays(ctx); err != nil && ctx.Err() == nil {
 			s.log.Error("fold the journal of days into the daily figures", "err", err)
 		}
 	}
+	stop := func() {
+		last, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		fold(last)
+	}
+	var last time.Time
 	idle := time.NewTimer(0)
 	defer idle.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			last, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			fold(last)
-			cancel()
+			stop()
 			return
 		case <-s.days.wake:
 		case <-idle.C:
 		}
-		fold(ctx)
-		idle.Reset(foldIdle)
-		select {
-		case <-ctx.Done():
-		case <-time.After(foldPause):
+		if wait := pause - time.Since(last); wait > 0 {
+			select {
+			case <-ctx.Done():
+				stop()
+				return
+			case <-time.After(wait):
+			}
 		}
+		fold(ctx)
+		last = time.Now()
+		idle.Reset(foldIdle)
 	}
 }

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/adcamp/adcamp/client"
+	"github.com/adcamp/adcamp/internal/sqlite"
+)
+
+// TestDayJournalSurvivesSIGKILL: serve is killed with SIGKILL while the
+// changes of the days of a delivery backfill wait in the journal of days
+// (no fold ran: the pause between folds is an hour), and started again on
+// the same data: the reports by day then hold exactly what the hours
+// hold, and the journal is empty.
+func TestDayJournalSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds and kills a server process")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	dd := "--data-dir=" + dir
+	acc := mustJSON(t, "accounts", "create", "--name", "Journal", dd)["id"].(string)
+	k := mustJSON(t, "keys", "create", "--account", acc, "--env", "sandbox", dd)
+	prod, sandbox := freeAddr(t), freeAddr(t)
+	args := []string{dd, "--sandbox-addr", sandbox}
+	proc := startProcessEnv(t, bin, prod, []string{envTestDayFoldPause + "=1h"}, args...)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a bound on a stuck server, not a pace
+	defer cancel()
+	c, err := client.New(k["api_key"].(string), k["api_secret"].(string), client.WithBaseURL("http://"+sandbox),
+		client.WithTimeout(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateSampleData(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sim, err := c.SimulateDelivery(ctx, 3)
+	if err != nil || sim.Rows == 0 {
+		t.Fatalf("SimulateDelivery = %+v, %v; want rows", sim, err)
+	}
+	proc.Process.Signal(syscall.SIGKILL)
+	proc.Wait()
+
+	journal := func() int {
+		t.Helper()
+		db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName)+"?mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM delivery_day_journal`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := journal(); n == 0 {
+		t.Fatalf("the journal of days is empty after %d rows: nothing to test (did a fold run?)", sim.Rows)
+	} else {
+		t.Logf("killed serve with %d entries in the journal of days, after %d hourly rows", n, sim.Rows)
+	}
+
+	startProcessEnv(t, bin, prod, nil, args...)
+	// The days before today: the restarted server's simulator adds to
+	// today's hours only.
+	yesterday := time.Now().UTC().AddDate(0, 0, -1)
+	totals := func(granularity string) client.ReportMetrics {
+		t.Helper()
+		p, err := c.PerformanceReport(ctx, &client.ReportOptions{Level: "campaign", Granularity: granularity,
+			From: client.DateOf(yesterday.AddDate(0, 0, -2)), To: client.DateOf(yesterday), Limit: 1})
+		if err != nil || p.Totals == nil {
+			t.Fatalf("PerformanceReport(%s) = %+v, %v; want its totals", granularity, p, err)
+		}
+		return client.ReportMetrics{Impressions: p.Totals.Impressions, Clicks: p.Totals.Clicks, Cost: p.Totals.Cost,
+			Orders: p.Totals.Orders, Sales: p.Totals.Sales}
+	}
+	hours, days := totals("hour"), totals("day")
+	if hours.Impressions == 0 || days != hours {
+		t.Errorf("after the restart the days sum to %+v, the hours to %+v; want the same, not zero", days, hours)
+	}
+	if n := journal(); n != 0 {
+		t.Errorf("%d entries left in the journal of days after a report", n)
+	}
+}
