@@ -72,10 +72,34 @@ func (t *tx) SetAccountTimeZone(ctx context.Context, id, zone string) error {
 	return affectedOne(tag, err, "account", id)
 }
 
+// DeliveryKeywords finds the keywords of ids (the primary key's index
+// alone), and reads the places of those the DB's cache does not hold
+// (store.PlaceCache).
 func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]store.DeliveryKeyword, error) {
+	rows, err := t.tx.Query(ctx, `SELECT k.id FROM keywords k WHERE k.id = ANY($1::text[])`, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make(map[string]store.DeliveryKeyword, len(ids))
-	rows, err := t.tx.Query(ctx, `SELECT k.id, k.account_id, k.environment, g.campaign_id, k.ad_group_id
-		FROM keywords k JOIN ad_groups g ON g.id = k.ad_group_id WHERE k.id = ANY($1::text[])`, ids)
+	var unknown []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if k, ok := t.places.Get(id); ok {
+			out[id] = k
+		} else {
+			unknown = append(unknown, id)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(unknown) == 0 {
+		return out, err
+	}
+	rows, err = t.tx.Query(ctx, `SELECT k.id, k.account_id, k.environment, g.campaign_id, k.ad_group_id
+		FROM keywords k JOIN ad_groups g ON g.id = k.ad_group_id WHERE k.id = ANY($1::text[])`, unknown)
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +111,7 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 			return nil, err
 		}
 		out[id] = k
+		t.places.Put(id, k)
 	}
 	return out, rows.Err()
 }

@@ -89,7 +89,8 @@ type DB struct {
 
 	notices []string // see Notices
 
-	campaigns *campaignCache // see campaignCache
+	campaigns *campaignCache   // see campaignCache
+	places    store.PlaceCache // where keywords lie (DeliveryKeywords)
 }
 
 var (
@@ -297,7 +298,7 @@ func (db *DB) attemptWrite(ctx context.Context, begin string, unlocked bool, fn 
 			panic(v)
 		}
 	}()
-	if err := fn(&tx{tx: p, pipe: p, cache: db.campaigns}); err != nil {
+	if err := fn(&tx{tx: p, pipe: p, cache: db.campaigns, places: &db.places}); err != nil {
 		rollbackPipe(ctx, p)
 		return isSerializationFailure(err) || isConnError(err), p.failed(err)
 	}
@@ -347,7 +348,7 @@ func (db *DB) attemptOne(ctx context.Context, fn func(store.Tx) error) (again bo
 		return isConnError(err) && !errors.As(err, &dial), err
 	}
 	defer conn.Release()
-	if err := fn(&tx{tx: conn, cache: db.campaigns}); err != nil {
+	if err := fn(&tx{tx: conn, cache: db.campaigns, places: &db.places}); err != nil {
 		return isSerializationFailure(err) || isConnError(err), err
 	}
 	return false, nil
@@ -394,7 +395,7 @@ func (db *DB) attempt(ctx context.Context, opts pgx.TxOptions, fn func(store.Tx)
 			panic(p)
 		}
 	}()
-	if err := fn(&tx{tx: pgTx, cache: db.campaigns}); err != nil {
+	if err := fn(&tx{tx: pgTx, cache: db.campaigns, places: &db.places}); err != nil {
 		rollback(ctx, pgTx)
 		return isSerializationFailure(err) || isConnError(err), err
 	}
@@ -456,9 +457,10 @@ func isConnError(err error) bool {
 
 // tx implements store.Tx.
 type tx struct {
-	tx    querier        // the transaction, or for ReadOne the connection
-	pipe  *pipe          // of a write transaction, else nil
-	cache *campaignCache // the DB's
+	tx     querier           // the transaction, or for ReadOne the connection
+	pipe   *pipe             // of a write transaction, else nil
+	cache  *campaignCache    // the DB's
+	places *store.PlaceCache // the DB's
 }
 
 // later runs a statement whose result matters only at the commit: in a

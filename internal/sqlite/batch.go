@@ -31,7 +31,8 @@ const maxBatch = 64
 // leads. It runs the queued batch, which holds its own write, then hands
 // the lead to the first write queued meanwhile, and returns.
 type batcher struct {
-	stmts *stmtCache
+	stmts  *stmtCache
+	places *store.PlaceCache // where keywords lie (DeliveryKeywords)
 
 	mu      sync.Mutex
 	queue   []*writeJob
@@ -178,7 +179,7 @@ func (b *batcher) run(batch []*writeJob) {
 	ctx := context.Background()
 	if len(batch) == 1 {
 		j := batch[0]
-		j.panic, j.err = transactOne(ctx, b.stmts, j.fn)
+		j.panic, j.err = transactOne(ctx, b.stmts, b.places, j.fn)
 		return
 	}
 	sqlTx, err := b.beginBatch(ctx)
@@ -188,7 +189,7 @@ func (b *batcher) run(batch []*writeJob) {
 		}
 		return
 	}
-	t := &tx{tx: sqlTx, stmts: b.stmts}
+	t := &tx{tx: sqlTx, stmts: b.stmts, places: b.places}
 	for _, j := range batch {
 		if err := b.runOne(ctx, t, j); err != nil {
 			// The transaction itself is broken: nothing of it can commit.
@@ -245,11 +246,11 @@ func (b *batcher) runOne(ctx context.Context, t *tx, j *writeJob) (broken error)
 }
 
 // transactOne runs fn alone in a transaction, committed if fn returns nil.
-func transactOne(ctx context.Context, stmts *stmtCache, fn func(store.Tx) error) (panicked any, err error) {
+func transactOne(ctx context.Context, stmts *stmtCache, places *store.PlaceCache, fn func(store.Tx) error) (panicked any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			panicked, err = p, errors.New("write panicked")
 		}
 	}()
-	return nil, transact(ctx, stmts, fn)
+	return nil, transact(ctx, stmts, places, fn)
 }

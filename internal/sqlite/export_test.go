@@ -11,3 +11,6 @@ var StoredHoursSQL = storedHoursSQL
 
 // DeliveryKeywordsSQL is deliveryKeywordsSQL, for the plan tests.
 var DeliveryKeywordsSQL = deliveryKeywordsSQL
+
+// KeywordsFoundSQL is keywordsFoundSQL, for the plan tests.
+var KeywordsFoundSQL = keywordsFoundSQL

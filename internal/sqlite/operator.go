@@ -141,7 +141,61 @@ var deliveryKeywordsSQL = chunkSQL(func(size int) string {
 		FROM (VALUES ` + placeholders(size, 1) + `) AS v JOIN keywords k ON k.id = v.column1 JOIN ad_groups g ON g.id = k.ad_group_id`
 })
 
+// keywordsFoundSQL answers the places in the values of the size
+// keywords that exist: one seek of the primary key's index each, which
+// holds the id (no row read).
+var keywordsFoundSQL = chunkSQL(func(size int) string {
+	return `SELECT v.column2 FROM (VALUES ` + placeholders(size, 2) + `) AS v JOIN keywords k ON k.id = v.column1`
+})
+
+// DeliveryKeywords finds the keywords of ids, and reads the places of
+// those the writer's cache does not hold (store.PlaceCache).
 func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]store.DeliveryKeyword, error) {
+	if t.places == nil {
+		return t.keywordPlaces(ctx, ids)
+	}
+	out := make(map[string]store.DeliveryKeyword, len(ids))
+	var unknown []string
+	err := chunks(len(ids), func(start, size int) error {
+		args := make([]any, 0, 2*size)
+		for i := range size {
+			args = append(args, ids[start+i], i)
+		}
+		rows, err := t.query(ctx, keywordsFoundSQL(size), args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var i int
+			if err := rows.Scan(&i); err != nil {
+				return err
+			}
+			if i < 0 || i >= size {
+				return fmt.Errorf("keyword found: place %d out of the %d values", i, size)
+			}
+			id := ids[start+i]
+			if k, ok := t.places.Get(id); ok {
+				out[id] = k
+			} else {
+				unknown = append(unknown, id)
+			}
+		}
+		return rows.Err()
+	})
+	if err != nil || len(unknown) == 0 {
+		return out, err
+	}
+	places, err := t.keywordPlaces(ctx, unknown)
+	for id, k := range places {
+		out[id] = k
+		t.places.Put(id, k)
+	}
+	return out, err
+}
+
+// keywordPlaces reads where the keywords of ids lie.
+func (t *tx) keywordPlaces(ctx context.Context, ids []string) (map[string]store.DeliveryKeyword, error) {
 	out := make(map[string]store.DeliveryKeyword, len(ids))
 	err := chunks(len(ids), func(start, size int) error {
 		args := make([]any, size)

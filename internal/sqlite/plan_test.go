@@ -201,6 +201,7 @@ var planQueries = []planQuery{
 	{name: "GetCampaignSpend", query: sqlite.CampaignWithSpend},
 	{name: "CampaignSpend of one", query: `SELECT SUM(cost) FROM campaign_hour_spend WHERE campaign_id = $1 AND hour >= $2 AND hour < $3`},
 	{name: "DeliveryKeywords", query: sqlite.DeliveryKeywordsSQL(3)},
+	{name: "DeliveryKeywords/found", query: sqlite.KeywordsFoundSQL(3)},
 	{name: "PutDelivery/stored", query: sqlite.StoredHoursSQL(3)},
 	// feed.go
 	{name: "Snapshot/campaigns", query: `SELECT c.id, c.account_id, c.budget_daily, c.marketplace, c.channel_account_id, c.start_date, c.end_date, a.time_zone

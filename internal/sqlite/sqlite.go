@@ -146,7 +146,7 @@ func open(ctx context.Context, dir, path string, o *options) (*DB, error) {
 	w.SetMaxOpenConns(1)
 	w.SetConnMaxIdleTime(0)
 	db := &DB{write: w, writeStmts: newStmtCache(w)}
-	db.writes = &batcher{stmts: db.writeStmts}
+	db.writes = &batcher{stmts: db.writeStmts, places: new(store.PlaceCache)}
 	if err := db.migrate(ctx, dir, o); err != nil {
 		w.Close()
 		return nil, err
@@ -489,9 +489,9 @@ func (db *DB) Write(ctx context.Context, fn func(store.Tx) error) error {
 func (db *DB) Read(ctx context.Context, fn func(store.Tx) error) error {
 	db.writes.stepAside()
 	if store.BackgroundReads(ctx) {
-		return transact(ctx, db.backgroundStmts, fn)
+		return transact(ctx, db.backgroundStmts, nil, fn)
 	}
-	return transact(ctx, db.readStmts, fn)
+	return transact(ctx, db.readStmts, nil, fn)
 }
 
 // backgroundReaders is how many background reads run at once; more wait.
@@ -518,7 +518,7 @@ func (db *DB) ReadOne(ctx context.Context, fn func(store.Tx) error) (err error) 
 
 // transact runs fn in a transaction of the pool of stmts. ctx bounds the
 // wait for a connection; the statements run to their end (see tx.ctx).
-func transact(ctx context.Context, stmts *stmtCache, fn func(store.Tx) error) (err error) {
+func transact(ctx context.Context, stmts *stmtCache, places *store.PlaceCache, fn func(store.Tx) error) (err error) {
 	stmts.prepareNoted(ctx)
 	sqlTx, err := stmts.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -535,14 +535,15 @@ func transact(ctx context.Context, stmts *stmtCache, fn func(store.Tx) error) (e
 		}
 		err = sqlTx.Commit()
 	}()
-	return fn(&tx{tx: sqlTx, stmts: stmts})
+	return fn(&tx{tx: sqlTx, stmts: stmts, places: places})
 }
 
 // tx implements store.Tx.
 type tx struct {
-	tx    *sql.Tx    // nil for a ReadOne call that has not begun one
-	pool  *sql.DB    // set for ReadOne: where statements run without tx
-	stmts *stmtCache // of the transaction's pool
+	tx     *sql.Tx           // nil for a ReadOne call that has not begun one
+	pool   *sql.DB           // set for ReadOne: where statements run without tx
+	stmts  *stmtCache        // of the transaction's pool
+	places *store.PlaceCache // the writer's (DeliveryKeywords), nil in reads
 }
 
 // consistent makes the statements that follow share one snapshot: a
