@@ -27,8 +27,10 @@ const (
 	foldIdle = 10 * time.Second
 	// foldBatch bounds the entries one transaction folds: an entry is
 	// one batch, up to 10,000 keyword-days and their campaigns' and ad
-	// groups', so a fold holds at most a few hundred thousand deltas.
-	foldBatch = 32
+	// groups', so a fold holds at most some 80,000 sums (about 16 MB)
+	// when nothing sums, as in a backfill of distinct days; an ad
+	// server's running totals sum to one per keyword-day.
+	foldBatch = 8
 )
 
 // dayFold wakes RunDayFold when an ingest has journaled days.

@@ -89,8 +89,7 @@ func PlanDelivery(old []HourFigures, rows []DeliveryRow) DeliveryPlan {
 			p.Spend = append(p.Spend, HourSpend{k.campaign, k.hour, c})
 		}
 	}
-	p.Days = dayDeltas(old, rows, days)
-	slices.SortFunc(p.Days, compareDays)
+	p.Days = dayDeltas(old, rows, days) // journaled: the fold sorts what it writes
 	return p
 }
 
