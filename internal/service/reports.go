@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/adcamp/adcamp"
+	"github.com/adcamp/adcamp/internal/lowpriority"
 	"github.com/adcamp/adcamp/internal/store"
 )
 
@@ -516,7 +517,12 @@ const reportChunkRows = 8192
 // entity keeps the names it had when first read.
 func (s *Ads) EachPerformanceRow(ctx context.Context, t adcamp.Tenant, q ReportQuery, fn func(*ReportRow) error) error {
 	q.Limit, q.Cursor = 0, ""
-	if err := s.foldPendingDays(ctx); err != nil {
+	// At the usual priority: a report job calls this from its low one,
+	// and on SQLite the fold's write may lead a batch that commits the
+	// API's writes too (see lowpriority.Usual).
+	var err error
+	lowpriority.Usual(func() { err = s.foldPendingDays(ctx) })
+	if err != nil {
 		return err
 	}
 	chunk := s.jobsConfig().ChunkRows
