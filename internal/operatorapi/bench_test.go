@@ -48,15 +48,7 @@ func openBench(b *testing.B) store.Store {
 func BenchmarkDelivery(b *testing.B) {
 	e := newEnv(b, openBench(b))
 	id, secret := e.operatorKey()
-	var keywords []string
-	var account string
-	for range 10 {
-		tr := e.tree(account, adcamp.Production, "1000000.00", 1000)
-		account = tr.tenant.AccountID
-		for _, k := range tr.keywords {
-			keywords = append(keywords, k.ID)
-		}
-	}
+	keywords := benchKeywords(e)
 	bodies := make([][]byte, 4)
 	for h := range bodies {
 		rows := make([]map[string]any, len(keywords))
@@ -73,19 +65,7 @@ func BenchmarkDelivery(b *testing.B) {
 	b.ResetTimer()
 	start, cpu := time.Now(), cpuTime()
 	for i := 0; i < b.N; i++ {
-		body := bodies[i%len(bodies)]
-		req, _ := http.NewRequest("POST", e.operator.URL+"/operator/v1/delivery", bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		signing.SignRequest(req, signing.SchemeB, id, secret, body, e.clock.Now())
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		raw, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			b.Fatalf("delivery = %d %s", resp.StatusCode, raw)
-		}
+		postBench(b, e, id, secret, bodies[i%len(bodies)])
 	}
 	last := time.Now()
 	stopFold()
@@ -114,15 +94,7 @@ func BenchmarkDayFold(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			e := newEnv(b, openBench(b))
 			id, secret := e.operatorKey()
-			var keywords []string
-			var account string
-			for range 10 {
-				tr := e.tree(account, adcamp.Production, "1000000.00", 1000)
-				account = tr.tenant.AccountID
-				for _, k := range tr.keywords {
-					keywords = append(keywords, k.ID)
-				}
-			}
+			keywords := benchKeywords(e)
 			const requests = 10
 			var folding time.Duration
 			for n := 0; n < b.N; n++ {
@@ -138,18 +110,7 @@ func BenchmarkDayFold(b *testing.B) {
 							"cost": json.Number("1.25"), "orders": i % 3, "sales": json.Number("19.99")}
 					}
 					body, _ := json.Marshal(map[string]any{"items": rows})
-					req, _ := http.NewRequest("POST", e.operator.URL+"/operator/v1/delivery", bytes.NewReader(body))
-					req.Header.Set("Content-Type", "application/json")
-					signing.SignRequest(req, signing.SchemeB, id, secret, body, e.clock.Now())
-					resp, err := http.DefaultClient.Do(req)
-					if err != nil {
-						b.Fatal(err)
-					}
-					raw, _ := io.ReadAll(resp.Body)
-					resp.Body.Close()
-					if resp.StatusCode != http.StatusOK {
-						b.Fatalf("delivery = %d %s", resp.StatusCode, raw)
-					}
+					postBench(b, e, id, secret, body)
 				}
 				start := time.Now()
 				n, err := e.svc.FoldDays(ctx)
@@ -162,6 +123,37 @@ func BenchmarkDayFold(b *testing.B) {
 			b.ReportMetric(float64(b.N*requests*len(keywords))/folding.Seconds(), "rows/s")
 			b.ReportMetric(0, "ns/op")
 		})
+	}
+}
+
+// benchKeywords makes the 10,000 keywords of the delivery benchmarks:
+// 10 campaigns of 1,000, in one account, budgets no delivery reaches.
+func benchKeywords(e *env) []string {
+	var keywords []string
+	var account string
+	for range 10 {
+		tr := e.tree(account, adcamp.Production, "1000000.00", 1000)
+		account = tr.tenant.AccountID
+		for _, k := range tr.keywords {
+			keywords = append(keywords, k.ID)
+		}
+	}
+	return keywords
+}
+
+// postBench posts one delivery request, signed with operator key id.
+func postBench(b *testing.B, e *env, id, secret string, body []byte) {
+	req, _ := http.NewRequest("POST", e.operator.URL+"/operator/v1/delivery", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	signing.SignRequest(req, signing.SchemeB, id, secret, body, e.clock.Now())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b.Fatalf("delivery = %d %s", resp.StatusCode, raw)
 	}
 }
 

@@ -71,13 +71,6 @@ func EncodeDayDeltas(ds []DayDelta) []byte {
 
 var errDayEntry = errors.New("entry of the days' journal: truncated or malformed")
 
-// DecodeDayDeltas appends the deltas of an entry that EncodeDayDeltas
-// wrote to ds.
-func DecodeDayDeltas(ds []DayDelta, b []byte) ([]DayDelta, error) {
-	err := decodeDayDeltas(b, func(d *DayDelta) { ds = append(ds, *d) })
-	return ds, err
-}
-
 // decodeDayDeltas calls fn with each delta of an entry (fn's delta is
 // reused).
 func decodeDayDeltas(b []byte, fn func(*DayDelta)) error {

@@ -9,6 +9,13 @@ import (
 	"github.com/adcamp/adcamp"
 )
 
+// decodeAll returns the deltas of an entry.
+func decodeAll(b []byte) ([]DayDelta, error) {
+	var ds []DayDelta
+	err := decodeDayDeltas(b, func(d *DayDelta) { ds = append(ds, *d) })
+	return ds, err
+}
+
 // randomDeltas makes n deltas over a few accounts, campaigns, ad groups,
 // keywords and days, with figures of either sign.
 func randomDeltas(r *rand.Rand, n int) []DayDelta {
@@ -38,7 +45,7 @@ func TestDayJournalRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{0, 1, 7, 3000} {
 		ds := randomDeltas(r, n)
-		got, err := DecodeDayDeltas(nil, EncodeDayDeltas(ds))
+		got, err := decodeAll(EncodeDayDeltas(ds))
 		if err != nil {
 			t.Fatalf("%d deltas: %v", n, err)
 		}
@@ -51,16 +58,16 @@ func TestDayJournalRoundTrip(t *testing.T) {
 func TestDayJournalRejectsDamage(t *testing.T) {
 	entry := EncodeDayDeltas(randomDeltas(rand.New(rand.NewPCG(3, 4)), 40))
 	for cut := range len(entry) {
-		if _, err := DecodeDayDeltas(nil, entry[:cut]); err == nil {
+		if _, err := decodeAll(entry[:cut]); err == nil {
 			t.Fatalf("an entry cut to %d of %d bytes decoded", cut, len(entry))
 		}
 	}
-	if _, err := DecodeDayDeltas(nil, append(slices.Clone(entry), 0)); err == nil {
+	if _, err := decodeAll(append(slices.Clone(entry), 0)); err == nil {
 		t.Error("an entry with a byte more decoded")
 	}
 	bad := slices.Clone(entry)
 	bad[0] = 9
-	if _, err := DecodeDayDeltas(nil, bad); err == nil {
+	if _, err := decodeAll(bad); err == nil {
 		t.Error("an entry of an unknown version decoded")
 	}
 }
