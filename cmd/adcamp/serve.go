@@ -389,6 +389,9 @@ func (a *app) listen(cfg *serveConfig) (listeners, error) {
 // work (for up to --shutdown-timeout, see shutdown) and stops.
 func (a *app) run(ctx context.Context, ls listeners) error {
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
+	// Before the first request: what a killed process left in the
+	// journal of days, so that RunDayFold's pause counts from here.
+	a.svc.FoldAtStart(runCtx)
 	var wg sync.WaitGroup
 	wg.Go(func() { a.svc.Run(runCtx, 5*time.Second) })
 	wg.Go(func() { a.runWebhooks(runCtx, a.webhooksAllowPrivate) })

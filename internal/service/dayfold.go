@@ -86,11 +86,22 @@ func (s *core) foldPendingDays(ctx context.Context) error {
 	return err
 }
 
-// RunDayFold folds the journal of days at start, then when an ingest of
-// this process wakes it, and every foldIdle, never sooner than pause
-// after the fold before (FoldPause in serve), until ctx ends; then once
-// more, for up to 5 seconds, so that a stopped server leaves nothing
-// pending (a killed one leaves it to the next start).
+// FoldAtStart folds what the journal of days holds when a process
+// starts (what a killed one left), logging a failure: serve calls it
+// before it serves, then RunDayFold.
+func (s *Service) FoldAtStart(ctx context.Context) {
+	if n, err := s.FoldDays(ctx); err != nil {
+		s.log.Error("fold the journal of days into the daily figures", "err", err)
+	} else if n > 0 {
+		s.log.Info("folded the journal of days left by the last stop", "entries", n)
+	}
+}
+
+// RunDayFold folds the journal of days when an ingest of this process
+// wakes it, and every foldIdle, never sooner than pause after the fold
+// before (FoldPause in serve) or after it began, until ctx ends; then
+// once more, for up to 5 seconds, so that a stopped server leaves nothing
+// pending (a killed one leaves it to FoldAtStart at the next start).
 func (s *Service) RunDayFold(ctx context.Context, pause time.Duration) {
 	fold := func(ctx context.Context) {
 		if _, err := s.FoldDays(ctx); err != nil && ctx.Err() == nil {
@@ -102,8 +113,8 @@ func (s *Service) RunDayFold(ctx context.Context, pause time.Duration) {
 		defer cancel()
 		fold(last)
 	}
-	var last time.Time
-	idle := time.NewTimer(0)
+	last := time.Now()
+	idle := time.NewTimer(foldIdle)
 	defer idle.Stop()
 	for {
 		select {

@@ -36,8 +36,12 @@ const (
 	// reportNameRetention is how long the names of deleted entities are
 	// kept: as long as the days that may name them.
 	reportNameRetention = (DayRetentionDays + 1) * 24 * time.Hour
-	// reportPurgeEvery spaces the purges of figures past retention.
+	// reportPurgeEvery spaces the purges of figures past retention;
+	// the first comes reportFirstPurge after Run begins, behind the
+	// start's more urgent work (and its fold of the journal of days, a
+	// purge's first step, behind FoldAtStart's).
 	reportPurgeEvery = time.Hour
+	reportFirstPurge = time.Minute
 )
 
 // The digits of the ratios: ctr, conversion_rate, acos and roas are
@@ -677,8 +681,8 @@ func (s *Service) PurgeReports(ctx context.Context) (int64, error) {
 	}
 }
 
-// reportDuties runs the roll-up, and the purge at most every
-// reportPurgeEvery.
+// reportDuties runs the roll-up, and the purge once it is due
+// (reportPurgeEvery after the one before).
 func (s *Service) reportDuties(ctx context.Context) {
 	if n, err := s.RollUpUndatedHours(ctx); err != nil {
 		s.log.Error("roll up hourly figures into days", "err", err)
@@ -686,10 +690,11 @@ func (s *Service) reportDuties(ctx context.Context) {
 		s.log.Info("rolled up hourly figures stored before the daily figures were kept", "n", n)
 	}
 	now := s.Now()
-	if last := s.reportsPurged.Load(); last != nil && now.Sub(*last) < reportPurgeEvery {
+	if due := s.reportPurgeDue.Load(); due != nil && now.Before(*due) {
 		return
 	}
-	s.reportsPurged.Store(&now)
+	next := now.Add(reportPurgeEvery)
+	s.reportPurgeDue.Store(&next)
 	if n, err := s.PurgeReports(ctx); err != nil {
 		s.log.Error("purge delivery figures past their retention", "err", err)
 	} else if n > 0 {

@@ -115,8 +115,8 @@ type core struct {
 	uses    map[keyDay]int64        // requests not yet counted in the store
 	trail   map[string][]pendingUse // key id -> last uses not yet written, oldest first
 
-	reportsPurged atomic.Pointer[time.Time] // when reportDuties last purged
-	days          dayFold                   // see dayfold.go
+	reportPurgeDue atomic.Pointer[time.Time] // when reportDuties purges next
+	days           dayFold                   // see dayfold.go
 
 	console console                         // see sessions.go
 	feed    feedState                       // see feed.go
@@ -175,6 +175,8 @@ func (s *core) Ping(ctx context.Context) error { return s.store.Ping(ctx) }
 func (s *Service) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	first := s.Now().Add(reportFirstPurge)
+	s.reportPurgeDue.Store(&first)
 	s.endDueCampaigns(ctx)
 	s.reportDuties(ctx)
 	for {
