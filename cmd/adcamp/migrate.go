@@ -107,7 +107,11 @@ func (c *cli) printPlan(s store.Schema, rule string, asJSON bool) error {
 		fmt.Fprintf(c.stdout, "nothing to migrate: the schema is at %05d, this adcamp's latest\n", s.Current)
 		return nil
 	}
-	fmt.Fprintf(c.stdout, "the schema is at %05d; %d migrations would bring it to %05d:\n\n", s.Current, len(s.Pending), s.Latest)
+	migrations := "migrations"
+	if len(s.Pending) == 1 {
+		migrations = "migration"
+	}
+	fmt.Fprintf(c.stdout, "the schema is at %05d; %d %s would bring it to %05d:\n\n", s.Current, len(s.Pending), migrations, s.Latest)
 	for _, m := range s.Pending {
 		source := m.Source
 		if source == "" {

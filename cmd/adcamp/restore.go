@@ -46,7 +46,7 @@ func (c *cli) restoreCmd(ctx context.Context, args []string) error {
 		return noPostgres("restore")
 	}
 	if _, err := os.Stat(*from); err != nil {
-		return fmt.Errorf("restore: %w", err)
+		return fmt.Errorf("restore: %w; nothing was changed in %s", err, sf.dataDir)
 	}
 	res, err := c.restore(ctx, sf, *from)
 	var half *halfReplaced

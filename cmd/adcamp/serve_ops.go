@@ -96,7 +96,8 @@ func (a *app) startBackground(ctx context.Context, wg *sync.WaitGroup) {
 				return
 			}
 			figures.Done(m.CreatedAt, m.Size, nil)
-		}}
+		},
+		Found: func(m *backup.Manifest) { figures.Done(m.CreatedAt, m.Size, nil) }}
 	wg.Go(func() { s.Run(ctx) })
 }
 

@@ -262,6 +262,39 @@ func TestScheduleAndPrune(t *testing.T) {
 	}
 }
 
+// TestScheduleFindsItsNewestBackup: a schedule started beside a recent
+// scheduled backup takes none yet, and tells Found of that backup's
+// manifest (what serve's backup metrics start from after a restart).
+func TestScheduleFindsItsNewestBackup(t *testing.T) {
+	t.Parallel()
+	dataDir, dir := t.TempDir(), t.TempDir()
+	openDir(t, dataDir)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	taken := time.Now().UTC().Add(-time.Hour)
+	name := filepath.Join(dir, "adcamp-"+taken.Format(nameTime)+".tar")
+	m, err := Create(ctx, dataDir, name, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An older file that is no backup is passed over for the newest.
+	os.WriteFile(filepath.Join(dir, "adcamp-20260101T000000Z.tar"), []byte("x"), 0o600)
+	found := make(chan *Manifest, 1)
+	s := &Schedule{DataDir: dataDir, Dir: dir, Every: 24 * time.Hour, Keep: 2, Log: slog.New(slog.DiscardHandler),
+		Done: func(_ *Manifest, err error) {
+			t.Errorf("a backup was taken (%v) although the newest is an hour old", err)
+		},
+		Found: func(m *Manifest) { found <- m }}
+	stopped := make(chan struct{})
+	go func() { s.Run(ctx); close(stopped) }()
+	got := <-found
+	cancel()
+	<-stopped
+	if got.SHA256 != m.SHA256 || got.Size != m.Size || !got.CreatedAt.Equal(m.CreatedAt) {
+		t.Errorf("Found %+v, want the manifest of %s: %+v", got, name, m)
+	}
+}
+
 // TestBackupNeverBlocksWriters: a backup takes no lock a writer waits
 // for. A writer that may not wait at all (busy_timeout 0, so any lock in
 // its way fails it with SQLITE_BUSY at once) writes all through a backup

@@ -92,8 +92,13 @@ func checkSchema(m *Manifest) error {
 		return err
 	}
 	if latest := all[len(all)-1].Version; m.SchemaVersion > latest {
+		// A build without a version (devel) names no release to use.
+		with := "an adcamp that knows it"
+		if m.AdcampVersion != "" && m.AdcampVersion != "devel" {
+			with = "adcamp " + m.AdcampVersion + " or later"
+		}
 		return fmt.Errorf("%w: its database is at schema version %05d, newer than this adcamp knows (up to %05d); "+
-			"restore it with adcamp %s or later", ErrSchema, m.SchemaVersion, latest, m.AdcampVersion)
+			"restore it with %s", ErrSchema, m.SchemaVersion, latest, with)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package backup
 
 import (
+	"archive/tar"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +25,10 @@ type Schedule struct {
 	Log     *slog.Logger
 	// Done, if not nil, is told how each backup went (for metrics).
 	Done func(m *Manifest, err error)
+	// Found, if not nil, is told at start of the newest scheduled backup
+	// already in Dir (for metrics: a restart does not make the last
+	// backup look as if it had never been taken).
+	Found func(m *Manifest)
 }
 
 // scheduledName matches the scheduled backups of Dir, and only them: the
@@ -44,6 +49,9 @@ func (s *Schedule) Run(ctx context.Context) {
 	wait := time.Duration(0)
 	if last, ok := s.newest(); ok {
 		wait = max(0, time.Until(last.Add(s.Every)))
+		if s.Found != nil {
+			s.found()
+		}
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
@@ -79,6 +87,28 @@ func (s *Schedule) once(ctx context.Context) {
 	if err != nil {
 		s.Log.Error("prune scheduled backups", "dir", s.Dir, "err", err)
 	}
+}
+
+// found tells Found of the newest scheduled backup in Dir whose manifest
+// reads (its head only: the file is checked whole when restored).
+func (s *Schedule) found() {
+	names, _ := scheduled(s.Dir)
+	for i := len(names) - 1; i >= 0; i-- {
+		if m, err := readHeadOf(filepath.Join(s.Dir, names[i])); err == nil {
+			s.Found(m)
+			return
+		}
+	}
+}
+
+// readHeadOf reads the manifest at the head of the backup file path.
+func readHeadOf(path string) (*Manifest, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readHead(tar.NewReader(f))
 }
 
 // newest returns the time of the newest scheduled backup in Dir.

@@ -27,6 +27,10 @@ func TestMigrationsDescribeTheirLocks(t *testing.T) {
 	for _, m := range all {
 		if len(m.Locks) < 20 {
 			t.Errorf("migration %05d (%s) has no \"-- Locks:\" header saying what it locks: %q", m.Version, m.Source, m.Locks)
+		} else if !strings.HasSuffix(m.Locks, ".") || strings.Count(m.Locks, "(") != strings.Count(m.Locks, ")") {
+			// A continuation line not indented "--   " ends the header
+			// mid-sentence (store.LocksHeader).
+			t.Errorf("migration %05d (%s) says what it locks cut short: %q", m.Version, m.Source, m.Locks)
 		}
 	}
 	db, err := sql.Open("sqlite", ":memory:")

@@ -1,6 +1,6 @@
 -- +goose Up
 -- Locks: the database's write lock while the new indexes are built (about
--- a second a million records).
+--   a second a million records).
 -- A change's record went into eight B-trees: the table and seven indexes,
 -- each a page written at every commit. Two fewer now, with every filter of
 -- the history still a range scan in id order (see changeBranches in

@@ -1,6 +1,6 @@
 -- +goose Up
 -- Locks: the database's write lock, for a moment (a column without a
--- default is added to the schema alone, no row is rewritten).
+--   default is added to the schema alone, no row is rewritten).
 -- A change record whose webhook event is the record itself carries the
 -- event's type (issue 36): GET /events answers those events from the
 -- history, and the dispatcher stores an event (webhook_events, with its
