@@ -81,6 +81,9 @@ func TestHealthEndpoints(t *testing.T) {
 	if !want.MatchString(metrics) {
 		t.Errorf("the metrics have no adcamp_build_info with the Go version %s", runtime.Version())
 	}
+	if !strings.Contains(metrics, "\nadcamp_day_journal_entries 0\n") {
+		t.Errorf("the metrics have no adcamp_day_journal_entries 0 on a new server")
+	}
 
 	// A newer adcamp migrates the database under this process.
 	// The process writes in the background (purges, jobs): wait for its

@@ -278,6 +278,7 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 	m := metrics.New(pools)
 	b := readBuildInfo()
 	m.SetBuildInfo(b.Version, b.Commit, b.GoVersion)
+	m.DayJournal(svc.DaysJournaled)
 	return &app{db: db, svc: svc, metrics: m, log: log, ops: &opsRuntime{cfg: cfg.ops, dataDir: cfg.store.dataDir},
 		sole: cfg.store.databaseURL == "", webhooksAllowPrivate: cfg.webhooksAllowPrivate, reportWorkers: cfg.reportWorkers,
 		dayFoldPause: cfg.dayFoldPause}, nil

@@ -171,6 +171,12 @@ func (t *tx) DaysPending(ctx context.Context) (bool, error) {
 	return pending, err
 }
 
+func (t *tx) DaysJournaled(ctx context.Context) (int64, error) {
+	var n int64
+	err := t.tx.QueryRow(ctx, `SELECT count(*) FROM delivery_day_journal`).Scan(&n)
+	return n, err
+}
+
 // FoldDays locks the entries it reads (FOR UPDATE, waiting for a fold
 // that holds them: once that commits they are gone, and the days it
 // wrote are read by this transaction's next statements), sums their

@@ -97,6 +97,17 @@ func (s *Service) FoldAtStart(ctx context.Context) {
 	}
 }
 
+// DaysJournaled counts the entries waiting in the journal of days (the
+// metric adcamp_day_journal_entries).
+func (s *Service) DaysJournaled(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.store.ReadOne(ctx, func(tx store.Tx) (err error) {
+		n, err = tx.DaysJournaled(ctx)
+		return err
+	})
+	return n, err
+}
+
 // RunDayFold folds the journal of days when an ingest of this process
 // wakes it, and every foldIdle, never sooner than pause after the fold
 // before (FoldPause in serve) or after it began, until ctx ends; then

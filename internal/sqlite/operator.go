@@ -293,6 +293,12 @@ func (t *tx) DaysPending(ctx context.Context) (bool, error) {
 	return pending, err
 }
 
+func (t *tx) DaysJournaled(ctx context.Context) (int64, error) {
+	var n int64
+	err := t.queryRow(ctx, `SELECT count(*) FROM delivery_day_journal`).Scan(&n)
+	return n, err
+}
+
 // FoldDays reads the entries in order, sums their deltas and adds the
 // sums to delivery_days (SQLite's one writer: no other fold runs).
 func (t *tx) FoldDays(ctx context.Context, limit int) (n int, err error) {

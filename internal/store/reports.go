@@ -35,6 +35,9 @@ type ReportTx interface {
 	FoldDays(ctx context.Context, limit int) (int, error)
 	// DaysPending reports whether the days' journal holds entries.
 	DaysPending(ctx context.Context) (bool, error)
+	// DaysJournaled counts the entries of the days' journal (a metric:
+	// a count that keeps growing is a fold that fails).
+	DaysJournaled(ctx context.Context) (int64, error)
 	// UndatedHours returns at most limit hourly rows stored before the
 	// days were kept (no day): the roll-up then puts them again with
 	// their day, through PutDelivery.

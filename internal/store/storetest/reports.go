@@ -22,8 +22,28 @@ var reportTests = []struct {
 func foldDays(t *testing.T, db store.Store) {
 	t.Helper()
 	write(t, db, func(tx store.Tx) error {
-		_, err := tx.FoldDays(t.Context(), 0)
-		return err
+		before, err := tx.DaysJournaled(t.Context())
+		if err != nil {
+			return err
+		}
+		n, err := tx.FoldDays(t.Context(), 0)
+		if err != nil {
+			return err
+		}
+		// The count is what the fold took, and nothing is left.
+		after, err := tx.DaysJournaled(t.Context())
+		if err != nil {
+			return err
+		}
+		pending, err := tx.DaysPending(t.Context())
+		if err != nil {
+			return err
+		}
+		if int64(n) != before || after != 0 || pending {
+			t.Errorf("the journal of days held %d entries, the fold took %d, %d left (pending %v); want all taken, none left",
+				before, n, after, pending)
+		}
+		return nil
 	})
 }
 
