@@ -51,6 +51,7 @@ func TestWebhookOrderingPerCampaign(t *testing.T) {
 		return named{p.Data.EntityID, p.Data.Changes.Name.New}
 	}
 	ordered, unordered := newReceiver(t), newReceiver(t)
+	endpoints := map[*receiver]string{}
 	for _, r := range []*receiver{ordered, unordered} {
 		in := service.EndpointInput{URL: ptr(r.srv.URL), EventTypes: &[]string{adcamp.EventCampaignUpdated}}
 		if r == ordered {
@@ -68,6 +69,7 @@ func TestWebhookOrderingPerCampaign(t *testing.T) {
 			t.Errorf("created endpoint's ordering = %q, want %q", e.Ordering, want)
 		}
 		r.secret = e.Secret
+		endpoints[r] = e.ID
 		var mu sync.Mutex
 		failed := false
 		r.answer = func(d delivered) (int, http.Header) {
@@ -103,6 +105,24 @@ func TestWebhookOrderingPerCampaign(t *testing.T) {
 		t.Errorf("per campaign, before A1's retry: delivered %v, want [B1]", before)
 	}
 
+	// The retry is due 60 s after the dispatcher recorded the 503, by
+	// the test's clock: wait until both endpoints' logs hold it (under
+	// load the answer may be recorded after B1's delivery), then move the
+	// clock past it.
+	for r, id := range endpoints {
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			log, _, err := f.svc.DeliveryAttempts(key, tn, id, "", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.ContainsFunc(log, func(a *adcamp.DeliveryAttempt) bool { return a.Status == 503 }) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("waited 20 s for the 503 of A1 in the log of endpoint %s (ordered %v)", id, r == ordered)
+			}
+		}
+	}
 	f.clock.Advance(61 * time.Second)
 	got := names(ordered.wait("A1 and A2 after the retry", func(got []delivered) bool { return len(got) >= 3 }))
 	if !slices.Equal(got, []string{"B1", "A1", "A2"}) {
