@@ -33,6 +33,7 @@ const maxBatch = 64
 type batcher struct {
 	stmts  *stmtCache
 	places *store.PlaceCache // where keywords lie (DeliveryKeywords)
+	hours  *store.HourCache  // what delivery_hours holds (PutDelivery)
 
 	mu      sync.Mutex
 	queue   []*writeJob
@@ -179,7 +180,7 @@ func (b *batcher) run(batch []*writeJob) {
 	ctx := context.Background()
 	if len(batch) == 1 {
 		j := batch[0]
-		j.panic, j.err = transactOne(ctx, b.stmts, b.places, j.fn)
+		j.panic, j.err = transactOne(ctx, b.stmts, b.places, b.hours, j.fn)
 		return
 	}
 	sqlTx, err := b.beginBatch(ctx)
@@ -189,9 +190,15 @@ func (b *batcher) run(batch []*writeJob) {
 		}
 		return
 	}
-	t := &tx{tx: sqlTx, stmts: b.stmts, places: b.places}
+	stage := &store.HourStage{Cache: b.hours}
+	t := &tx{tx: sqlTx, stmts: b.stmts, places: b.places, hours: stage}
 	for _, j := range batch {
-		if err := b.runOne(ctx, t, j); err != nil {
+		mark := stage.Mark()
+		err := b.runOne(ctx, t, j)
+		if j.err != nil || j.panic != nil {
+			stage.Undo(mark) // rolled back to its savepoint
+		}
+		if err != nil {
 			// The transaction itself is broken: nothing of it can commit.
 			sqlTx.Rollback()
 			for _, j := range batch {
@@ -208,7 +215,9 @@ func (b *batcher) run(batch []*writeJob) {
 				j.err = err
 			}
 		}
+		return
 	}
+	stage.Commit()
 }
 
 func (b *batcher) beginBatch(ctx context.Context) (*sql.Tx, error) {
@@ -246,11 +255,11 @@ func (b *batcher) runOne(ctx context.Context, t *tx, j *writeJob) (broken error)
 }
 
 // transactOne runs fn alone in a transaction, committed if fn returns nil.
-func transactOne(ctx context.Context, stmts *stmtCache, places *store.PlaceCache, fn func(store.Tx) error) (panicked any, err error) {
+func transactOne(ctx context.Context, stmts *stmtCache, places *store.PlaceCache, hours *store.HourCache, fn func(store.Tx) error) (panicked any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			panicked, err = p, errors.New("write panicked")
 		}
 	}()
-	return nil, transact(ctx, stmts, places, fn)
+	return nil, transact(ctx, stmts, places, hours, fn)
 }

@@ -238,11 +238,12 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 		}()
 	}
 	rows = store.SortDelivery(rows)
-	old, err := t.storedHours(ctx, rows)
+	old, err := t.storedHoursCached(ctx, rows)
 	if err != nil {
 		return err
 	}
 	plan := store.PlanDelivery(old, rows)
+	t.stageHours(rows, old)
 	at := micros(now)
 	// New and changed rows alike through the upsert: its conflict check
 	// leaves SQLite on the stored row, which it updates in place; an
@@ -276,6 +277,13 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 		return err
 	}
 	return t.journalDays(ctx, plan.Days)
+}
+
+// forgetHours clears the writer's HourCache: for what deletes hourly rows.
+func (t *tx) forgetHours() {
+	if t.hours != nil {
+		t.hours.Cache.Clear()
+	}
 }
 
 // journalDays appends ds to the days' journal, as one entry.
@@ -404,6 +412,63 @@ var storedHoursSQL = chunkSQL(func(size int) string {
 		FROM (VALUES ` + placeholders(size, 3) + `) AS v JOIN delivery_hours d ON d.keyword_id = v.column1 AND d.hour = v.column2`
 })
 
+// storedHoursCached returns the stored rows of rows' keys as
+// storedHours does, those the writer's HourCache holds from it and the
+// others from the database. A transaction that has stored hourly rows
+// already reads them all from the database (store.HourStage.Fresh).
+func (t *tx) storedHoursCached(ctx context.Context, rows []store.DeliveryRow) ([]store.HourFigures, error) {
+	if !t.hours.Fresh() {
+		return t.storedHours(ctx, rows)
+	}
+	old := make([]store.HourFigures, 0, len(rows))
+	var missed []store.DeliveryRow
+	for _, r := range rows {
+		h := micros(r.Hour)
+		s, ok := t.hours.Cache.Get(store.HourKey{KeywordID: r.KeywordID, Hour: h})
+		if !ok {
+			missed = append(missed, r)
+			continue
+		}
+		old = append(old, store.HourFigures{KeywordID: r.KeywordID, Hour: h, Day: s.Day, DeliveryKeyword: r.DeliveryKeyword,
+			Metrics: s.Metrics})
+	}
+	if len(missed) == 0 {
+		return old, nil
+	}
+	read, err := t.storedHours(ctx, missed)
+	if err != nil {
+		return nil, err
+	}
+	if len(old) == 0 {
+		return read, nil
+	}
+	return append(old, read...), nil
+}
+
+// stageHours stages what PutDelivery stores for rows over old, for the
+// writer's HourCache once the transaction commits: each row's figures,
+// and its day (the row's, or else the stored one).
+func (t *tx) stageHours(rows []store.DeliveryRow, old []store.HourFigures) {
+	if t.hours == nil {
+		return
+	}
+	stored := make(map[store.HourKey]int32, len(old))
+	for _, o := range old {
+		stored[store.HourKey{KeywordID: o.KeywordID, Hour: o.Hour}] = o.Day
+	}
+	es := make([]store.HourEntry, len(rows))
+	for i, r := range rows {
+		k := store.HourKey{KeywordID: r.KeywordID, Hour: micros(r.Hour)}
+		day := r.Day
+		if day == 0 {
+			day = stored[k]
+		}
+		es[i] = store.HourEntry{HourKey: k, HourState: store.HourState{Day: day,
+			Metrics: store.Metrics{Impressions: r.Impressions, Clicks: r.Clicks, Orders: r.Orders, Cost: r.Cost, Sales: r.Sales}}}
+	}
+	t.hours.Put(es...)
+}
+
 // storedHours returns the stored rows of rows' keys, Day 0 for an
 // undated one (never added to a day).
 func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow) ([]store.HourFigures, error) {
@@ -517,6 +582,7 @@ func (t *tx) GetCampaignSpend(ctx context.Context, tn adcamp.Tenant, id string, 
 }
 
 func (t *tx) DeleteCampaignDelivery(ctx context.Context, campaignID string) error {
+	t.forgetHours()
 	if _, err := t.exec(ctx, `DELETE FROM delivery_hours WHERE campaign_id = $1`, campaignID); err != nil {
 		return err
 	}

@@ -189,6 +189,7 @@ func (t *tx) UndatedHours(ctx context.Context, limit int) ([]store.DeliveryRow, 
 }
 
 func (t *tx) PurgeReports(ctx context.Context, tn adcamp.Tenant, hours time.Time, day int32, limit int) (int64, error) {
+	t.forgetHours()
 	var total int64
 	for _, q := range []struct {
 		text  string

@@ -146,7 +146,7 @@ func open(ctx context.Context, dir, path string, o *options) (*DB, error) {
 	w.SetMaxOpenConns(1)
 	w.SetConnMaxIdleTime(0)
 	db := &DB{write: w, writeStmts: newStmtCache(w)}
-	db.writes = &batcher{stmts: db.writeStmts, places: new(store.PlaceCache)}
+	db.writes = &batcher{stmts: db.writeStmts, places: new(store.PlaceCache), hours: new(store.HourCache)}
 	if err := db.migrate(ctx, dir, o); err != nil {
 		w.Close()
 		return nil, err
@@ -489,9 +489,9 @@ func (db *DB) Write(ctx context.Context, fn func(store.Tx) error) error {
 func (db *DB) Read(ctx context.Context, fn func(store.Tx) error) error {
 	db.writes.stepAside()
 	if store.BackgroundReads(ctx) {
-		return transact(ctx, db.backgroundStmts, nil, fn)
+		return transact(ctx, db.backgroundStmts, nil, nil, fn)
 	}
-	return transact(ctx, db.readStmts, nil, fn)
+	return transact(ctx, db.readStmts, nil, nil, fn)
 }
 
 // backgroundReaders is how many background reads run at once; more wait.
@@ -518,11 +518,16 @@ func (db *DB) ReadOne(ctx context.Context, fn func(store.Tx) error) (err error) 
 
 // transact runs fn in a transaction of the pool of stmts. ctx bounds the
 // wait for a connection; the statements run to their end (see tx.ctx).
-func transact(ctx context.Context, stmts *stmtCache, places *store.PlaceCache, fn func(store.Tx) error) (err error) {
+// places and hours are the writer's caches, nil in reads.
+func transact(ctx context.Context, stmts *stmtCache, places *store.PlaceCache, hours *store.HourCache, fn func(store.Tx) error) (err error) {
 	stmts.prepareNoted(ctx)
 	sqlTx, err := stmts.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
+	}
+	var stage *store.HourStage
+	if hours != nil {
+		stage = &store.HourStage{Cache: hours}
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -533,9 +538,11 @@ func transact(ctx context.Context, stmts *stmtCache, places *store.PlaceCache, f
 			sqlTx.Rollback()
 			return
 		}
-		err = sqlTx.Commit()
+		if err = sqlTx.Commit(); err == nil {
+			stage.Commit()
+		}
 	}()
-	return fn(&tx{tx: sqlTx, stmts: stmts, places: places})
+	return fn(&tx{tx: sqlTx, stmts: stmts, places: places, hours: stage})
 }
 
 // tx implements store.Tx.
@@ -544,6 +551,7 @@ type tx struct {
 	pool   *sql.DB           // set for ReadOne: where statements run without tx
 	stmts  *stmtCache        // of the transaction's pool
 	places *store.PlaceCache // the writer's (DeliveryKeywords), nil in reads
+	hours  *store.HourStage  // the writer's (PutDelivery), nil in reads
 }
 
 // consistent makes the statements that follow share one snapshot: a
