@@ -87,6 +87,8 @@ func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*sto
 		entity string
 		tv     int64
 		r      store.ReportRow
+		names  [3]store.ReportName // by level, once found
+		later  uint8               // the levels whose names were not kept yet (bits)
 	}
 	batch := make([]figures, 0, reportStreamBatch)
 	for {
@@ -100,11 +102,13 @@ func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*sto
 		}
 		for rows.Next() {
 			var f figures
+			var cost, sales int64 // not adcamp.Money: pgx scans a named type by reflection
 			if err := rows.Scan(&f.entity, &f.r.CampaignID, &f.r.AdGroupID, &f.tv,
-				&f.r.Impressions, &f.r.Clicks, &f.r.Cost, &f.r.Orders, &f.r.Sales); err != nil {
+				&f.r.Impressions, &f.r.Clicks, &cost, &f.r.Orders, &sales); err != nil {
 				rows.Close()
 				return err
 			}
+			f.r.Cost, f.r.Sales = adcamp.Money(cost), adcamp.Money(sales)
 			batch = append(batch, f)
 		}
 		rows.Close()
@@ -114,18 +118,35 @@ func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*sto
 		if len(batch) == 0 {
 			return nil
 		}
-		// The ids of each level this batch names first.
+		// Each row's names, looked up once; the ids of each level this
+		// batch names first are read, then given to their rows.
+		idOf := func(f *figures, level store.ReportLevel) string {
+			return [...]string{f.r.CampaignID, f.r.AdGroupID, f.entity}[level-1]
+		}
 		for _, level := range levels {
 			var missing []string
-			for _, f := range batch {
-				id := [...]string{f.r.CampaignID, f.r.AdGroupID, f.entity}[level-1]
-				if _, ok := names.Get(level, id); !ok {
-					names.Put(level, id, store.ReportName{})
+			var asked map[string]bool
+			for i := range batch {
+				f := &batch[i]
+				id := idOf(f, level)
+				if n, ok := names.Get(level, id); ok {
+					f.names[level-1] = n
+					continue
+				}
+				f.later |= 1 << (level - 1)
+				if !asked[id] {
+					if asked == nil {
+						asked = map[string]bool{}
+					}
+					asked[id] = true
 					missing = append(missing, id)
 				}
 			}
 			if len(missing) == 0 {
 				continue
+			}
+			for _, id := range missing {
+				names.Put(level, id, store.ReportName{}) // found or not, asked once
 			}
 			rows, err := t.tx.Query(ctx, reportNamesSQL(level), missing)
 			if err != nil {
@@ -148,17 +169,23 @@ func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*sto
 			if err := rows.Err(); err != nil {
 				return err
 			}
+			for i := range batch {
+				if f := &batch[i]; f.later&(1<<(level-1)) != 0 {
+					f.names[level-1], _ = names.Get(level, idOf(f, level))
+				}
+			}
 		}
-		for _, f := range batch {
+		for i := range batch {
+			f := &batch[i]
 			r := f.r
-			own, _ := names.Get(store.LevelCampaign, r.CampaignID)
+			own := f.names[store.LevelCampaign-1]
 			r.CampaignName = own.Name
 			if q.Level >= store.LevelAdGroup {
-				g, _ := names.Get(store.LevelAdGroup, r.AdGroupID)
+				g := f.names[store.LevelAdGroup-1]
 				r.AdGroupName, own = g.Name, g
 			}
 			if q.Level == store.LevelKeyword {
-				k, _ := names.Get(store.LevelKeyword, f.entity)
+				k := f.names[store.LevelKeyword-1]
 				r.Keyword, r.MatchType, own = k.Name, k.MatchType, k
 			}
 			r.Deleted = own.Deleted

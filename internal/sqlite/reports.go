@@ -95,10 +95,12 @@ func (t *tx) reportStream(ctx context.Context, q store.ReportQuery, fn func(*sto
 	var r store.ReportRow
 	var entity string
 	var tv int64
+	var cost, sales int64 // not adcamp.Money: database/sql assigns a named type by reflection
 	for rows.Next() {
-		if err := rows.Scan(&entity, &r.CampaignID, &r.AdGroupID, &tv, &r.Impressions, &r.Clicks, &r.Cost, &r.Orders, &r.Sales); err != nil {
+		if err := rows.Scan(&entity, &r.CampaignID, &r.AdGroupID, &tv, &r.Impressions, &r.Clicks, &cost, &r.Orders, &sales); err != nil {
 			return err
 		}
+		r.Cost, r.Sales = adcamp.Money(cost), adcamp.Money(sales)
 		c, err := lookup(store.LevelCampaign, r.CampaignID)
 		if err != nil {
 			return err
