@@ -31,6 +31,8 @@ const (
 	// when nothing sums, as in a backfill of distinct days; an ad
 	// server's running totals sum to one per keyword-day.
 	foldBatch = 8
+	// foldAtStartLimit bounds the fold before serve serves.
+	foldAtStartLimit = 30 * time.Second
 )
 
 // dayFold wakes RunDayFold when an ingest has journaled days.
@@ -87,9 +89,13 @@ func (s *core) foldPendingDays(ctx context.Context) error {
 }
 
 // FoldAtStart folds what the journal of days holds when a process
-// starts (what a killed one left), logging a failure: serve calls it
-// before it serves, then RunDayFold.
+// starts (what a killed one left: about a second of ingest), logging a
+// failure: serve calls it before it serves, then RunDayFold. It gives up
+// after foldAtStartLimit, leaving the rest to RunDayFold and to the
+// reports (a journal that grew while its folds failed).
 func (s *Service) FoldAtStart(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, foldAtStartLimit)
+	defer cancel()
 	if n, err := s.FoldDays(ctx); err != nil {
 		s.log.Error("fold the journal of days into the daily figures", "err", err)
 	} else if n > 0 {

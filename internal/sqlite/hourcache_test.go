@@ -126,4 +126,25 @@ func TestHourCacheHoldsOnlyWhatCommitted(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after a write that follows them", 1250)
+
+	// A batch that stores an hour, then deletes the campaign's figures:
+	// what the first write staged must not reach the cache.
+	deleteFigures := func(tx store.Tx) error { return tx.DeleteCampaignDelivery(ctx, place.CampaignID) }
+	if errs := batch(put(1300), deleteFigures); errs[0] != nil || errs[1] != nil {
+		t.Fatalf("batch: %v", errs)
+	}
+	if err := db.Write(ctx, put(1400)); err != nil {
+		t.Fatal(err)
+	}
+	err = db.Read(ctx, func(x store.Tx) error {
+		spend, err := x.CampaignSpend(ctx, []string{place.CampaignID}, hour, hour.Add(time.Hour))
+		if err == nil && spend[place.CampaignID] != 1400 {
+			t.Errorf("after the figures were deleted and the hour stored again, the campaign's spend is %d; want 1400",
+				spend[place.CampaignID])
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

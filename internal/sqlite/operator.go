@@ -279,12 +279,9 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 	return t.journalDays(ctx, plan.Days)
 }
 
-// forgetHours clears the writer's HourCache: for what deletes hourly rows.
-func (t *tx) forgetHours() {
-	if t.hours != nil {
-		t.hours.Cache.Clear()
-	}
-}
+// forgetHours clears the writer's HourCache and what the transaction
+// staged for it: for what deletes hourly rows.
+func (t *tx) forgetHours() { t.hours.Forget() }
 
 // journalDays appends ds to the days' journal, as one entry.
 func (t *tx) journalDays(ctx context.Context, ds []store.DayDelta) error {

@@ -123,8 +123,19 @@ func (s *HourStage) Mark() int {
 
 // Undo forgets what was staged after mark.
 func (s *HourStage) Undo(mark int) {
-	if s != nil {
+	if s != nil && mark < len(s.pending) {
 		s.pending = s.pending[:mark]
+	}
+}
+
+// Forget clears the cache and what is staged: for what deletes hourly
+// rows, whose transaction may have staged some of them before (at once,
+// which is safe whether or not the transaction commits: what is not
+// cached is read).
+func (s *HourStage) Forget() {
+	if s != nil {
+		s.Cache.Clear()
+		s.pending = nil
 	}
 }
 
