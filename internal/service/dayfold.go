@@ -31,8 +31,9 @@ const (
 	// when nothing sums, as in a backfill of distinct days; an ad
 	// server's running totals sum to one per keyword-day.
 	foldBatch = 8
-	// foldAtStartLimit bounds the fold before serve serves.
-	foldAtStartLimit = 30 * time.Second
+	// foldAtStartLimit bounds the fold before serve serves: well within
+	// an orchestrator's patience for /livez, which waits for it too.
+	foldAtStartLimit = 10 * time.Second
 )
 
 // dayFold wakes RunDayFold when an ingest has journaled days.
