@@ -35,23 +35,7 @@ func TestBatchedWritesStayApart(t *testing.T) {
 			CreatedAt: now, UpdatedAt: now})
 	}
 
-	release := make(chan struct{})
-	held := make(chan struct{})
-	first := make(chan error, 1)
-	go func() {
-		first <- db.Write(ctx, func(tx store.Tx) error {
-			close(held)
-			<-release
-			return create(tx, "cmp_first")
-		})
-	}()
-	<-held
-
 	errFailed := errors.New("failed on purpose")
-	type result struct {
-		err      error
-		panicked any
-	}
 	writes := []struct {
 		id string
 		fn func(tx store.Tx) error
@@ -72,32 +56,18 @@ func TestBatchedWritesStayApart(t *testing.T) {
 		{"cmp_dup", func(tx store.Tx) error { return create(tx, "cmp_ok1") }}, // unique violation
 		{"cmp_ok2", func(tx store.Tx) error { return create(tx, "cmp_ok2") }},
 	}
-	results := make([]result, len(writes))
-	var wg sync.WaitGroup
-	for i, w := range writes {
-		wg.Go(func() {
-			defer func() { results[i].panicked = recover() }()
-			results[i].err = db.Write(ctx, w.fn)
-		})
-		// Queue them in order, behind the held write.
-		waitFor(t, func() bool {
-			db.writes.mu.Lock()
-			defer db.writes.mu.Unlock()
-			return len(db.writes.queue) == i+1
-		})
+	var fns []func(store.Tx) error
+	for _, w := range writes {
+		fns = append(fns, w.fn)
 	}
-	close(release)
-	if err := <-first; err != nil {
-		t.Fatalf("held write: %v", err)
-	}
-	wg.Wait()
+	results := inOneBatch(t, db, func(tx store.Tx) error { return create(tx, "cmp_first") }, fns...)
 
-	want := map[string]func(r result) bool{
-		"cmp_ok1":      func(r result) bool { return r.err == nil && r.panicked == nil },
-		"cmp_failed":   func(r result) bool { return errors.Is(r.err, errFailed) },
-		"cmp_panicked": func(r result) bool { return r.panicked == "on purpose" },
-		"cmp_dup":      func(r result) bool { return r.err != nil && r.panicked == nil },
-		"cmp_ok2":      func(r result) bool { return r.err == nil && r.panicked == nil },
+	want := map[string]func(r batchResult) bool{
+		"cmp_ok1":      func(r batchResult) bool { return r.err == nil && r.panicked == nil },
+		"cmp_failed":   func(r batchResult) bool { return errors.Is(r.err, errFailed) },
+		"cmp_panicked": func(r batchResult) bool { return r.panicked == "on purpose" },
+		"cmp_dup":      func(r batchResult) bool { return r.err != nil && r.panicked == nil },
+		"cmp_ok2":      func(r batchResult) bool { return r.err == nil && r.panicked == nil },
 	}
 	for i, w := range writes {
 		if !want[w.id](results[i]) {
@@ -130,6 +100,53 @@ func TestBatchedWritesStayApart(t *testing.T) {
 	if len(ids) != 3 {
 		t.Errorf("stored %v, want only cmp_first, cmp_ok1 and cmp_ok2", ids)
 	}
+}
+
+// batchResult is what one write of inOneBatch returned, or its panic.
+type batchResult struct {
+	err      error
+	panicked any
+}
+
+// inOneBatch runs fns as one batch of writes of db: a write of its own
+// holds the writer (and runs hold, if not nil, once released) until every
+// fn is queued behind it, in order; then they run together. It returns
+// each fn's result.
+func inOneBatch(t *testing.T, db *DB, hold func(store.Tx) error, fns ...func(store.Tx) error) []batchResult {
+	t.Helper()
+	ctx := context.Background()
+	release, held := make(chan struct{}), make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		first <- db.Write(ctx, func(tx store.Tx) error {
+			close(held)
+			<-release
+			if hold != nil {
+				return hold(tx)
+			}
+			return nil
+		})
+	}()
+	<-held
+	results := make([]batchResult, len(fns))
+	var wg sync.WaitGroup
+	for i, fn := range fns {
+		wg.Go(func() {
+			defer func() { results[i].panicked = recover() }()
+			results[i].err = db.Write(ctx, fn)
+		})
+		waitFor(t, func() bool {
+			db.writes.mu.Lock()
+			defer db.writes.mu.Unlock()
+			return len(db.writes.queue) == i+1
+		})
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatalf("the write that held the writer: %v", err)
+	}
+	wg.Wait()
+	return results
 }
 
 func waitFor(t *testing.T, cond func() bool) {

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -81,33 +80,15 @@ func TestHourCacheHoldsOnlyWhatCommitted(t *testing.T) {
 	}
 	check("after a write rolled back alone", 700)
 
-	// batch runs fns in one batch of writes, behind a held write.
+	// batch runs fns in one batch of writes and returns their errors.
 	batch := func(fns ...func(tx store.Tx) error) []error {
-		release, held := make(chan struct{}), make(chan struct{})
-		first := make(chan error, 1)
-		go func() {
-			first <- db.Write(ctx, func(tx store.Tx) error {
-				close(held)
-				<-release
-				return nil
-			})
-		}()
-		<-held
-		errs := make([]error, len(fns))
-		var wg sync.WaitGroup
-		for i, fn := range fns {
-			wg.Go(func() { errs[i] = db.Write(ctx, fn) })
-			waitFor(t, func() bool {
-				db.writes.mu.Lock()
-				defer db.writes.mu.Unlock()
-				return len(db.writes.queue) == i+1
-			})
+		var errs []error
+		for _, r := range inOneBatch(t, db, nil, fns...) {
+			if r.panicked != nil {
+				t.Fatalf("a write panicked: %v", r.panicked)
+			}
+			errs = append(errs, r.err)
 		}
-		close(release)
-		if err := <-first; err != nil {
-			t.Fatal(err)
-		}
-		wg.Wait()
 		return errs
 	}
 	// The other write of the batch commits it, and writes no hour.
