@@ -113,7 +113,7 @@ type dispatcher struct {
 	s   *Service
 	cfg DispatchConfig
 
-	mu   sync.Mutex
+	mu   sync.Mutex      // held by finish over a lease's release too
 	busy map[string]bool // endpoints being sent to by this process
 }
 
@@ -237,19 +237,7 @@ func (d *dispatcher) claim(ctx context.Context) []string {
 // serve sends an endpoint's due deliveries in order until none is due,
 // then gives its lease up.
 func (d *dispatcher) serve(ctx context.Context, id string) {
-	defer func() {
-		bg := context.WithoutCancel(ctx)
-		err := d.write(bg, func(tx store.Tx) error {
-			_, err := tx.ExtendLease(bg, id, d.cfg.Owner, time.Unix(0, 0))
-			return err
-		})
-		if err != nil {
-			d.s.log.Error("webhooks: release an endpoint", "endpoint", id, "err", err)
-		}
-		d.mu.Lock()
-		delete(d.busy, id)
-		d.mu.Unlock()
-	}()
+	defer d.finish(ctx, id)
 	for ctx.Err() == nil {
 		var due []*store.Delivery
 		var e *store.WebhookEndpoint
@@ -270,6 +258,24 @@ func (d *dispatcher) serve(ctx context.Context, id string) {
 			return
 		}
 	}
+}
+
+// finish gives an endpoint up: its lease, then its place among the busy,
+// as one step for claim, which drops the busy endpoints from what it
+// leased. Between the two, a claim would lease the endpoint, drop it as
+// busy, and leave it leased to no worker until the lease ran out.
+func (d *dispatcher) finish(ctx context.Context, id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	bg := context.WithoutCancel(ctx)
+	err := d.write(bg, func(tx store.Tx) error {
+		_, err := tx.ExtendLease(bg, id, d.cfg.Owner, time.Unix(0, 0))
+		return err
+	})
+	if err != nil {
+		d.s.log.Error("webhooks: release an endpoint", "endpoint", id, "err", err)
+	}
+	delete(d.busy, id)
 }
 
 // flushEvery bounds how long attempts wait to be recorded: those of a

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/service"
+	"github.com/adcamp/adcamp/internal/webhook"
 )
 
 // TestEventsBeforeTheDispatcher: a change's event is its record until the
@@ -215,4 +217,45 @@ func fourEvents(t *testing.T, f *fixture, key context.Context, tn adcamp.Tenant)
 		t.Fatal(err)
 	}
 	return []string{"campaign.ended", "keyword.batch_created", "ad_group.created", "campaign.created"}
+}
+
+// TestClaimBesideAWorkerFinishing: a worker giving its endpoint up and
+// a claim run side by side, round after round, with a delivery due each
+// time. Either the claim takes the endpoint back for a worker, or the
+// endpoint is left free for the next claim: never leased to no worker,
+// which held its deliveries until the lease ran out (for ever on this
+// test's clock, which stands still).
+func TestClaimBesideAWorkerFinishing(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	accountID, _ := f.setup()
+	tn := adcamp.Tenant{AccountID: accountID, Environment: adcamp.Sandbox}
+	key := apiKey("ak_test_a", "req_1", "")
+	r := newReceiver(t)
+	e, err := f.svc.CreateWebhookEndpoint(key, tn, service.EndpointInput{URL: ptr(r.srv.URL + "/hooks")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.CreateCampaign(key, tn, adcamp.CampaignInput{Name: adcamp.Some("Spring"), BudgetDaily: adcamp.Some("25"),
+		Marketplace: adcamp.Some("US")}, false); err != nil {
+		t.Fatal(err)
+	}
+	d := service.NewDispatcher(f.svc, service.DispatchConfig{Sender: webhook.NewSender(true), Owner: "one"})
+	d.FanOut(ctx)
+	if ids := d.Claim(ctx); !slices.Equal(ids, []string{e.ID}) {
+		t.Fatalf("Claim() = %v, want [%s]", ids, e.ID)
+	}
+	for round := range 1000 {
+		var claimed []string
+		var wg sync.WaitGroup
+		wg.Go(func() { d.Finish(ctx, e.ID) })
+		wg.Go(func() { claimed = d.Claim(ctx) })
+		wg.Wait()
+		if len(claimed) == 0 {
+			claimed = d.Claim(ctx)
+		}
+		if !slices.Equal(claimed, []string{e.ID}) {
+			t.Fatalf("round %d: the endpoint, with a delivery due, was claimed by neither claim", round)
+		}
+	}
 }
