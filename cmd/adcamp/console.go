@@ -41,7 +41,7 @@ func (a *app) listenConsole(cfg *serveConfig, tlsConfig *tls.Config) (listener, 
 		l = tls.NewListener(l, tlsConfig)
 	}
 	a.log.Info("console listening", "url", consoleURL(cfg, l.Addr().String(), tlsConfig != nil))
-	return listener{"console", newHTTPServer(h, a.log, serverTimeouts), l}, nil
+	return listener{"console", newHTTPServer(a.foreground.Wrap(h), a.log, serverTimeouts), l}, nil
 }
 
 // trustedOrigins is the origin of --console-url, whose form posts the

@@ -46,7 +46,7 @@ func (a *app) listenOperator(cfg *serveConfig, tlsConfig *tls.Config) (listener,
 	// parameter, and a snapshot streams for as long as it takes.
 	t := serverTimeouts
 	t.write = 0
-	return listener{"operator", newHTTPServer(h, a.log, t), l}, nil
+	return listener{"operator", newHTTPServer(a.foreground.Wrap(h), a.log, t), l}, nil
 }
 
 func operatorKeysCreate(fs *flag.FlagSet) func(context.Context, *adminRun) error {

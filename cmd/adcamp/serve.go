@@ -22,6 +22,7 @@ import (
 	"github.com/adcamp/adcamp/client/signing"
 	"github.com/adcamp/adcamp/internal/httpapi"
 	"github.com/adcamp/adcamp/internal/jsonlog"
+	"github.com/adcamp/adcamp/internal/lowpriority"
 	"github.com/adcamp/adcamp/internal/metrics"
 	"github.com/adcamp/adcamp/internal/service"
 	"github.com/adcamp/adcamp/internal/store"
@@ -240,9 +241,12 @@ type app struct {
 	db      store.Store
 	svc     *service.Service
 	metrics *metrics.Metrics
-	log     *slog.Logger
-	ops     *opsRuntime
-	sole    bool // the only process on its store (SQLite)
+	// foreground marks the requests of the API, console and operator
+	// listeners, which report jobs give way to (lowpriority.Pacer).
+	foreground *lowpriority.Foreground
+	log        *slog.Logger
+	ops        *opsRuntime
+	sole       bool // the only process on its store (SQLite)
 	// webhooksAllowPrivate is serve --webhooks-allow-private.
 	webhooksAllowPrivate bool
 	reportWorkers        int           // serve --report-job-workers
@@ -268,7 +272,9 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 		HistoryRetention: time.Duration(cfg.historyDays) * 24 * time.Hour,
 	})
 	svc.SetFeedRetention(cfg.feedRetention)
-	svc.SetReportJobs(service.ReportJobsConfig{MaxPerAccount: cfg.reportJobsPerAccount, Lease: cfg.reportLease})
+	foreground := &lowpriority.Foreground{}
+	svc.SetReportJobs(service.ReportJobsConfig{MaxPerAccount: cfg.reportJobsPerAccount, Lease: cfg.reportLease,
+		Foreground: foreground})
 	svc.SetSimulator(service.SimulatorConfig{Enabled: cfg.simulator && cfg.sandboxAddr != "", Seed: cfg.simulatorSeed})
 	if err := svc.LoadSettings(ctx); err != nil {
 		db.Close()
@@ -279,7 +285,7 @@ func (c *cli) openServe(ctx context.Context, cfg *serveConfig, log *slog.Logger)
 	b := readBuildInfo()
 	m.SetBuildInfo(b.Version, b.Commit, b.GoVersion)
 	m.DayJournal(svc.DaysJournaled)
-	return &app{db: db, svc: svc, metrics: m, log: log, ops: &opsRuntime{cfg: cfg.ops, dataDir: cfg.store.dataDir},
+	return &app{db: db, svc: svc, metrics: m, foreground: foreground, log: log, ops: &opsRuntime{cfg: cfg.ops, dataDir: cfg.store.dataDir},
 		sole: cfg.store.databaseURL == "", webhooksAllowPrivate: cfg.webhooksAllowPrivate, reportWorkers: cfg.reportWorkers,
 		dayFoldPause: cfg.dayFoldPause}, nil
 }
@@ -349,7 +355,7 @@ func (a *app) listen(cfg *serveConfig) (listeners, error) {
 		if tlsConfig != nil {
 			l = tls.NewListener(l, tlsConfig)
 		}
-		ls = append(ls, listener{string(e.env), newHTTPServer(h, a.log, serverTimeouts), l})
+		ls = append(ls, listener{string(e.env), newHTTPServer(a.foreground.Wrap(h), a.log, serverTimeouts), l})
 		a.log.Info("listening", "env", string(e.env), "url", scheme+"://"+l.Addr().String()+signing.PrefixCanonical)
 	}
 	if cfg.metricsAddr != "" {

@@ -66,6 +66,9 @@ type ReportJobsConfig struct {
 	// one transaction (reportChunkRows if zero; tests lower it): see
 	// EachPerformanceRow.
 	ChunkRows int
+	// Foreground, if set, tells a job's writer that the server is
+	// answering requests: it then gives way more (lowpriority.Pacer).
+	Foreground *lowpriority.Foreground
 }
 
 // reportJobs is a Service's part of the report jobs.
@@ -355,7 +358,7 @@ func (s *Service) RunReportJob(ctx context.Context, owner string) (bool, error) 
 	// run on a thread at the lowest priority, so that the API's requests
 	// go first on a machine of few cores.
 	var runErr error
-	lowpriority.Do(func() { runErr = s.writeJob(ctx, rj, owner, cfg.Lease) })
+	lowpriority.Do(func() { runErr = s.writeJob(ctx, rj, owner, cfg) })
 	if ctx.Err() != nil {
 		return true, nil // stopped: another run (or this process's next) takes it up
 	}
@@ -540,8 +543,8 @@ func (c *chunkWriter) renew() error {
 }
 
 // writeJob writes j's file and sets its row count and size.
-func (s *Service) writeJob(ctx context.Context, j *ReportJob, owner string, lease time.Duration) error {
-	cw := &chunkWriter{ctx: ctx, s: s, job: j.ReportJob, owner: owner, lease: lease, buf: make([]byte, 0, reportChunk),
+func (s *Service) writeJob(ctx context.Context, j *ReportJob, owner string, cfg ReportJobsConfig) error {
+	cw := &chunkWriter{ctx: ctx, s: s, job: j.ReportJob, owner: owner, lease: cfg.Lease, buf: make([]byte, 0, reportChunk),
 		renewed: s.Now()}
 	// klauspost/compress's gzip at its fastest level: about 1.7 times
 	// the speed of the standard library's, for a smaller file
@@ -557,10 +560,11 @@ func (s *Service) writeJob(ctx context.Context, j *ReportJob, owner string, leas
 	if csv {
 		bw.WriteString(csvHeader(j.Query))
 	}
-	// Give way to the API's requests every half millisecond of work (see
-	// lowpriority.Pacer): in a process pinned to one core, the API's p99
-	// beside a job was 26 ms, 1.9 ms with it (bench/README.md).
-	pace := lowpriority.NewPacer(500 * time.Microsecond)
+	// Give way to the API's requests every half millisecond of work, and
+	// wait for them while they come (see lowpriority.Pacer): in a process
+	// pinned to one core, the API's p99 beside a job was 26 ms, 1.9 ms
+	// with the yields (bench/README.md).
+	pace := lowpriority.NewPacer(500*time.Microsecond, cfg.Foreground)
 	err = s.EachPerformanceRow(store.WithBackgroundReads(ctx), j.Tenant, j.Query, func(r *ReportRow) error {
 		if rows%64 == 0 {
 			pace.Yield()
