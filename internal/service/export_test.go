@@ -1,22 +1,13 @@
 package service
 
-import (
-	"context"
-	"time"
-)
+import "context"
 
 // Dispatcher exposes a webhook dispatcher's steps to the tests of the
 // race between a worker giving an endpoint up and a claim.
 type Dispatcher struct{ d *dispatcher }
 
 func NewDispatcher(s *Service, cfg DispatchConfig) *Dispatcher {
-	if cfg.Lease == 0 {
-		cfg.Lease = 2 * time.Minute
-	}
-	if cfg.Workers == 0 {
-		cfg.Workers = 64
-	}
-	return &Dispatcher{&dispatcher{s: s, cfg: cfg, busy: map[string]bool{}}}
+	return &Dispatcher{&dispatcher{s: s, cfg: cfg.withDefaults(), busy: map[string]bool{}}}
 }
 
 func (d *Dispatcher) FanOut(ctx context.Context)            { d.d.fanOut(ctx) }

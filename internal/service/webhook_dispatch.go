@@ -63,8 +63,8 @@ const (
 	dueBatch      = 20
 )
 
-// RunWebhooks delivers events until ctx ends.
-func (s *Service) RunWebhooks(ctx context.Context, cfg DispatchConfig) {
+// withDefaults fills what cfg leaves unset with the defaults.
+func (cfg DispatchConfig) withDefaults() DispatchConfig {
 	if cfg.Poll <= 0 {
 		cfg.Poll = 250 * time.Millisecond
 	}
@@ -74,12 +74,18 @@ func (s *Service) RunWebhooks(ctx context.Context, cfg DispatchConfig) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 64
 	}
-	if cfg.Sender == nil {
-		panic("service: RunWebhooks needs a Sender")
-	}
 	if cfg.Owner == "" {
 		cfg.Owner = randomToken(12, false)
 	}
+	return cfg
+}
+
+// RunWebhooks delivers events until ctx ends.
+func (s *Service) RunWebhooks(ctx context.Context, cfg DispatchConfig) {
+	if cfg.Sender == nil {
+		panic("service: RunWebhooks needs a Sender")
+	}
+	cfg = cfg.withDefaults()
 	d := &dispatcher{s: s, cfg: cfg, busy: map[string]bool{}}
 	if cfg.Sole {
 		d.release(ctx, "")
