@@ -6,7 +6,8 @@
 #
 # One adcamp serve, pinned to CPU 0 as in sitting.sh, on PostgreSQL (STORE=
 # postgres, the default; a fresh schema, see pg-schema.sh) or SQLite
-# (STORE=sqlite). Its sandbox is filled once: KEYWORDS keywords (2,000),
+# (STORE=sqlite). Its sandbox is filled once: KEYWORDS keywords (2,000, in
+# campaigns of 100),
 # each with 30 days of simulated hourly delivery (POST /sandbox/simulate,
 # 1.44 M hourly rows at the default). Then, REPS times for each of CONCS,
 # two runs of the team's load generator (the mixed sitting's signed
