@@ -9,7 +9,7 @@
 # (STORE=sqlite). Its sandbox is filled once: KEYWORDS keywords (2,000, in
 # campaigns of 100),
 # each with 30 days of simulated hourly delivery (POST /sandbox/simulate,
-# 1.44 M hourly rows at the default). Then, REPS times for each of CONCS,
+# about 1.42 M hourly rows at the default). Then, REPS times for each of CONCS,
 # two runs of the team's load generator (the mixed sitting's signed
 # create / get / list / update on production, pinned to CPU 1): "alone",
 # and "beside-job", during which a loop keeps one report job of the

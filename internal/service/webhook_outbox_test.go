@@ -24,12 +24,7 @@ func TestEventsBeforeTheDispatcher(t *testing.T) {
 	accountID, _ := f.setup()
 	tn := adcamp.Tenant{AccountID: accountID, Environment: adcamp.Sandbox}
 	key := apiKey("ak_test_a", "req_1", "")
-	r := newReceiver(t)
-	e, err := f.svc.CreateWebhookEndpoint(key, tn, service.EndpointInput{URL: ptr(r.srv.URL + "/hooks")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.secret = e.Secret
+	r, _ := hooked(t, f, key, tn)
 
 	want := fourEvents(t, f, key, tn)
 
@@ -153,12 +148,7 @@ func TestEventsWithoutAnEndpoint(t *testing.T) {
 
 	// An endpoint now: nothing is sent of what came before it, until it
 	// is redelivered.
-	r := newReceiver(t)
-	e, err := f.svc.CreateWebhookEndpoint(key, tn, service.EndpointInput{URL: ptr(r.srv.URL + "/hooks")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.secret = e.Secret
+	r, e := hooked(t, f, key, tn)
 	n, err := f.svc.Redeliver(key, tn, e.ID, before[3].ID, time.Time{}, time.Time{}) // campaign.created
 	if err != nil || n != 1 {
 		t.Fatalf("Redeliver(one event) = %d, %v; want 1", n, err)
@@ -192,6 +182,19 @@ func TestEventsWithoutAnEndpoint(t *testing.T) {
 		}
 	}
 	sameEvents("after the redeliveries", list())
+}
+
+// hooked creates an endpoint of tn that takes every event, delivered to
+// a new receiver, which it returns with the endpoint.
+func hooked(t *testing.T, f *fixture, key context.Context, tn adcamp.Tenant) (*receiver, *service.NewEndpoint) {
+	t.Helper()
+	r := newReceiver(t)
+	e, err := f.svc.CreateWebhookEndpoint(key, tn, service.EndpointInput{URL: ptr(r.srv.URL + "/hooks")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.secret = e.Secret
+	return r, e
 }
 
 // fourEvents creates a campaign, an ad group, a batch of two keywords and
@@ -231,11 +234,7 @@ func TestClaimBesideAWorkerFinishing(t *testing.T) {
 	accountID, _ := f.setup()
 	tn := adcamp.Tenant{AccountID: accountID, Environment: adcamp.Sandbox}
 	key := apiKey("ak_test_a", "req_1", "")
-	r := newReceiver(t)
-	e, err := f.svc.CreateWebhookEndpoint(key, tn, service.EndpointInput{URL: ptr(r.srv.URL + "/hooks")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, e := hooked(t, f, key, tn)
 	if _, err := f.svc.CreateCampaign(key, tn, adcamp.CampaignInput{Name: adcamp.Some("Spring"), BudgetDaily: adcamp.Some("25"),
 		Marketplace: adcamp.Some("US")}, false); err != nil {
 		t.Fatal(err)
