@@ -259,7 +259,7 @@ var errReplayed = errors.New("replayed")
 // whose rules rest on the rows they read and change: their transactions
 // run with row locks (store.WithRowLocks).
 func (s *Keys) Once(ctx context.Context, k ReplayKey, fn func(context.Context) (*Answer, Outcome, error)) (*Answer, bool, error) {
-	ctx = store.WithRowLocks(ctx)
+	ctx = store.WithRepeatable(store.WithRowLocks(ctx))
 	for attempt := range 3 {
 		var ans *Answer
 		var outcome Outcome

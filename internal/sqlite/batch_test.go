@@ -14,10 +14,26 @@ import (
 // TestBatchedWritesStayApart holds the writer with one write while others
 // queue, so that they run as one batch, and checks that each is all or
 // nothing on its own: the failed and the panicking write leave nothing,
-// the others are stored, and every caller gets its own result.
+// the others are stored, and every caller gets its own result. Writes
+// marked repeatable run first without savepoints: then those before the
+// first failure run twice, and no write that failed runs again.
 func TestBatchedWritesStayApart(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	t.Run("savepoints", func(t *testing.T) {
+		t.Parallel()
+		testBatchedWritesStayApart(t, context.Background(), map[string]int{
+			"cmp_ok1": 1, "cmp_failed": 1, "cmp_panicked": 1, "cmp_dup": 1, "cmp_ok2": 1})
+	})
+	t.Run("repeatable", func(t *testing.T) {
+		t.Parallel()
+		// Bare, cmp_ok1 then cmp_failed; again among savepoints, cmp_ok1
+		// and every write after cmp_failed.
+		testBatchedWritesStayApart(t, store.WithRepeatable(context.Background()), map[string]int{
+			"cmp_ok1": 2, "cmp_failed": 1, "cmp_panicked": 1, "cmp_dup": 1, "cmp_ok2": 1})
+	})
+}
+
+func testBatchedWritesStayApart(t *testing.T, ctx context.Context, wantRuns map[string]int) {
 	db, err := Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -57,10 +73,19 @@ func TestBatchedWritesStayApart(t *testing.T) {
 		{"cmp_ok2", func(tx store.Tx) error { return create(tx, "cmp_ok2") }},
 	}
 	var fns []func(store.Tx) error
+	runs := make(map[string]int) // the batch's writes run one at a time
 	for _, w := range writes {
-		fns = append(fns, w.fn)
+		fns = append(fns, func(tx store.Tx) error {
+			runs[w.id]++
+			return w.fn(tx)
+		})
 	}
-	results := inOneBatch(t, db, func(tx store.Tx) error { return create(tx, "cmp_first") }, fns...)
+	results := inOneBatch(t, ctx, db, func(tx store.Tx) error { return create(tx, "cmp_first") }, fns...)
+	for id, n := range wantRuns {
+		if runs[id] != n {
+			t.Errorf("write %s ran %d times, want %d", id, runs[id], n)
+		}
+	}
 
 	want := map[string]func(r batchResult) bool{
 		"cmp_ok1":      func(r batchResult) bool { return r.err == nil && r.panicked == nil },
@@ -108,13 +133,12 @@ type batchResult struct {
 	panicked any
 }
 
-// inOneBatch runs fns as one batch of writes of db: a write of its own
+// inOneBatch runs fns as one batch of writes of db, with ctx: a write of its own
 // holds the writer (and runs hold, if not nil, once released) until every
 // fn is queued behind it, in order; then they run together. It returns
 // each fn's result.
-func inOneBatch(t *testing.T, db *DB, hold func(store.Tx) error, fns ...func(store.Tx) error) []batchResult {
+func inOneBatch(t *testing.T, ctx context.Context, db *DB, hold func(store.Tx) error, fns ...func(store.Tx) error) []batchResult {
 	t.Helper()
-	ctx := context.Background()
 	release, held := make(chan struct{}), make(chan struct{})
 	first := make(chan error, 1)
 	go func() {

@@ -83,7 +83,7 @@ func TestHourCacheHoldsOnlyWhatCommitted(t *testing.T) {
 	// batch runs fns in one batch of writes and returns their errors.
 	batch := func(fns ...func(tx store.Tx) error) []error {
 		var errs []error
-		for _, r := range inOneBatch(t, db, nil, fns...) {
+		for _, r := range inOneBatch(t, context.Background(), db, nil, fns...) {
 			if r.panicked != nil {
 				t.Fatalf("a write panicked: %v", r.panicked)
 			}
@@ -107,6 +107,23 @@ func TestHourCacheHoldsOnlyWhatCommitted(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after a write that follows them", 1250)
+
+	// A batch of repeatable writes runs bare first: the hour put before the
+	// failing write is staged, rolled back with the whole transaction, and
+	// put again among savepoints; only that second run may reach the cache.
+	repeatable := store.WithRepeatable(ctx)
+	var errs []error
+	for _, r := range inOneBatch(t, repeatable, db, nil, put(1260), failing(1270)) {
+		errs = append(errs, r.err)
+	}
+	if errs[0] != nil || !errors.Is(errs[1], errFailed) {
+		t.Fatalf("repeatable batch: %v", errs)
+	}
+	check("after a bare batch rolled back and run again", 1260)
+	if err := db.Write(repeatable, put(1280)); err != nil {
+		t.Fatal(err)
+	}
+	check("after a write that follows it", 1280)
 
 	// A batch that stores an hour, then deletes the campaign's figures:
 	// what the first write staged must not reach the cache.

@@ -34,6 +34,7 @@ import (
 	"github.com/pressly/goose/v3"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
+	"github.com/adcamp/adcamp"
 	"github.com/adcamp/adcamp/internal/store"
 )
 
@@ -477,7 +478,7 @@ func (db *DB) Write(ctx context.Context, fn func(store.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return db.writes.write(fn)
+	return db.writes.write(fn, store.Repeatable(ctx))
 }
 
 // Read runs fn in a read transaction on a reader connection. A context
@@ -552,6 +553,8 @@ type tx struct {
 	stmts  *stmtCache        // of the transaction's pool
 	places *store.PlaceCache // the writer's (DeliveryKeywords), nil in reads
 	hours  *store.HourStage  // the writer's (PutDelivery), nil in reads
+
+	endpoints map[adcamp.Tenant]bool // tenants with an enabled webhook endpoint, as found (hasEndpoint)
 }
 
 // consistent makes the statements that follow share one snapshot: a

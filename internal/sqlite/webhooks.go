@@ -33,6 +33,7 @@ func scanEndpoint(row rowScanner) (*store.WebhookEndpoint, error) {
 }
 
 func (t *tx) CreateWebhookEndpoint(ctx context.Context, e *store.WebhookEndpoint) error {
+	t.endpointsChanged()
 	_, err := t.exec(ctx, `INSERT INTO webhook_endpoints (`+endpointColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 		e.ID, e.AccountID, string(e.Environment), e.URL, e.Description, strings.Join(e.EventTypes, " "), e.Enabled,
@@ -68,6 +69,7 @@ func (t *tx) ListWebhookEndpoints(ctx context.Context, tn adcamp.Tenant) ([]*sto
 }
 
 func (t *tx) UpdateWebhookEndpoint(ctx context.Context, e *store.WebhookEndpoint) error {
+	t.endpointsChanged()
 	res, err := t.exec(ctx, `UPDATE webhook_endpoints SET url = $1, description = $2, event_types = $3, enabled = $4,
 		disabled_reason = $5, failing_since = $6, secret = $7, previous_secret = $8, previous_expires_at = $9,
 		updated_at = $10, ordering = $13 WHERE id = $11 AND account_id = $12`,
@@ -78,6 +80,7 @@ func (t *tx) UpdateWebhookEndpoint(ctx context.Context, e *store.WebhookEndpoint
 }
 
 func (t *tx) DeleteWebhookEndpoint(ctx context.Context, tn adcamp.Tenant, id string) error {
+	t.endpointsChanged()
 	res, err := t.exec(ctx, `DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND environment = $3`,
 		id, tn.AccountID, string(tn.Environment))
 	return affectedOne(res, err, "webhook endpoint", id)
@@ -99,7 +102,6 @@ func scanEvent(row rowScanner) (*adcamp.Event, error) {
 }
 
 func (t *tx) AddEvents(ctx context.Context, evs []*adcamp.Event) error {
-	var taken map[adcamp.Tenant]bool // tenant → has an enabled endpoint
 	for _, e := range evs {
 		if e.Payload != nil {
 			if err := t.AddEventsOnly(ctx, []*adcamp.Event{e}); err != nil {
@@ -108,17 +110,9 @@ func (t *tx) AddEvents(ctx context.Context, evs []*adcamp.Event) error {
 		} else {
 			// A change record's event: queued only for a tenant with an
 			// enabled endpoint (see store.WebhooksTx.AddEvents).
-			tn := adcamp.Tenant{AccountID: e.AccountID, Environment: e.Environment}
-			has, ok := taken[tn]
-			if !ok {
-				if err := t.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM webhook_endpoints
-					WHERE account_id = $1 AND environment = $2 AND enabled)`, tn.AccountID, string(tn.Environment)).Scan(&has); err != nil {
-					return err
-				}
-				if taken == nil {
-					taken = make(map[adcamp.Tenant]bool, 1)
-				}
-				taken[tn] = has
+			has, err := t.hasEndpoint(ctx, adcamp.Tenant{AccountID: e.AccountID, Environment: e.Environment})
+			if err != nil {
+				return err
 			}
 			if !has {
 				continue
@@ -130,6 +124,36 @@ func (t *tx) AddEvents(ctx context.Context, evs []*adcamp.Event) error {
 	}
 	return nil
 }
+
+// hasEndpoint says whether tn has an enabled webhook endpoint, as t sees
+// it. The answer is kept for the rest of the transaction, which is a whole
+// batch of writes (see batcher): most writes of a batch are one tenant's,
+// and the lookup was a statement a change, about a tenth of a campaign's
+// create (bench/notes/39-sqlite.md). A change of the endpoints in the
+// same transaction forgets it (endpointsChanged). One made by another
+// connection cannot come between: the writer holds the write lock from
+// the batch's first statement to its commit. (An account deleted in the
+// batch may leave a stale yes: its events are queued, and the dispatcher
+// drops what no endpoint takes.)
+func (t *tx) hasEndpoint(ctx context.Context, tn adcamp.Tenant) (bool, error) {
+	if has, ok := t.endpoints[tn]; ok {
+		return has, nil
+	}
+	var has bool
+	if err := t.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM webhook_endpoints
+		WHERE account_id = $1 AND environment = $2 AND enabled)`, tn.AccountID, string(tn.Environment)).Scan(&has); err != nil {
+		return false, err
+	}
+	if t.endpoints == nil {
+		t.endpoints = make(map[adcamp.Tenant]bool, 1)
+	}
+	t.endpoints[tn] = has
+	return has, nil
+}
+
+// endpointsChanged forgets what hasEndpoint found: t has changed the
+// webhook endpoints.
+func (t *tx) endpointsChanged() { clear(t.endpoints) }
 
 // eventsPerInsert bounds the rows of one INSERT of AddEventsOnly (7 values
 // each): the dispatcher stores the events of a batch of its outbox in one

@@ -149,6 +149,24 @@ func marked(ctx context.Context, key any) bool {
 	return v
 }
 
+type repeatableKey struct{}
+
+// WithRepeatable marks ctx for Write: fn changes nothing but through its
+// Tx, and may run again from the start, so a store may roll a first run
+// back and run it anew. (PostgreSQL's store runs every write again after a
+// serialization failure; SQLite's runs the writes so marked in a batch
+// without a savepoint each, and runs a batch again, those that had
+// succeeded, when one of them fails.) The service marks the requests that
+// Once runs: their answers are kept, not written out, until the commit.
+func WithRepeatable(ctx context.Context) context.Context {
+	return mark(ctx, repeatableKey{})
+}
+
+// Repeatable reports whether ctx is marked by WithRepeatable.
+func Repeatable(ctx context.Context) bool {
+	return marked(ctx, repeatableKey{})
+}
+
 type rowLocksKey struct{}
 
 // WithRowLocks marks ctx for Write: the transaction's correctness rests
