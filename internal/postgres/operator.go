@@ -361,6 +361,28 @@ func (t *tx) GetCampaignSpend(ctx context.Context, tn adcamp.Tenant, id string, 
 	return c, adcamp.Money(spend), nil
 }
 
+// ListCampaignsSpend reads the page, then the spend of its campaigns
+// (CampaignSpend), in the same transaction.
+func (t *tx) ListCampaignsSpend(ctx context.Context, tn adcamp.Tenant, q store.ListQuery, from, to time.Time) ([]*adcamp.Campaign, []adcamp.Money, int64, error) {
+	cs, total, err := t.ListCampaigns(ctx, tn, q)
+	if err != nil || len(cs) == 0 {
+		return cs, nil, total, err
+	}
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
+	}
+	m, err := t.CampaignSpend(ctx, ids, from, to)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	spend := make([]adcamp.Money, len(cs))
+	for i, c := range cs {
+		spend[i] = m[c.ID]
+	}
+	return cs, spend, total, nil
+}
+
 // withSpend scans a campaign's row whose last column is its spend.
 type withSpend struct {
 	r     row

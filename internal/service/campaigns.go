@@ -186,21 +186,17 @@ func (s *Ads) listCampaigns(ctx context.Context, t adcamp.Tenant, f adcamp.Campa
 		}
 	}
 	p := &adcamp.Page[*adcamp.Campaign]{Page: f.Page, PageSize: f.PageSize}
-	var spend map[string]adcamp.Money
-	var today adcamp.Date
+	var spend []adcamp.Money // the page's campaigns' spend today, in order
+	today, from, to := accountDay(zone, s.Now())
 	err := s.readOne(ctx, func(tx store.Tx) error {
 		var err error
 		q := pageQuery(f.Page, f.PageSize, f.Status)
 		q.Today = s.today()
-		p.Items, p.TotalItems, err = tx.ListCampaigns(ctx, t, q)
-		if err != nil || !serving || len(p.Items) == 0 {
+		if !serving {
+			p.Items, p.TotalItems, err = tx.ListCampaigns(ctx, t, q)
 			return err
 		}
-		ids := make([]string, len(p.Items))
-		for i, c := range p.Items {
-			ids[i] = c.ID
-		}
-		spend, today, err = s.spendToday(ctx, tx, zone, ids)
+		p.Items, spend, p.TotalItems, err = tx.ListCampaignsSpend(ctx, t, q, from, to)
 		return err
 	})
 	if err != nil {
@@ -213,7 +209,7 @@ func (s *Ads) listCampaigns(ctx context.Context, t adcamp.Tenant, f adcamp.Campa
 	for i, c := range p.Items {
 		s.view(c)
 		if serving {
-			sv[i] = Serving{Status: adcamp.ServingOf(c, today, spend[c.ID]), SpendToday: spend[c.ID]}
+			sv[i] = Serving{Status: adcamp.ServingOf(c, today, spend[i]), SpendToday: spend[i]}
 		}
 	}
 	return p, sv, nil

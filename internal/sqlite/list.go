@@ -77,7 +77,7 @@ var keyedByID = map[string]bool{"campaigns": true}
 // keeps the first step's order without sorting).
 func pageSQL(table, columns, extra, where string, n, offset int) string {
 	limits := ` LIMIT $` + itoa(n+1) + ` OFFSET $` + itoa(n+2)
-	if offset < deepOffset || !keyedByID[table] {
+	if pageAlias(table, offset) == table {
 		return `SELECT ` + columns + extra + ` FROM ` + table + ` WHERE ` + where +
 			` ORDER BY created_at DESC, id DESC` + limits
 	}
@@ -86,14 +86,29 @@ func pageSQL(table, columns, extra, where string, n, offset int) string {
 		` ORDER BY p.created_at DESC, p.id DESC`
 }
 
-// qualify prefixes each name of a column list ("id, name") with alias.
+// pageAlias is the name by which pageSQL's statement for a page at
+// offset knows the rows of table it selects: table, or c when it reads
+// them in two steps. A column of its own (a subquery) names them so.
+func pageAlias(table string, offset int) string {
+	if offset < deepOffset || !keyedByID[table] {
+		return table
+	}
+	return "c"
+}
+
+// qualify prefixes each name of a column list ("id, name") with alias,
+// and leaves a subquery ("(SELECT …)", without a comma) as it is.
 func qualify(alias, columns string) string {
 	var b strings.Builder
 	for i, c := range strings.Split(columns, ",") {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(alias + "." + strings.TrimSpace(c))
+		if c = strings.TrimSpace(c); strings.HasPrefix(c, "(") {
+			b.WriteString(c)
+		} else {
+			b.WriteString(alias + "." + c)
+		}
 	}
 	return b.String()
 }

@@ -53,9 +53,13 @@ func planPage(table, columns, where string) string {
 
 // planDeepPage builds a page query as list.go's pageSQL does from
 // deepOffset on: the page's ids from the index first, then their rows,
-// sorted again (a page's rows alone).
-func planDeepPage(table, columns, extra, where string) string {
+// sorted again (a page's rows alone). extraParams counts the parameters
+// extra has of its own, if any.
+func planDeepPage(table, columns, extra, where string, extraParams ...int) string {
 	n := planParams(where)
+	for _, p := range extraParams {
+		n += p // extra's own, numbered after where's
+	}
 	var qualified []string
 	for _, c := range strings.Split(columns, ",") {
 		qualified = append(qualified, "c."+strings.TrimSpace(c))
@@ -120,6 +124,13 @@ var planQueries = []planQuery{
 	{name: "ListCampaigns/deep page", list: true, deep: true, query: planDeepPage("campaigns", planCampaignColumns,
 		`, (SELECT coalesce(sum(n), 0) FROM campaign_counts WHERE account_id = $1 AND environment = $2)`,
 		`account_id = $1 AND environment = $2`)},
+	{name: "ListCampaignsSpend/page", list: true, query: `SELECT ` + planCampaignColumns + `,
+		(SELECT SUM(cost) FROM campaign_hour_spend s WHERE s.campaign_id = campaigns.id AND s.hour >= $3 AND s.hour < $4),
+		(SELECT coalesce(sum(n), 0) FROM campaign_counts WHERE account_id = $1 AND environment = $2)
+		FROM campaigns WHERE account_id = $1 AND environment = $2 ORDER BY created_at DESC, id DESC LIMIT $5 OFFSET $6`},
+	{name: "ListCampaignsSpend/deep page status, none due", list: true, deep: true, query: planDeepPage("campaigns", planCampaignColumns,
+		`, (SELECT SUM(cost) FROM campaign_hour_spend s WHERE s.campaign_id = c.id AND s.hour >= $4 AND s.hour < $5)`,
+		`account_id = $1 AND environment = $2 AND status = $3`, 2)},
 	{name: "ListCampaigns/deep page status, none due", list: true, deep: true, query: planDeepPage("campaigns", planCampaignColumns, "",
 		`account_id = $1 AND environment = $2 AND status = $3`)},
 	{name: "ListCampaigns/page status, none due", list: true, query: planPage("campaigns", planCampaignColumns,

@@ -36,6 +36,10 @@ type OperatorTx interface {
 	// over [from, to), read in one statement (a campaign's get answers
 	// both).
 	GetCampaignSpend(ctx context.Context, t adcamp.Tenant, id string, from, to time.Time) (*adcamp.Campaign, adcamp.Money, error)
+	// ListCampaignsSpend is ListCampaigns with each campaign's
+	// CampaignSpend over [from, to), in the page's order (a list of
+	// campaigns answers both).
+	ListCampaignsSpend(ctx context.Context, t adcamp.Tenant, q ListQuery, from, to time.Time) ([]*adcamp.Campaign, []adcamp.Money, int64, error)
 	// DeleteCampaignDelivery removes the delivery figures of a campaign's
 	// keywords and its spend (the sandbox's reset: elsewhere figures
 	// outlive what they describe, for reports).

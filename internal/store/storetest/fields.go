@@ -133,6 +133,8 @@ func (r *roundTrip) campaign(a *adcamp.Account, ca *adcamp.ChannelAccount) *adca
 		r.read("ListCampaigns", list, []*adcamp.Campaign{c}, err)
 		withSpend, _, err := tx.GetCampaignSpend(ctx, tn, c.ID, at(0), at(4))
 		r.read("GetCampaignSpend", withSpend, c, err)
+		listSpend, _, _, err := tx.ListCampaignsSpend(ctx, tn, store.ListQuery{Limit: 20}, at(0), at(4))
+		r.read("ListCampaignsSpend", listSpend, []*adcamp.Campaign{c}, err)
 	})
 	r.writing(func(tx store.Tx) error { // which locks what it returns
 		due, err := tx.DueCampaigns(ctx, day("2027-02-01"), 10)

@@ -17,6 +17,83 @@ var operatorTests = []struct {
 	{"OperatorKeys", testOperatorKeys},
 	{"AccountTimeZone", testAccountTimeZone},
 	{"Delivery", testDelivery},
+	{"CampaignListSpend", testCampaignListSpend},
+}
+
+// testCampaignListSpend: a page of campaigns with their spend
+// (ListCampaignsSpend) is ListCampaigns with CampaignSpend of its
+// campaigns, on a first page, pages from the 100th campaign on (where
+// SQLite reads a page in two steps), past the end, and filtered by status.
+func testCampaignListSpend(t *testing.T, db store.Store) {
+	ctx := t.Context()
+	a := newAccount(t, db, "Acme")
+	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
+	var cs []*adcamp.Campaign
+	for i := range 110 {
+		cs = append(cs, newCampaign(t, db, tn, at(i), func(c *adcamp.Campaign) {
+			if i%3 == 0 {
+				c.Status = adcamp.StatusPaused
+			}
+		}))
+	}
+	h0 := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
+	var rows []store.DeliveryRow
+	for i, c := range cs {
+		if i%4 == 1 {
+			continue // no figures: no spend
+		}
+		place := store.DeliveryKeyword{AccountID: a.ID, Environment: tn.Environment, CampaignID: c.ID, AdGroupID: "adg_spend"}
+		for h := range 3 { // the hour before h0, h0 and the next: two in [h0, h0+2h)
+			rows = append(rows, store.DeliveryRow{KeywordID: fmt.Sprintf("kw_spend_%d_%d", i, h),
+				Hour: h0.Add(time.Duration(h-1) * time.Hour), DeliveryKeyword: place,
+				Impressions: 10, Clicks: 1, Cost: adcamp.Money(1000*i + 10*h + 1)})
+		}
+	}
+	write(t, db, func(tx store.Tx) error { return tx.PutDelivery(ctx, rows, base) })
+	from, to := h0, h0.Add(2*time.Hour)
+	today := adcamp.DateOf(base)
+	var spent int // campaigns listed with a spend
+	for _, q := range []store.ListQuery{
+		{Limit: 20}, {Limit: 20, Offset: 100}, {Limit: 7, Offset: 105}, {Limit: 20, Offset: 200},
+		{Limit: 20, Status: adcamp.StatusPaused, Today: today}, {Limit: 20, Offset: 20, Status: adcamp.StatusActive, Today: today},
+	} {
+		read(t, db, func(tx store.Tx) error {
+			want, wantTotal, err := tx.ListCampaigns(ctx, tn, q)
+			if err != nil {
+				return err
+			}
+			ids := make([]string, len(want))
+			for i, c := range want {
+				ids[i] = c.ID
+			}
+			m, err := tx.CampaignSpend(ctx, ids, from, to)
+			if err != nil {
+				return err
+			}
+			got, spend, total, err := tx.ListCampaignsSpend(ctx, tn, q, from, to)
+			if err != nil {
+				return err
+			}
+			what := fmt.Sprintf("ListCampaignsSpend(%+v)", q)
+			same(t, what, got, want)
+			if total != wantTotal || len(spend) != len(got) {
+				t.Errorf("%s: total %d, %d spends of %d campaigns; want total %d", what, total, len(spend), len(got), wantTotal)
+				return nil
+			}
+			for i, c := range got {
+				if spend[i] != m[c.ID] {
+					t.Errorf("%s: campaign %d (%s) spent %d, CampaignSpend says %d", what, i, c.ID, spend[i], m[c.ID])
+				}
+				if spend[i] != 0 {
+					spent++
+				}
+			}
+			return nil
+		})
+	}
+	if spent == 0 {
+		t.Error("no campaign listed with a spend: the test compares nothing")
+	}
 }
 
 func testOperatorKeys(t *testing.T, db store.Store) {
