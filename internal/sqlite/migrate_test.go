@@ -15,7 +15,9 @@ import (
 )
 
 // TestMigration6KeepsRecords: moving request_records to a WITHOUT ROWID
-// table, and back, keeps the stored answers of a database in service.
+// table, and back, keeps the stored answers of a database in service; so
+// does moving them back to a rowid table, appended in order (00047), and
+// down again.
 func TestMigration6KeepsRecords(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -55,6 +57,23 @@ func TestMigration6KeepsRecords(t *testing.T) {
 		t.Fatalf("migrate down to 5: %v", err)
 	}
 	check("after 00006 down", false)
+
+	if _, err := p.UpTo(ctx, 46); err != nil {
+		t.Fatalf("migrate up to 46: %v", err)
+	}
+	check("after 00006 to 00046", true)
+	if _, err := p.UpTo(ctx, 47); err != nil {
+		t.Fatalf("migrate up to 47: %v", err)
+	}
+	check("after 00047", false)
+	if _, err := db.Exec(`INSERT INTO request_records (scope, token, request_hash, status, header, body, created_at, expires_at)
+		VALUES ('sig:ak_live_x', 'abc', x'02', 200, '{}', '{}', 30, 40)`); err == nil {
+		t.Error("after 00047: a second record of the same scope and token was stored")
+	}
+	if _, err := p.DownTo(ctx, 46); err != nil {
+		t.Fatalf("migrate down to 46: %v", err)
+	}
+	check("after 00047 down", true)
 }
 
 // TestMigration7KeepsCampaigns: rebuilding campaigns keyed by id, and
