@@ -272,3 +272,39 @@ func TestMigration10Rekeys(t *testing.T) {
 	}
 	storetest.Rekey(t, db, func(v int64) error { _, err := p.UpTo(ctx, v); return err }, func() []string { return notices })
 }
+
+// TestMigration48OrdersListIndexesAscending: 00048 rebuilds the eight
+// indexes that order lists ascending (a list reads them backwards; the
+// plan and paging tests hold the lists), and its down migration rebuilds
+// them descending.
+func TestMigration48OrdersListIndexesAscending(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, p := migrationDB(t)
+	names := []string{"campaigns_tenant", "campaigns_tenant_status", "ad_groups_campaign", "ad_groups_campaign_status",
+		"keywords_ad_group", "channel_accounts_account", "negative_keyword_lists_tenant", "negative_keywords_parent"}
+	check := func(when string, wantDesc bool) {
+		t.Helper()
+		for _, name := range names {
+			var ddl string
+			if err := db.QueryRow(`SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?`, name).Scan(&ddl); err != nil {
+				t.Fatalf("%s: index %s: %v", when, name, err)
+			}
+			if got := strings.Contains(ddl, "DESC"); got != wantDesc {
+				t.Errorf("%s: %s descending = %v, want %v: %s", when, name, got, wantDesc, ddl)
+			}
+		}
+	}
+	if _, err := p.UpTo(ctx, 47); err != nil {
+		t.Fatalf("migrate up to 47: %v", err)
+	}
+	check("at 00047", true)
+	if _, err := p.UpTo(ctx, 48); err != nil {
+		t.Fatalf("migrate up to 48: %v", err)
+	}
+	check("after 00048", false)
+	if _, err := p.DownTo(ctx, 47); err != nil {
+		t.Fatalf("migrate down to 47: %v", err)
+	}
+	check("after 00048 down", true)
+}
