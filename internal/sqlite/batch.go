@@ -201,7 +201,9 @@ func (b *batcher) run(batch []*writeJob) {
 	sqlTx, err := b.beginBatch(ctx)
 	if err != nil {
 		for _, j := range batch {
-			j.err = err
+			if !j.answered {
+				j.err = err
+			}
 		}
 		return
 	}
