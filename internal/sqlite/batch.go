@@ -320,6 +320,7 @@ func (b *batcher) runOne(ctx context.Context, t *tx, j *writeJob) (broken error)
 		if _, err := t.exec(ctx, `ROLLBACK TO w`); err != nil {
 			return fmt.Errorf("roll back a failed write of a batch: %w", err)
 		}
+		t.endpointsChanged() // it may have changed them, and found them so
 	}
 	if _, err := t.exec(ctx, `RELEASE w`); err != nil {
 		if j.err == nil && j.panic == nil {

@@ -130,7 +130,8 @@ func (t *tx) AddEvents(ctx context.Context, evs []*adcamp.Event) error {
 // batch of writes (see batcher): most writes of a batch are one tenant's,
 // and the lookup was a statement a change, about a tenth of a campaign's
 // create (bench/notes/39-sqlite.md). A change of the endpoints in the
-// same transaction forgets it (endpointsChanged). One made by another
+// same transaction forgets it (endpointsChanged), and so does a write of
+// the batch rolled back to its savepoint (runOne). One made by another
 // connection cannot come between: the writer holds the write lock from
 // the batch's first statement to its commit. (An account deleted in the
 // batch may leave a stale yes: its events are queued, and the dispatcher
