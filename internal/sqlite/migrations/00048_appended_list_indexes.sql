@@ -1,6 +1,6 @@
 -- +goose Up
 -- Locks: the database's write lock while it builds eight indexes again
---   (writes wait; reads go on), about a second a million rows.
+--   (writes wait; reads go on): longer the more keywords there are.
 -- The indexes that give lists their order (newest first) held it
 -- descending: a new row, the newest of its parent, went in at the start
 -- of its parent's range, and a page that filled there split into two
