@@ -272,15 +272,7 @@ func (b *batcher) runBare(ctx context.Context, batch []*writeJob) bool {
 	stage := &store.HourStage{Cache: b.hours}
 	t := &tx{tx: sqlTx, stmts: b.stmts, places: b.places, hours: stage}
 	for _, j := range batch {
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					j.panic = p
-				}
-			}()
-			j.err = j.fn(t)
-		}()
-		if j.err != nil || j.panic != nil {
+		if j.runIn(t) {
 			sqlTx.Rollback()
 			j.answered = true
 			for _, o := range batch {
@@ -301,6 +293,18 @@ func (b *batcher) runBare(ctx context.Context, batch []*writeJob) bool {
 	return true
 }
 
+// runIn runs j's fn in t, setting j's error or the panic it raised, and
+// reports whether it failed.
+func (j *writeJob) runIn(t *tx) (failed bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			j.panic, failed = p, true
+		}
+	}()
+	j.err = j.fn(t)
+	return j.err != nil
+}
+
 // runOne runs one write of a batch inside a savepoint. It sets j's
 // result, and returns an error only if the transaction cannot go on.
 func (b *batcher) runOne(ctx context.Context, t *tx, j *writeJob) (broken error) {
@@ -308,15 +312,7 @@ func (b *batcher) runOne(ctx context.Context, t *tx, j *writeJob) (broken error)
 		j.err = err
 		return err
 	}
-	func() {
-		defer func() {
-			if p := recover(); p != nil {
-				j.panic = p
-			}
-		}()
-		j.err = j.fn(t)
-	}()
-	if j.err != nil || j.panic != nil {
+	if j.runIn(t) {
 		if _, err := t.exec(ctx, `ROLLBACK TO w`); err != nil {
 			return fmt.Errorf("roll back a failed write of a batch: %w", err)
 		}
