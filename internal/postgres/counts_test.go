@@ -402,8 +402,8 @@ func TestListsReadAPage(t *testing.T) {
 	}
 }
 
-// explainList returns the plan PostgreSQL makes for the page of q now,
-// with its values, as ListCampaigns has it planned.
+// explainList returns the plan PostgreSQL makes for the page of q and
+// its total now, with its values, as ListCampaigns has it planned.
 func explainList(t *testing.T, db *DB, tn adcamp.Tenant, q store.ListQuery) string {
 	t.Helper()
 	args := []any{tn.AccountID, string(tn.Environment)}
@@ -411,7 +411,11 @@ func explainList(t *testing.T, db *DB, tn adcamp.Tenant, q store.ListQuery) stri
 		args = append(args, string(q.Status), q.Today.String())
 	}
 	where := `account_id = $1 AND environment = $2` + statusClause(q.Status)
-	rows, err := db.pool.Query(context.Background(), `EXPLAIN (ANALYZE, BUFFERS) `+pageSQL("campaigns", "id", "", where, q), planned(args)...)
+	totalSQL := campaignCount
+	if q.Status != "" {
+		totalSQL = campaignStatusCount
+	}
+	rows, err := db.pool.Query(context.Background(), `EXPLAIN (ANALYZE, BUFFERS) `+pageSQL("campaigns", "id", `, (`+totalSQL+`)`, where, q), planned(args)...)
 	if err != nil {
 		return err.Error()
 	}

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/adcamp/adcamp"
@@ -120,21 +121,24 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 // they were added to, and the cost they had), writes the batch in one
 // statement over arrays (an unchanged row is not written), adds each
 // campaign's change of cost to its hours in campaign_hour_spend and
-// journals the changes of the days (store.PlanDelivery, FoldDays). Writes run
-// at SERIALIZABLE: two batches correcting the same hour cannot both take
-// the old figures off.
+// journals the changes of the days (store.PlanDelivery, FoldDays). The
+// rows whose stored figures the DB's HourCache holds are written first,
+// each only if the stored row is still the cached one (hoursChecked).
+// Writes run at SERIALIZABLE: two batches correcting the same hour cannot
+// both take the old figures off.
 func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
 	rows = store.SortDelivery(rows)
-	n := len(rows)
-	kw, hour := make([]string, n), make([]int64, n)
-	for i, r := range rows {
-		kw[i], hour[i] = r.KeywordID, micros(r.Hour)
-	}
-	old, err := t.storedHours(ctx, rows, kw, hour)
+	old, written, err := t.hoursChecked(ctx, rows, now)
 	if err != nil {
 		return err
 	}
 	plan := store.PlanDelivery(old, rows)
+	if len(written) > 0 {
+		plan.Update = slices.DeleteFunc(plan.Update, func(r store.DeliveryRow) bool {
+			_, ok := written[store.HourKey{KeywordID: r.KeywordID, Hour: micros(r.Hour)}]
+			return ok
+		})
+	}
 	if err := t.insertHours(ctx, plan.Insert, now); err != nil {
 		return err
 	}
@@ -153,7 +157,109 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 			return err
 		}
 	}
-	return t.journalDays(ctx, plan.Days)
+	if err := t.journalDays(ctx, plan.Days); err != nil {
+		return err
+	}
+	t.hours.Stored(rows, old)
+	return nil
+}
+
+// hoursChecked returns the stored rows of rows' keys (sorted), and the
+// keys of those it has written already. An ad server sends the running
+// totals of the same keywords' hours again and again, and this process
+// has most often stored the figures it last sent: the rows whose key
+// the DB's HourCache holds are written at once, each only where the
+// stored row still has the cached figures and day (any process may have
+// written it since). Those written were stored as cached; the others
+// and the keys not cached are read. A row sent unchanged is written too
+// (its figures again, its updated_at kept): that is what checks it.
+func (t *tx) hoursChecked(ctx context.Context, rows []store.DeliveryRow, now time.Time) ([]store.HourFigures, map[store.HourKey]struct{}, error) {
+	type hit struct {
+		row   int
+		state store.HourState
+	}
+	var hits []hit
+	for i, r := range rows {
+		if s, ok := t.hours.Cached(store.HourKey{KeywordID: r.KeywordID, Hour: micros(r.Hour)}); ok {
+			hits = append(hits, hit{i, s})
+		}
+	}
+	old := make([]store.HourFigures, 0, len(rows))
+	var written map[store.HourKey]struct{}
+	checked := make([]bool, len(rows))
+	if len(hits) > 0 {
+		n := len(hits)
+		kw := make([]string, n)
+		hour, imp, clk, cost, ord, sales := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+		xImp, xClk, xCost, xOrd, xSales := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+		day, xDay := make([]*int32, n), make([]int32, n)
+		for j, h := range hits {
+			r := &rows[h.row]
+			kw[j], hour[j] = r.KeywordID, micros(r.Hour)
+			imp[j], clk[j], cost[j], ord[j], sales[j] = r.Impressions, r.Clicks, int64(r.Cost), r.Orders, int64(r.Sales)
+			if r.Day != 0 {
+				day[j] = &r.Day
+			}
+			s := h.state
+			xDay[j], xImp[j], xClk[j], xCost[j], xOrd[j], xSales[j] = s.Day, s.Impressions, s.Clicks, int64(s.Cost), s.Orders, int64(s.Sales)
+		}
+		// The arrays unnested in the select list, in step (a ProjectSet):
+		// unnest(a, b, …) in FROM first copies them all into a tuplestore.
+		q, err := t.tx.Query(ctx, `UPDATE delivery_hours d SET impressions = r.i, clicks = r.cl, cost = r.co, orders = r.o, sales = r.s,
+				day = coalesce(r.d, d.day),
+				updated_at = CASE WHEN (d.impressions, d.clicks, d.cost, d.orders, d.sales, d.day)
+					IS NOT DISTINCT FROM (r.i, r.cl, r.co, r.o, r.s, coalesce(r.d, d.day)) THEN d.updated_at ELSE $15 END
+			FROM (SELECT generate_series(0, cardinality($1::text[]) - 1) AS n, unnest($1::text[]) AS k, unnest($2::bigint[]) AS h,
+				unnest($3::bigint[]) AS i, unnest($4::bigint[]) AS cl, unnest($5::bigint[]) AS co, unnest($6::bigint[]) AS o,
+				unnest($7::bigint[]) AS s, unnest($8::integer[]) AS d, unnest($9::integer[]) AS xd, unnest($10::bigint[]) AS xi,
+				unnest($11::bigint[]) AS xcl, unnest($12::bigint[]) AS xco, unnest($13::bigint[]) AS xo, unnest($14::bigint[]) AS xs) AS r
+			WHERE d.keyword_id = r.k AND d.hour = r.h AND coalesce(d.day, 0) = r.xd AND d.impressions = r.xi AND d.clicks = r.xcl
+				AND d.cost = r.xco AND d.orders = r.xo AND d.sales = r.xs
+			RETURNING r.n`,
+			kw, hour, imp, clk, cost, ord, sales, day, xDay, xImp, xClk, xCost, xOrd, xSales, micros(now))
+		if err != nil {
+			return nil, nil, err
+		}
+		written = make(map[store.HourKey]struct{}, n)
+		for q.Next() {
+			var j int
+			if err := q.Scan(&j); err != nil {
+				q.Close()
+				return nil, nil, err
+			}
+			if j < 0 || j >= n {
+				q.Close()
+				return nil, nil, fmt.Errorf("checked delivery row: place %d out of the %d keys", j, n)
+			}
+			h := hits[j]
+			r := &rows[h.row]
+			checked[h.row] = true
+			written[store.HourKey{KeywordID: r.KeywordID, Hour: hour[j]}] = struct{}{}
+			old = append(old, store.HourFigures{KeywordID: r.KeywordID, Hour: hour[j], Day: h.state.Day,
+				DeliveryKeyword: r.DeliveryKeyword, Metrics: h.state.Metrics})
+		}
+		q.Close()
+		if err := q.Err(); err != nil {
+			return nil, nil, err
+		}
+	}
+	rest := rows
+	if len(old) > 0 {
+		rest = make([]store.DeliveryRow, 0, len(rows)-len(old))
+		for i := range rows {
+			if !checked[i] {
+				rest = append(rest, rows[i])
+			}
+		}
+	}
+	if len(rest) == 0 {
+		return old, written, nil
+	}
+	read, err := t.storedHours(ctx, rest)
+	if err != nil {
+		return nil, nil, err
+	}
+	return append(old, read...), written, nil
 }
 
 // journalDays appends ds to the days' journal, as one entry.
@@ -273,12 +379,15 @@ func (t *tx) updateHours(ctx context.Context, rows []store.DeliveryRow, now time
 	return err
 }
 
-// storedHours returns the stored rows of rows' keys (kw and hour are
-// their keywords and hours), Day 0 for an undated one (never added to a
+// storedHours returns the stored rows of rows' keys, Day 0 for an undated one (never added to a
 // day). Each row answers its key's place in the arrays, not its key and
 // where it lies: a keyword stays in its ad group and campaign, so those
 // are the batch row's, and the figures alone are sent back.
-func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow, kw []string, hour []int64) ([]store.HourFigures, error) {
+func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow) ([]store.HourFigures, error) {
+	kw, hour := make([]string, len(rows)), make([]int64, len(rows))
+	for i, r := range rows {
+		kw[i], hour[i] = r.KeywordID, micros(r.Hour)
+	}
 	q, err := t.tx.Query(ctx, `SELECT p.n, coalesce(d.day, 0), d.impressions, d.clicks, d.cost, d.orders, d.sales
 		FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS p(k, h, n)
 		JOIN delivery_hours d ON d.keyword_id = p.k AND d.hour = p.h`, kw, hour)

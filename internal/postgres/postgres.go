@@ -91,6 +91,7 @@ type DB struct {
 
 	campaigns *campaignCache   // see campaignCache
 	places    store.PlaceCache // where keywords lie (DeliveryKeywords)
+	hours     store.HourCache  // what this process stored of delivery_hours (PutDelivery)
 }
 
 var (
@@ -298,7 +299,8 @@ func (db *DB) attemptWrite(ctx context.Context, begin string, unlocked bool, fn 
 			panic(v)
 		}
 	}()
-	if err := fn(&tx{tx: p, pipe: p, cache: db.campaigns, places: &db.places}); err != nil {
+	stage := &store.HourStage{Cache: &db.hours}
+	if err := fn(&tx{tx: p, pipe: p, cache: db.campaigns, places: &db.places, hours: stage}); err != nil {
 		rollbackPipe(ctx, p)
 		return isSerializationFailure(err) || isConnError(err), p.failed(err)
 	}
@@ -317,6 +319,7 @@ func (db *DB) attemptWrite(ctx context.Context, begin string, unlocked bool, fn 
 	for _, c := range p.stored {
 		db.campaigns.put(c)
 	}
+	stage.Commit()
 	return false, nil
 }
 
@@ -461,6 +464,7 @@ type tx struct {
 	pipe   *pipe             // of a write transaction, else nil
 	cache  *campaignCache    // the DB's
 	places *store.PlaceCache // the DB's
+	hours  *store.HourStage  // of a write transaction, for the DB's HourCache; else nil
 }
 
 // later runs a statement whose result matters only at the commit: in a

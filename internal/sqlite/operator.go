@@ -243,7 +243,7 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 		return err
 	}
 	plan := store.PlanDelivery(old, rows)
-	t.stageHours(rows, old)
+	t.hours.Stored(rows, old)
 	at := micros(now)
 	// New and changed rows alike through the upsert: its conflict check
 	// leaves SQLite on the stored row, which it updates in place; an
@@ -440,30 +440,6 @@ func (t *tx) storedHoursCached(ctx context.Context, rows []store.DeliveryRow) ([
 		return read, nil
 	}
 	return append(old, read...), nil
-}
-
-// stageHours stages what PutDelivery stores for rows over old, for the
-// writer's HourCache once the transaction commits: each row's figures,
-// and its day (the row's, or else the stored one).
-func (t *tx) stageHours(rows []store.DeliveryRow, old []store.HourFigures) {
-	if t.hours == nil {
-		return
-	}
-	stored := make(map[store.HourKey]int32, len(old))
-	for _, o := range old {
-		stored[store.HourKey{KeywordID: o.KeywordID, Hour: o.Hour}] = o.Day
-	}
-	es := make([]store.HourEntry, len(rows))
-	for i, r := range rows {
-		k := store.HourKey{KeywordID: r.KeywordID, Hour: micros(r.Hour)}
-		day := r.Day
-		if day == 0 {
-			day = stored[k]
-		}
-		es[i] = store.HourEntry{HourKey: k, HourState: store.HourState{Day: day,
-			Metrics: store.Metrics{Impressions: r.Impressions, Clicks: r.Clicks, Orders: r.Orders, Cost: r.Cost, Sales: r.Sales}}}
-	}
-	t.hours.Put(es...)
 }
 
 // storedHours returns the stored rows of rows' keys, Day 0 for an

@@ -6,15 +6,17 @@ import (
 )
 
 // HourCache remembers the figures last stored for each (keyword, hour) of
-// delivery_hours, for a store whose one writer is the only process that
-// writes them (SQLite's): an ad server sends the running totals of the
+// delivery_hours by this process: an ad server sends the running totals of the
 // same keywords' hour again and again, and the ingest needs the stored
 // figures of each row (the change of its day and of its campaign's spend
 // are the difference), which it otherwise reads in its transaction, a
 // third of a 10,000-row request's time. Only committed figures go in: a
 // transaction stages what it stores and the store applies it after the
-// commit (HourStage). Whatever deletes hourly rows clears the cache. A
-// nil cache caches nothing.
+// commit (HourStage). SQLite's one writer is the only process that
+// writes the rows, and whatever deletes them clears the cache; on
+// PostgreSQL, where any process may write them, a cached row is written
+// only where it still holds what the cache says. A nil cache caches
+// nothing.
 type HourCache struct {
 	mu    sync.Mutex
 	hours map[HourKey]HourState
@@ -106,6 +108,15 @@ type HourStage struct {
 // hourly rows, the next reads them from the database, where they are.
 func (s *HourStage) Fresh() bool { return s != nil && len(s.pending) == 0 }
 
+// Cached returns what the cache holds of the row of k (nothing for a
+// nil stage).
+func (s *HourStage) Cached(k HourKey) (HourState, bool) {
+	if s == nil {
+		return HourState{}, false
+	}
+	return s.Cache.Get(k)
+}
+
 // Put stages es.
 func (s *HourStage) Put(es ...HourEntry) {
 	if s != nil {
@@ -137,6 +148,30 @@ func (s *HourStage) Forget() {
 		s.Cache.Clear()
 		s.pending = nil
 	}
+}
+
+// Stored stages what a delivery stores for rows (one per key) over old,
+// the stored rows of their keys: each row's figures, and its day (the
+// row's, or else the stored one).
+func (s *HourStage) Stored(rows []DeliveryRow, old []HourFigures) {
+	if s == nil {
+		return
+	}
+	stored := make(map[HourKey]int32, len(old))
+	for _, o := range old {
+		stored[HourKey{KeywordID: o.KeywordID, Hour: o.Hour}] = o.Day
+	}
+	es := make([]HourEntry, len(rows))
+	for i, r := range rows {
+		k := HourKey{KeywordID: r.KeywordID, Hour: r.Hour.UnixMicro()}
+		day := r.Day
+		if day == 0 {
+			day = stored[k]
+		}
+		es[i] = HourEntry{HourKey: k, HourState: HourState{Day: day,
+			Metrics: Metrics{Impressions: r.Impressions, Clicks: r.Clicks, Orders: r.Orders, Cost: r.Cost, Sales: r.Sales}}}
+	}
+	s.pending = append(s.pending, es...)
 }
 
 // Commit gives the staged rows to the cache: call it once the
