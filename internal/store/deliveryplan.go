@@ -40,38 +40,24 @@ type HourSpend struct {
 // PlanDelivery plans the writing of rows (one per key) over old, the
 // stored rows of their keys, dated or not (Day 0).
 func PlanDelivery(old []HourFigures, rows []DeliveryRow) DeliveryPlan {
-	type hourKey struct {
-		keyword string
-		hour    int64
-	}
-	stored := make(map[hourKey]int, len(old))
+	stored := make(map[HourKey]int32, len(old))
 	for i := range old {
-		stored[hourKey{old[i].KeywordID, old[i].Hour}] = i
-	}
-	type spendKey struct {
-		campaign string
-		hour     int64
-	}
-	spend := map[spendKey]adcamp.Money{}
-	var order []spendKey
-	addSpend := func(campaign string, hour int64, cost adcamp.Money) {
-		k := spendKey{campaign, hour}
-		if _, ok := spend[k]; !ok {
-			order = append(order, k)
-		}
-		spend[k] += cost
+		stored[HourKey{old[i].KeywordID, old[i].Hour}] = int32(i)
 	}
 	p := DeliveryPlan{Insert: make([]DeliveryRow, 0, max(0, len(rows)-len(old))), Update: make([]DeliveryRow, 0, len(old))}
-	days := make([]int32, len(rows)) // the day each row goes to
+	var spend spendSums
+	days := make([]int32, len(rows))  // the day each row goes to
+	oldOf := make([]int32, len(rows)) // the stored row of each, -1 for none
 	for j, r := range rows {
 		h := r.Hour.UnixMicro()
-		i, ok := stored[hourKey{r.KeywordID, h}]
+		i, ok := stored[HourKey{r.KeywordID, h}]
 		if !ok {
-			days[j] = r.Day
+			days[j], oldOf[j] = r.Day, -1
 			p.Insert = append(p.Insert, r)
-			addSpend(r.CampaignID, h, r.Cost)
+			spend.add(r.CampaignID, h, r.Cost)
 			continue
 		}
+		oldOf[j] = i
 		o := &old[i]
 		if r.Day == 0 {
 			r.Day = o.Day
@@ -82,30 +68,77 @@ func PlanDelivery(old []HourFigures, rows []DeliveryRow) DeliveryPlan {
 		}
 		r.DeliveryKeyword = o.DeliveryKeyword
 		p.Update = append(p.Update, r)
-		addSpend(o.CampaignID, h, r.Cost-o.Cost)
+		spend.add(o.CampaignID, h, r.Cost-o.Cost)
 	}
-	for _, k := range order {
-		if c := spend[k]; c != 0 {
-			p.Spend = append(p.Spend, HourSpend{k.campaign, k.hour, c})
+	for _, h := range spend.sums {
+		if h.Cost != 0 {
+			p.Spend = append(p.Spend, h)
 		}
 	}
-	p.Days = dayDeltas(old, rows, days) // journaled: the fold sorts what it writes
+	p.Days = dayDeltas(old, rows, days, oldOf) // journaled: the fold sorts what it writes
 	return p
+}
+
+// spendSums sums changes of cost by campaign and hour, in the order
+// first added.
+type spendSums struct {
+	at   map[spendKey]int // index in sums
+	sums []HourSpend
+}
+
+type spendKey struct {
+	campaign string
+	hour     int64
+}
+
+func (s *spendSums) add(campaign string, hour int64, cost adcamp.Money) {
+	// A batch's rows come by keyword, so most often the same campaign's
+	// hour as the row before: that one is found without the map.
+	if n := len(s.sums); n > 0 && s.sums[n-1].Hour == hour && s.sums[n-1].CampaignID == campaign {
+		s.sums[n-1].Cost += cost
+		return
+	}
+	k := spendKey{campaign, hour}
+	if i, ok := s.at[k]; ok {
+		s.sums[i].Cost += cost
+		return
+	}
+	if s.at == nil {
+		s.at = make(map[spendKey]int)
+	}
+	s.at[k] = len(s.sums)
+	s.sums = append(s.sums, HourSpend{campaign, hour, cost})
 }
 
 // SortDelivery returns rows in the order of delivery_hours' primary key
 // (keyword, hour), a copy: both stores read and write the rows of a
 // batch in that order, so that consecutive rows fall on the same pages
 // (an ad server sends its keywords in no particular order, and a batch
-// in the order sent touched each page many times, far apart).
+// in the order sent touched each page many times, far apart). The rows
+// are large: their places are sorted, then the rows copied in order.
 func SortDelivery(rows []DeliveryRow) []DeliveryRow {
-	out := slices.Clone(rows)
-	slices.SortFunc(out, func(a, b DeliveryRow) int {
+	compare := func(a, b *DeliveryRow) int {
 		if c := strings.Compare(a.KeywordID, b.KeywordID); c != 0 {
 			return c
 		}
 		return a.Hour.Compare(b.Hour)
-	})
+	}
+	sorted := true
+	for i := 1; i < len(rows) && sorted; i++ {
+		sorted = compare(&rows[i-1], &rows[i]) <= 0
+	}
+	if sorted {
+		return slices.Clone(rows)
+	}
+	order := make([]int32, len(rows))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(i, j int32) int { return compare(&rows[i], &rows[j]) })
+	out := make([]DeliveryRow, len(rows))
+	for k, i := range order {
+		out[k] = rows[i]
+	}
 	return out
 }
 

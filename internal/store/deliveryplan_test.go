@@ -1,6 +1,8 @@
 package store
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -46,5 +48,33 @@ func TestPlanDelivery(t *testing.T) {
 	}
 	if p := PlanDelivery(old[:1], []DeliveryRow{row("kw_same", 20261127, 10, 100)}); len(p.Insert)+len(p.Update)+len(p.Spend)+len(p.Days) != 0 {
 		t.Errorf("a batch sent again plans %+v, want nothing", p)
+	}
+}
+
+// BenchmarkPlanDelivery sorts and plans a 10,000-row batch as the stores
+// do (SortDelivery, PlanDelivery): the running totals of 10,000
+// keywords' hour, sent in no order, 100 to an ad group, over the figures
+// stored for them before.
+func BenchmarkPlanDelivery(b *testing.B) {
+	const n = 10000
+	h := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	rows := make([]DeliveryRow, n)
+	old := make([]HourFigures, n)
+	for i := range rows {
+		where := DeliveryKeyword{AccountID: "acc_01JDSV44GP9YC7F8DK21MYRD51", Environment: adcamp.Production,
+			CampaignID: fmt.Sprintf("cmp_01JDSV44GP9YC7F8DK21MY%04d", i/1000), AdGroupID: fmt.Sprintf("adg_01JDSV44GP9YC7F8DK21MY%04d", i/100)}
+		id := fmt.Sprintf("kw_01JDSV44GP9YC7F8DK21MY%06d", i)
+		rows[i] = DeliveryRow{KeywordID: id, Hour: h, Day: 20261127, DeliveryKeyword: where, Impressions: 1001, Clicks: 10, Cost: 125}
+		old[i] = HourFigures{KeywordID: id, Hour: h.UnixMicro(), Day: 20261127, DeliveryKeyword: where,
+			Metrics: Metrics{Impressions: 1000, Clicks: 10, Cost: 120}}
+	}
+	rnd.Shuffle(n, func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	rnd.Shuffle(n, func(i, j int) { old[i], old[j] = old[j], old[i] })
+	for b.Loop() {
+		p := PlanDelivery(old, SortDelivery(rows))
+		if len(p.Update) != n || len(p.Days) != n+110 {
+			b.Fatalf("%d updates and %d days, want %d and %d", len(p.Update), len(p.Days), n, n+110)
+		}
 	}
 }

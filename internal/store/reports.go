@@ -183,6 +183,11 @@ type Metrics struct {
 	Cost, Sales                 adcamp.Money
 }
 
+// minus returns m less m2.
+func (m Metrics) minus(m2 Metrics) Metrics {
+	return Metrics{m.Impressions - m2.Impressions, m.Clicks - m2.Clicks, m.Orders - m2.Orders, m.Cost - m2.Cost, m.Sales - m2.Sales}
+}
+
 // Add adds m2 to m.
 func (m *Metrics) Add(m2 Metrics) {
 	m.Impressions += m2.Impressions
@@ -254,85 +259,92 @@ type DayDelta struct {
 	Metrics
 }
 
-// DayDeltas returns what rows change in delivery_days when rows replace
+// dayDeltas returns what rows change in delivery_days when they replace
 // old (the stored rows of the same keys, if any): each row's figures are
-// added to its day (a row without a day keeps the one stored, and one
-// without either is left out: the background roll-up dates it), and each old row's are taken off the day it was
-// added to. The sums are exact (integers), so that the days always equal
-// the sum of their hours as they were dated. Stores call it in
-// PutDelivery, in the transaction that writes the hours.
-func DayDeltas(old []HourFigures, rows []DeliveryRow) []DayDelta {
-	type hourKey struct {
-		keyword string
-		hour    int64
-	}
-	stored := make(map[hourKey]int32, len(old))
-	for _, o := range old {
-		stored[hourKey{o.KeywordID, o.Hour}] = o.Day
-	}
-	days := make([]int32, len(rows))
-	for i, r := range rows {
-		if days[i] = r.Day; days[i] == 0 {
-			days[i] = stored[hourKey{r.KeywordID, r.Hour.UnixMicro()}]
-		}
-	}
-	return dayDeltas(old, rows, days)
-}
-
-// dayDeltas is DayDeltas given the day each row goes to (days[i] for
-// rows[i], 0 for none).
-func dayDeltas(old []HourFigures, rows []DeliveryRow, days []int32) []DayDelta {
-	type key struct {
-		level  ReportLevel
-		day    int32
-		entity string
-	}
+// added to its day (days[i] for rows[i]: the row's, or else the stored
+// one; 0 for none, left out: the background roll-up dates it), and each
+// old row's are taken off the day it was added to; oldOf[i] is the index
+// in old of the stored row of rows[i], -1 for none. The sums are exact
+// (integers), so that the days always equal the sum of their hours as
+// they were dated. A row whose day stays adds the difference alone.
+func dayDeltas(old []HourFigures, rows []DeliveryRow, days []int32, oldOf []int32) []DayDelta {
 	// A row per keyword and day, and few of campaigns and ad groups.
-	idx := make(map[key]int, len(rows)+len(rows)/8)
-	out := make([]DayDelta, 0, len(rows)+len(rows)/8)
-	add := func(k *DeliveryKeyword, keyword string, day int32, m *Metrics, sign int64) {
-		for _, l := range [...]ReportLevel{LevelCampaign, LevelAdGroup, LevelKeyword} {
-			entity, group := k.CampaignID, ""
-			switch l {
-			case LevelAdGroup:
-				entity, group = k.AdGroupID, k.AdGroupID
-			case LevelKeyword:
-				entity, group = keyword, k.AdGroupID
+	acc := dayAcc{idx: make(map[dayEntry]int, len(rows)+len(rows)/8), out: make([]DayDelta, 0, len(rows)+len(rows)/8), last: [3]int{-1, -1, -1}}
+	taken := make([]bool, len(old))
+	for j := range rows {
+		r := &rows[j]
+		m := Metrics{r.Impressions, r.Clicks, r.Orders, r.Cost, r.Sales}
+		if i := oldOf[j]; i >= 0 {
+			o := &old[i]
+			taken[i] = true
+			if o.Day != 0 && o.Day == days[j] {
+				if m != o.Metrics {
+					acc.add(&r.DeliveryKeyword, r.KeywordID, days[j], m.minus(o.Metrics))
+				}
+				continue
 			}
-			kk := key{l, day, entity}
-			i, ok := idx[kk]
-			if !ok {
-				i = len(out)
-				idx[kk] = i
-				out = append(out, DayDelta{AccountID: k.AccountID, Environment: k.Environment, Level: l, Day: day,
-					EntityID: entity, CampaignID: k.CampaignID, AdGroupID: group})
+			if o.Day != 0 {
+				acc.add(&o.DeliveryKeyword, o.KeywordID, o.Day, Metrics{}.minus(o.Metrics))
 			}
-			d := &out[i].Metrics
-			d.Impressions += sign * m.Impressions
-			d.Clicks += sign * m.Clicks
-			d.Orders += sign * m.Orders
-			d.Cost += adcamp.Money(sign) * m.Cost
-			d.Sales += adcamp.Money(sign) * m.Sales
+		}
+		if days[j] != 0 {
+			acc.add(&r.DeliveryKeyword, r.KeywordID, days[j], m)
 		}
 	}
 	for i := range old {
-		if o := &old[i]; o.Day != 0 {
-			add(&o.DeliveryKeyword, o.KeywordID, o.Day, &o.Metrics, -1)
-		}
-	}
-	for i := range rows {
-		if r := &rows[i]; days[i] != 0 {
-			add(&r.DeliveryKeyword, r.KeywordID, days[i], &Metrics{r.Impressions, r.Clicks, r.Orders, r.Cost, r.Sales}, 1)
+		if o := &old[i]; !taken[i] && o.Day != 0 {
+			acc.add(&o.DeliveryKeyword, o.KeywordID, o.Day, Metrics{}.minus(o.Metrics))
 		}
 	}
 	// Drop what nets to nothing (a row sent again unchanged).
-	kept := out[:0]
-	for _, d := range out {
+	kept := acc.out[:0]
+	for _, d := range acc.out {
 		if d.Metrics != (Metrics{}) {
 			kept = append(kept, d)
 		}
 	}
 	return kept
+}
+
+// dayAcc sums day deltas by level, day and entity.
+type dayAcc struct {
+	idx  map[dayEntry]int // index in out
+	out  []DayDelta
+	last [3]int // of each level, the index in out of the last added to, -1 for none
+}
+
+type dayEntry struct {
+	level  ReportLevel
+	day    int32
+	entity string
+}
+
+// add adds m to the day of the keyword, its ad group and its campaign.
+func (a *dayAcc) add(k *DeliveryKeyword, keyword string, day int32, m Metrics) {
+	for l := LevelCampaign; l <= LevelKeyword; l++ {
+		entity, group := k.CampaignID, ""
+		switch l {
+		case LevelAdGroup:
+			entity, group = k.AdGroupID, k.AdGroupID
+		case LevelKeyword:
+			entity, group = keyword, k.AdGroupID
+		}
+		// Consecutive rows most often share their campaign and ad group
+		// (and day): that row of the level is found without the map.
+		i := a.last[l-1]
+		if i < 0 || a.out[i].Day != day || a.out[i].EntityID != entity {
+			kk := dayEntry{l, day, entity}
+			var ok bool
+			if i, ok = a.idx[kk]; !ok {
+				i = len(a.out)
+				a.idx[kk] = i
+				a.out = append(a.out, DayDelta{AccountID: k.AccountID, Environment: k.Environment, Level: l, Day: day,
+					EntityID: entity, CampaignID: k.CampaignID, AdGroupID: group})
+			}
+			a.last[l-1] = i
+		}
+		a.out[i].Metrics.Add(m)
+	}
 }
 
 // ReportSQL returns the statement (and its arguments, $1...) that reads
