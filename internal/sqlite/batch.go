@@ -32,8 +32,7 @@ const maxBatch = 64
 // the lead to the first write queued meanwhile, and returns.
 type batcher struct {
 	stmts  *stmtCache
-	places *store.PlaceCache // where keywords lie (DeliveryKeywords)
-	hours  *store.HourCache  // what delivery_hours holds (PutDelivery)
+	caches *writerCaches
 
 	mu      sync.Mutex
 	queue   []*writeJob
@@ -192,7 +191,7 @@ func (b *batcher) run(batch []*writeJob) {
 	ctx := context.Background()
 	if len(batch) == 1 {
 		j := batch[0]
-		j.panic, j.err = transactOne(ctx, b.stmts, b.places, b.hours, j.fn)
+		j.panic, j.err = transactOne(ctx, b.stmts, b.caches, j.fn)
 		return
 	}
 	if repeatable(batch) && b.runBare(ctx, batch) {
@@ -207,16 +206,15 @@ func (b *batcher) run(batch []*writeJob) {
 		}
 		return
 	}
-	stage := &store.HourStage{Cache: b.hours}
-	t := &tx{tx: sqlTx, stmts: b.stmts, places: b.places, hours: stage}
+	t := b.caches.newTx(sqlTx, b.stmts)
 	for _, j := range batch {
 		if j.answered {
 			continue // failed in runBare
 		}
-		mark := stage.Mark()
+		mark := t.markStages()
 		err := b.runOne(ctx, t, j)
 		if j.err != nil || j.panic != nil {
-			stage.Undo(mark) // rolled back to its savepoint
+			t.undoStages(mark) // rolled back to its savepoint
 		}
 		if err != nil {
 			// The transaction itself is broken: nothing of it can commit.
@@ -237,7 +235,7 @@ func (b *batcher) run(batch []*writeJob) {
 		}
 		return
 	}
-	stage.Commit()
+	t.commitStages()
 }
 
 func (b *batcher) beginBatch(ctx context.Context) (*sql.Tx, error) {
@@ -269,8 +267,7 @@ func (b *batcher) runBare(ctx context.Context, batch []*writeJob) bool {
 		}
 		return true
 	}
-	stage := &store.HourStage{Cache: b.hours}
-	t := &tx{tx: sqlTx, stmts: b.stmts, places: b.places, hours: stage}
+	t := b.caches.newTx(sqlTx, b.stmts)
 	for _, j := range batch {
 		if j.runIn(t) {
 			sqlTx.Rollback()
@@ -289,7 +286,7 @@ func (b *batcher) runBare(ctx context.Context, batch []*writeJob) bool {
 		}
 		return true
 	}
-	stage.Commit()
+	t.commitStages()
 	return true
 }
 
@@ -328,11 +325,11 @@ func (b *batcher) runOne(ctx context.Context, t *tx, j *writeJob) (broken error)
 }
 
 // transactOne runs fn alone in a transaction, committed if fn returns nil.
-func transactOne(ctx context.Context, stmts *stmtCache, places *store.PlaceCache, hours *store.HourCache, fn func(store.Tx) error) (panicked any, err error) {
+func transactOne(ctx context.Context, stmts *stmtCache, caches *writerCaches, fn func(store.Tx) error) (panicked any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			panicked, err = p, errors.New("write panicked")
 		}
 	}()
-	return nil, transact(ctx, stmts, places, hours, fn)
+	return nil, transact(ctx, stmts, caches, fn)
 }

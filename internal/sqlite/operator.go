@@ -148,12 +148,50 @@ var keywordsFoundSQL = chunkSQL(func(size int) string {
 	return `SELECT v.column2 FROM (VALUES ` + placeholders(size, 2) + `) AS v JOIN keywords k ON k.id = v.column1`
 })
 
-// DeliveryKeywords finds the keywords of ids, and reads the places of
-// those the writer's cache does not hold (store.PlaceCache).
+// DeliveryKeywords returns the places of the keywords of ids that exist.
+// Those the writer knows to exist under the generation of deletions read
+// now (liveKeywords), whose places it holds, are taken as they are; the
+// others are found (findKeywords) and staged as known once this
+// transaction commits.
 func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]store.DeliveryKeyword, error) {
 	if t.places == nil {
 		return t.keywordPlaces(ctx, ids)
 	}
+	gen, err := t.deletionGeneration(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]store.DeliveryKeyword, len(ids))
+	var unknown []string
+	t.live.each(gen, ids, func(id string, known bool) {
+		if known {
+			if k, ok := t.places.Get(id); ok {
+				out[id] = k
+				return
+			}
+		}
+		unknown = append(unknown, id)
+	})
+	if len(unknown) == 0 {
+		return out, nil
+	}
+	found, err := t.findKeywords(ctx, unknown)
+	if err != nil {
+		return nil, err
+	}
+	staged := make([]string, 0, len(found))
+	for id, k := range found {
+		out[id] = k
+		staged = append(staged, id)
+	}
+	t.live.put(gen, staged)
+	return out, nil
+}
+
+// findKeywords finds the keywords of ids (the primary key's index
+// alone), and reads the places of those the writer's cache does not hold
+// (store.PlaceCache).
+func (t *tx) findKeywords(ctx context.Context, ids []string) (map[string]store.DeliveryKeyword, error) {
 	out := make(map[string]store.DeliveryKeyword, len(ids))
 	var unknown []string
 	err := chunks(len(ids), func(start, size int) error {

@@ -147,7 +147,7 @@ func open(ctx context.Context, dir, path string, o *options) (*DB, error) {
 	w.SetMaxOpenConns(1)
 	w.SetConnMaxIdleTime(0)
 	db := &DB{write: w, writeStmts: newStmtCache(w)}
-	db.writes = &batcher{stmts: db.writeStmts, places: new(store.PlaceCache), hours: new(store.HourCache)}
+	db.writes = &batcher{stmts: db.writeStmts, caches: &writerCaches{places: new(store.PlaceCache), hours: new(store.HourCache), live: new(liveKeywords)}}
 	if err := db.migrate(ctx, dir, o); err != nil {
 		w.Close()
 		return nil, err
@@ -490,9 +490,9 @@ func (db *DB) Write(ctx context.Context, fn func(store.Tx) error) error {
 func (db *DB) Read(ctx context.Context, fn func(store.Tx) error) error {
 	db.writes.stepAside()
 	if store.BackgroundReads(ctx) {
-		return transact(ctx, db.backgroundStmts, nil, nil, fn)
+		return transact(ctx, db.backgroundStmts, nil, fn)
 	}
-	return transact(ctx, db.readStmts, nil, nil, fn)
+	return transact(ctx, db.readStmts, nil, fn)
 }
 
 // backgroundReaders is how many background reads run at once; more wait.
@@ -519,17 +519,14 @@ func (db *DB) ReadOne(ctx context.Context, fn func(store.Tx) error) (err error) 
 
 // transact runs fn in a transaction of the pool of stmts. ctx bounds the
 // wait for a connection; the statements run to their end (see tx.ctx).
-// places and hours are the writer's caches, nil in reads.
-func transact(ctx context.Context, stmts *stmtCache, places *store.PlaceCache, hours *store.HourCache, fn func(store.Tx) error) (err error) {
+// caches are the writer's, nil in reads.
+func transact(ctx context.Context, stmts *stmtCache, caches *writerCaches, fn func(store.Tx) error) (err error) {
 	stmts.prepareNoted(ctx)
 	sqlTx, err := stmts.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	var stage *store.HourStage
-	if hours != nil {
-		stage = &store.HourStage{Cache: hours}
-	}
+	t := caches.newTx(sqlTx, stmts)
 	defer func() {
 		if p := recover(); p != nil {
 			sqlTx.Rollback()
@@ -540,10 +537,45 @@ func transact(ctx context.Context, stmts *stmtCache, places *store.PlaceCache, h
 			return
 		}
 		if err = sqlTx.Commit(); err == nil {
-			stage.Commit()
+			t.commitStages()
 		}
 	}()
-	return fn(&tx{tx: sqlTx, stmts: stmts, places: places, hours: stage})
+	return fn(t)
+}
+
+// writerCaches are the writer's caches. Its transactions stage what they
+// find and store, given to the caches once they commit.
+type writerCaches struct {
+	places *store.PlaceCache // where keywords lie (DeliveryKeywords)
+	hours  *store.HourCache  // what delivery_hours holds (PutDelivery)
+	live   *liveKeywords     // which keywords exist (DeliveryKeywords)
+}
+
+// newTx returns the tx of sqlTx, with stages of the caches (none for c
+// nil, a read's).
+func (c *writerCaches) newTx(sqlTx *sql.Tx, stmts *stmtCache) *tx {
+	t := &tx{tx: sqlTx, stmts: stmts}
+	if c != nil {
+		t.places, t.hours, t.live = c.places, &store.HourStage{Cache: c.hours}, &liveStage{cache: c.live}
+	}
+	return t
+}
+
+// stageMarks is where a write's stages began, for a savepoint's rollback.
+type stageMarks struct{ hours, live int }
+
+func (t *tx) markStages() stageMarks { return stageMarks{t.hours.Mark(), t.live.mark()} }
+
+func (t *tx) undoStages(m stageMarks) {
+	t.hours.Undo(m.hours)
+	t.live.undo(m.live)
+}
+
+// commitStages gives the caches what the transaction staged: call it once
+// it has committed.
+func (t *tx) commitStages() {
+	t.hours.Commit()
+	t.live.commit()
 }
 
 // tx implements store.Tx.
@@ -553,6 +585,7 @@ type tx struct {
 	stmts  *stmtCache        // of the transaction's pool
 	places *store.PlaceCache // the writer's (DeliveryKeywords), nil in reads
 	hours  *store.HourStage  // the writer's (PutDelivery), nil in reads
+	live   *liveStage        // the writer's (DeliveryKeywords), nil in reads
 
 	endpoints map[adcamp.Tenant]bool // tenants with an enabled webhook endpoint, as found (hasEndpoint)
 }

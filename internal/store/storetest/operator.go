@@ -1,7 +1,9 @@
 package storetest
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -17,6 +19,7 @@ var operatorTests = []struct {
 	{"OperatorKeys", testOperatorKeys},
 	{"AccountTimeZone", testAccountTimeZone},
 	{"Delivery", testDelivery},
+	{"DeliveryKeywordsAfterDeletes", testDeliveryKeywordsAfterDeletes},
 	{"CampaignListSpend", testCampaignListSpend},
 }
 
@@ -297,4 +300,101 @@ func (r *roundTrip) operatorKey() {
 			r.read("ListOperatorKeys", all[0], k, err)
 		}
 	})
+}
+
+// testDeliveryKeywordsAfterDeletes: a store may remember which keywords
+// its writes have found (SQLite's writer does), but a keyword deleted
+// since, by itself or with its ad group or campaign, is never found
+// again; one whose deletion was rolled back still is, and so are those
+// found by a write that was rolled back.
+func testDeliveryKeywordsAfterDeletes(t *testing.T, db store.Store) {
+	ctx := t.Context()
+	a := newAccount(t, db, "Acme")
+	tn := adcamp.Tenant{AccountID: a.ID, Environment: adcamp.Production}
+	c := newCampaign(t, db, tn, at(0), nil)
+	g1, g2 := newAdGroup(t, db, c, at(0)), newAdGroup(t, db, c, at(1))
+	ks1 := newKeywords(t, db, g1, at(0), "one", "two", "three")
+	ks2 := newKeywords(t, db, g2, at(0), "four")
+	other := newCampaign(t, db, tn, at(2), nil)
+	g3 := newAdGroup(t, db, other, at(2))
+	ks3 := newKeywords(t, db, g3, at(2), "five")
+	ids := []string{ks1[0].ID, ks1[1].ID, ks1[2].ID, ks2[0].ID, ks3[0].ID}
+	// found checks the ids of ids DeliveryKeywords finds in a write.
+	found := func(what string, want ...string) {
+		t.Helper()
+		for range 2 { // the second time, from what the first found, if remembered
+			var got []string
+			write(t, db, func(tx store.Tx) error {
+				where, err := tx.DeliveryKeywords(ctx, ids)
+				for _, id := range ids {
+					if _, ok := where[id]; ok {
+						got = append(got, id)
+					}
+				}
+				return err
+			})
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: DeliveryKeywords found %v, want %v", what, got, want)
+			}
+		}
+	}
+	found("all", ids...)
+	errUndone := errors.New("rolled back on purpose")
+	err := db.Write(ctx, func(tx store.Tx) error {
+		if err := tx.DeleteKeyword(ctx, tn, ks1[0].ID); err != nil {
+			return err
+		}
+		return errUndone
+	})
+	if !errors.Is(err, errUndone) {
+		t.Fatalf("a delete rolled back: %v", err)
+	}
+	found("after a delete rolled back", ids...)
+	write(t, db, func(tx store.Tx) error { return tx.DeleteKeyword(ctx, tn, ks1[0].ID) })
+	found("after a keyword's delete", ids[1:]...)
+	err = db.Write(ctx, func(tx store.Tx) error {
+		if _, err := tx.DeliveryKeywords(ctx, ids); err != nil {
+			return err
+		}
+		if err := tx.DeleteAdGroup(ctx, tn, g2.ID); err != nil {
+			return err
+		}
+		if _, err := tx.DeliveryKeywords(ctx, ids); err != nil {
+			return err
+		}
+		return errUndone
+	})
+	if !errors.Is(err, errUndone) {
+		t.Fatalf("an ad group's delete rolled back: %v", err)
+	}
+	found("after a write that found them was rolled back", ids[1:]...)
+	write(t, db, func(tx store.Tx) error { return tx.DeleteAdGroup(ctx, tn, g2.ID) })
+	found("after an ad group's delete", ks1[1].ID, ks1[2].ID, ks3[0].ID)
+	write(t, db, func(tx store.Tx) error {
+		if err := tx.DeleteCampaign(ctx, tn, c.ID); err != nil {
+			return err
+		}
+		where, err := tx.DeliveryKeywords(ctx, ids)
+		if _, ok := where[ks1[1].ID]; ok {
+			t.Errorf("DeliveryKeywords after its campaign's delete, in the same write, found %s", ks1[1].ID)
+		}
+		return err
+	})
+	found("after a campaign's delete", ks3[0].ID)
+	// A keyword created and found in a write rolled back never existed.
+	unborn := keyword(g3, at(3), "never")
+	err = db.Write(ctx, func(tx store.Tx) error {
+		if err := tx.CreateKeywords(ctx, []*adcamp.Keyword{unborn}); err != nil {
+			return err
+		}
+		if where, err := tx.DeliveryKeywords(ctx, []string{unborn.ID}); err != nil || len(where) != 1 {
+			t.Errorf("DeliveryKeywords of a keyword created in the same write = %v, %v", where, err)
+		}
+		return errUndone
+	})
+	if !errors.Is(err, errUndone) {
+		t.Fatalf("a create rolled back: %v", err)
+	}
+	ids = append(ids, unborn.ID)
+	found("after a create rolled back", ks3[0].ID)
 }
