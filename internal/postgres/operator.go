@@ -127,6 +127,17 @@ func (t *tx) DeliveryKeywords(ctx context.Context, ids []string) (map[string]sto
 // Writes run at SERIALIZABLE: two batches correcting the same hour cannot
 // both take the old figures off.
 func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time.Time) error {
+	// Each statement below joins the batch's rows to delivery_hours. With
+	// the arrays' values, PostgreSQL may hash the whole table for a join
+	// of a few thousand rows (it did, for the check of cached rows: the
+	// table of 20,000 rows read whole at every batch), which a large table
+	// would make far slower than the batch's own index lookups: the join
+	// is a nested loop over the primary key, whatever the sizes.
+	for _, off := range []string{`SET LOCAL enable_hashjoin = off`, `SET LOCAL enable_mergejoin = off`} {
+		if err := t.later(ctx, execErr, off); err != nil {
+			return err
+		}
+	}
 	rows = store.SortDelivery(rows)
 	old, written, err := t.hoursChecked(ctx, rows, now)
 	if err != nil {
