@@ -175,8 +175,8 @@ func (t *tx) PutDelivery(ctx context.Context, rows []store.DeliveryRow, now time
 	return nil
 }
 
-// hoursChecked returns the stored rows of rows' keys (sorted), and the
-// keys of those it has written already. An ad server sends the running
+// hoursChecked returns the stored rows of rows' keys, and the keys of
+// those it has written already. An ad server sends the running
 // totals of the same keywords' hours again and again, and this process
 // has most often stored the figures it last sent: the rows whose key
 // the DB's HourCache holds are written at once, each only where the
@@ -390,10 +390,11 @@ func (t *tx) updateHours(ctx context.Context, rows []store.DeliveryRow, now time
 	return err
 }
 
-// storedHours returns the stored rows of rows' keys, Day 0 for an undated one (never added to a
-// day). Each row answers its key's place in the arrays, not its key and
-// where it lies: a keyword stays in its ad group and campaign, so those
-// are the batch row's, and the figures alone are sent back.
+// storedHours returns the stored rows of rows' keys, Day 0 for an
+// undated one (never added to a day). Each row answers its key's place
+// in the arrays, not its key and where it lies: a keyword stays in its
+// ad group and campaign, so those are the batch row's, and the figures
+// alone are sent back.
 func (t *tx) storedHours(ctx context.Context, rows []store.DeliveryRow) ([]store.HourFigures, error) {
 	kw, hour := make([]string, len(rows)), make([]int64, len(rows))
 	for i, r := range rows {

@@ -171,7 +171,7 @@ func (s *HourStage) Stored(rows []DeliveryRow, old []HourFigures) {
 		es[i] = HourEntry{HourKey: k, HourState: HourState{Day: day,
 			Metrics: Metrics{Impressions: r.Impressions, Clicks: r.Clicks, Orders: r.Orders, Cost: r.Cost, Sales: r.Sales}}}
 	}
-	s.pending = append(s.pending, es...)
+	s.Put(es...)
 }
 
 // Commit gives the staged rows to the cache: call it once the
