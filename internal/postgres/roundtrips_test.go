@@ -129,6 +129,13 @@ func TestRoundTripsPerRequest(t *testing.T) {
 				return err
 			})
 		}},
+		// The API's list: the page with each campaign's spend today.
+		{"list with spend", 1, 1, func() error {
+			return db.ReadOne(ctx, func(tx store.Tx) error {
+				_, _, _, err := tx.ListCampaignsSpend(ctx, tn, store.ListQuery{Limit: 20}, now.Add(-time.Hour), now)
+				return err
+			})
+		}},
 		{"update", 2, 5, func() error { return update(ctx) }},
 		// Read without a lock, the update guarded by the version read, and
 		// the records sent with it as one implicit transaction.
