@@ -1,5 +1,6 @@
 -- +goose Up
--- Locks: none taken on existing tables (a new table and a trigger).
+-- Locks: the database's write lock, briefly: a new table of one row and a
+--   trigger on keywords (no row of keywords is read or rewritten).
 -- The generation of the keywords' deletions: a random value that every
 -- deleted keyword changes (by itself, an ad group's or a campaign's
 -- cascade, a sandbox reset, any process). The writer remembers the
