@@ -174,6 +174,15 @@ func statusClause(status adcamp.Status) string {
 }
 
 func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQuery) ([]*adcamp.Campaign, int64, error) {
+	return campaignPage(ctx, t, tn, q, func(int) string { return campaignColumns }, nil, scanCampaign)
+}
+
+// campaignPage reads the page of tn's campaigns that q asks for, with the
+// list's total in the same statement (pageWithTotal; campaignTotal alone
+// for an empty page). columns(first) is the page's column list, which may
+// use extra, the arguments numbered from first after the list's own.
+func campaignPage[T any](ctx context.Context, t *tx, tn adcamp.Tenant, q store.ListQuery,
+	columns func(first int) string, extra []any, scan func(row) (T, error)) ([]T, int64, error) {
 	where := `account_id = $1 AND environment = $2` + statusClause(q.Status)
 	args := []any{tn.AccountID, string(tn.Environment)}
 	totalSQL := campaignCount
@@ -181,6 +190,7 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 		args = append(args, string(q.Status), q.Today.String())
 		totalSQL = campaignStatusCount
 	}
+	first := len(args) + 1
 	// A page of all of a tenant's campaigns is a prepared statement, whose
 	// generic plan walks campaigns_tenant, the index in the page's order,
 	// as the plan for any tenant's values would (TestListsReadAPage): it
@@ -188,11 +198,11 @@ func (t *tx) ListCampaigns(ctx context.Context, tn adcamp.Tenant, q store.ListQu
 	// list (0.4 and 0.3 ms of PostgreSQL's time in the sitting, by its log
 	// of durations). A page by status is planned for its values: the
 	// generic plan of those may take campaigns_tenant and filter.
-	pageArgs := args
+	pageArgs := append(args, extra...)
 	if q.Status != "" {
-		pageArgs = planned(args)
+		pageArgs = planned(pageArgs)
 	}
-	items, total, found, err := pageWithTotal(ctx, t, totalSQL, "campaigns", campaignColumns, where, pageArgs, q, scanCampaign)
+	items, total, found, err := pageWithTotal(ctx, t, totalSQL, "campaigns", columns(first), where, pageArgs, q, scan)
 	if err != nil || found {
 		return items, total, err
 	}

@@ -487,36 +487,21 @@ func (t *tx) GetCampaignSpend(ctx context.Context, tn adcamp.Tenant, id string, 
 // hour on campaign_hour_spend's key), as ListCampaigns reads the page
 // and its total: one round trip instead of two.
 func (t *tx) ListCampaignsSpend(ctx context.Context, tn adcamp.Tenant, q store.ListQuery, from, to time.Time) ([]*adcamp.Campaign, []adcamp.Money, int64, error) {
-	where := `account_id = $1 AND environment = $2` + statusClause(q.Status)
-	args := []any{tn.AccountID, string(tn.Environment)}
-	totalSQL := campaignCount
-	if q.Status != "" {
-		args = append(args, string(q.Status), q.Today.String())
-		totalSQL = campaignStatusCount
-	}
-	n := len(args)
-	columns := campaignColumns + `, (SELECT coalesce(SUM(cost), 0) FROM campaign_hour_spend s
-		WHERE s.campaign_id = campaigns.id AND s.hour >= $` + itoa(n+1) + ` AND s.hour < $` + itoa(n+2) + `)`
-	pageArgs := append(args, micros(from), micros(to))
-	if q.Status != "" {
-		pageArgs = planned(pageArgs) // as ListCampaigns plans a page by status
-	}
 	type spent struct {
 		c     *adcamp.Campaign
 		spend int64
 	}
-	items, total, found, err := pageWithTotal(ctx, t, totalSQL, "campaigns", columns, where, pageArgs, q, func(r row) (spent, error) {
+	columns := func(first int) string {
+		return campaignColumns + `, (SELECT coalesce(SUM(cost), 0) FROM campaign_hour_spend s
+			WHERE s.campaign_id = campaigns.id AND s.hour >= $` + itoa(first) + ` AND s.hour < $` + itoa(first+1) + `)`
+	}
+	items, total, err := campaignPage(ctx, t, tn, q, columns, []any{micros(from), micros(to)}, func(r row) (spent, error) {
 		var it spent
 		var err error
 		it.c, err = scanCampaign(&withSpend{r: r, spend: &it.spend})
 		return it, err
 	})
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	if !found {
-		// An empty page: past the end, or no campaigns at all.
-		total, err = t.campaignTotal(ctx, tn, q)
+	if err != nil || len(items) == 0 {
 		return nil, nil, total, err
 	}
 	cs, spend := make([]*adcamp.Campaign, len(items)), make([]adcamp.Money, len(items))
